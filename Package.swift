@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Locker: a full-screen terminal app (ncurses) with six tabs.
+// Module boundaries follow ../shared/docs/design.md §1: only TerminalUI imports CNcurses.
+let package = Package(
+    name: "Locker",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "locker", targets: ["locker"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The only door to ncurses: wide-char API plus accessors for macros and globals.
+        .target(
+            name: "CNcurses",
+            linkerSettings: [.linkedLibrary("ncursesw")]
+        ),
+        .target(
+            name: "TerminalUI",
+            dependencies: ["CNcurses"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "LockerKit",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "LockerApp",
+            dependencies: ["TerminalUI", "LockerKit"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "locker",
+            dependencies: [
+                "LockerApp", "LockerKit", "TerminalUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "LockerKitTests", dependencies: ["LockerKit"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "LockerAppTests", dependencies: ["LockerApp", "LockerKit", "TerminalUI"],
+                    exclude: ["Golden"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Drives the built `locker` binary in tmux; depending on it makes `swift test` build it.
+        .testTarget(name: "EndToEndTests", dependencies: ["locker"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+    ]
+)

@@ -1,0 +1,92 @@
+/*
+ * CNcurses — the only door from Swift to ncurses (ncursesw).
+ *
+ * Swift cannot import ncurses macros, variadic functions or (in Swift 6 mode) its mutable
+ * globals, so this header exposes the wide-character API plus small accessors for them.
+ * Only the TerminalUI module imports it.
+ */
+#ifndef LOCKER_CNCURSES_H
+#define LOCKER_CNCURSES_H
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+
+#include <ncurses.h>
+#include <locale.h>
+#include <wchar.h>
+#include <stdio.h>
+
+/* glibc hides these behind __USE_XOPEN. */
+int wcwidth(wchar_t c);
+int wcswidth(const wchar_t *s, size_t n);
+
+/* ---- lifecycle ---------------------------------------------------------------------- */
+
+/** setlocale(LC_ALL, "") and report whether the resulting codeset is UTF-8 (1) or not (0). */
+int lk_setlocale_utf8(void);
+
+/** newterm on stdin/stdout for `term` (NULL = $TERM). Returns 0 on success, -1 on failure. */
+int lk_start(const char *term);
+
+/** endwin() if the screen is active. Safe to call more than once and from signal handlers. */
+void lk_stop(void);
+
+/** 1 while the ncurses screen is active. */
+int lk_active(void);
+
+/** Install handlers for SIGTERM, SIGHUP, SIGINT, SIGQUIT and crash signals
+ *  (SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP): restore the terminal, then re-raise. */
+void lk_install_signal_handlers(void);
+
+/** Leave curses mode for a moment (e.g. to run an external program); lk_resume() comes back. */
+void lk_suspend(void);
+void lk_resume(void);
+
+/* ---- globals Swift 6 cannot touch ---------------------------------------------------- */
+WINDOW *lk_stdscr(void);
+int lk_lines(void);
+int lk_cols(void);
+int lk_colors(void);
+int lk_color_pairs(void);
+int lk_has_colors(void);
+
+/* ---- attributes and keys (macros) ----------------------------------------------------- */
+unsigned int lk_attr_normal(void);
+unsigned int lk_attr_bold(void);
+unsigned int lk_attr_dim(void);
+unsigned int lk_attr_reverse(void);
+unsigned int lk_attr_underline(void);
+unsigned int lk_attr_italic(void);
+int lk_key_f(int n);
+int lk_key_code_yes(void);
+/** The ncurses key code for a terminfo capability name such as "kLFT2", or 0. */
+int lk_key_for_name(const char *capability);
+
+/* ---- input ------------------------------------------------------------------------------ */
+
+/** wget_wch on stdscr. Returns ERR (timeout), OK (character in *out) or KEY_CODE_YES (key code in *out). */
+int lk_read(int *out);
+/** Milliseconds to wait in lk_read; -1 blocks. */
+void lk_set_timeout(int milliseconds);
+
+/* ---- output ----------------------------------------------------------------------------- */
+
+/** Write one cell at (y, x): `cluster` holds a spacing character and any combining ones
+ *  (at most CCHARW_MAX are kept), drawn with `attrs` and colour pair `pair`. */
+int lk_put_cell(int y, int x, const wchar_t *cluster, int count, unsigned int attrs, int pair);
+/** Define colour pair `pair` (extended pairs supported). fg/bg -1 = terminal default. */
+int lk_init_pair(int pair, int fg, int bg);
+/** Place the hardware cursor at (y, x) and show (1) or hide (0) it. */
+void lk_cursor(int y, int x, int visible);
+/** Copy pending changes to the terminal (wnoutrefresh + doupdate). */
+void lk_flush(void);
+/** Force a full repaint on the next flush (Ctrl-L). */
+void lk_invalidate(void);
+/** Erase the virtual screen so the next frame is drawn on a blank one. */
+void lk_erase(void);
+
+#endif

@@ -1,0 +1,166 @@
+#include "CNcurses.h"
+
+#include <langinfo.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <term.h>
+#include <unistd.h>
+
+static SCREEN *lk_screen = NULL;
+static volatile sig_atomic_t lk_is_active = 0;
+static int lk_cursor_shown = -1;
+
+int lk_setlocale_utf8(void) {
+    setlocale(LC_ALL, "");
+    const char *codeset = nl_langinfo(CODESET);
+    if (codeset == NULL) return 0;
+    return (strcasecmp(codeset, "UTF-8") == 0 || strcasecmp(codeset, "utf8") == 0) ? 1 : 0;
+}
+
+int lk_start(const char *term) {
+    if (lk_screen != NULL) return 0;
+    /* newterm returns NULL on an unknown terminal instead of exiting like initscr. */
+    lk_screen = newterm(term, stdout, stdin);
+    if (lk_screen == NULL) return -1;
+    set_term(lk_screen);
+    lk_is_active = 1;
+    if (getenv("ESCDELAY") == NULL) set_escdelay(25);
+    raw();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    meta(stdscr, TRUE);
+    intrflush(stdscr, FALSE);
+    leaveok(stdscr, FALSE);
+    idlok(stdscr, TRUE);
+    scrollok(stdscr, FALSE);
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+    }
+    lk_cursor_shown = -1;
+    return 0;
+}
+
+void lk_stop(void) {
+    if (!lk_is_active) return;
+    lk_is_active = 0;
+    curs_set(1);
+    endwin();
+}
+
+int lk_active(void) { return lk_is_active; }
+
+void lk_suspend(void) {
+    if (!lk_is_active) return;
+    def_prog_mode();
+    endwin();
+}
+
+void lk_resume(void) {
+    if (!lk_is_active) return;
+    reset_prog_mode();
+    refresh();
+}
+
+/* ---- signals ----------------------------------------------------------------------------- */
+
+static void lk_restore_and_reraise(int sig) {
+    /* endwin is not formally async-signal-safe; htop and others accept the risk because the
+     * alternative — a terminal left in raw mode on the alternate screen — is worse. */
+    if (lk_is_active) {
+        lk_is_active = 0;
+        endwin();
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void lk_install_signal_handlers(void) {
+    const int signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGSEGV, SIGBUS,
+                           SIGILL,  SIGABRT, SIGFPE, SIGTRAP};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = lk_restore_and_reraise;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigaction(signals[i], &action, NULL);
+    }
+}
+
+/* ---- globals and macros ------------------------------------------------------------------ */
+
+WINDOW *lk_stdscr(void) { return stdscr; }
+int lk_lines(void) { return LINES; }
+int lk_cols(void) { return COLS; }
+int lk_colors(void) { return COLORS; }
+int lk_color_pairs(void) { return COLOR_PAIRS; }
+int lk_has_colors(void) { return has_colors() ? 1 : 0; }
+
+unsigned int lk_attr_normal(void) { return A_NORMAL; }
+unsigned int lk_attr_bold(void) { return A_BOLD; }
+unsigned int lk_attr_dim(void) { return A_DIM; }
+unsigned int lk_attr_reverse(void) { return A_REVERSE; }
+unsigned int lk_attr_underline(void) { return A_UNDERLINE; }
+unsigned int lk_attr_italic(void) { return A_ITALIC; }
+int lk_key_f(int n) { return KEY_F(n); }
+int lk_key_code_yes(void) { return KEY_CODE_YES; }
+
+int lk_key_for_name(const char *capability) {
+    char *sequence = tigetstr(capability);
+    if (sequence == NULL || sequence == (char *)-1) return 0;
+    int code = key_defined(sequence);
+    return code > 0 ? code : 0;
+}
+
+/* ---- input ------------------------------------------------------------------------------- */
+
+int lk_read(int *out) {
+    wint_t value = 0;
+    int status = wget_wch(stdscr, &value);
+    *out = (int)value;
+    return status;
+}
+
+void lk_set_timeout(int milliseconds) { wtimeout(stdscr, milliseconds); }
+
+/* ---- output ------------------------------------------------------------------------------ */
+
+int lk_put_cell(int y, int x, const wchar_t *cluster, int count, unsigned int attrs, int pair) {
+    /* One screen cell: a spacing character followed by up to CCHARW_MAX-1 combining ones. */
+    wchar_t buffer[CCHARW_MAX + 1];
+    int n = count < CCHARW_MAX ? count : CCHARW_MAX;
+    for (int i = 0; i < n; i++) buffer[i] = cluster[i];
+    buffer[n] = L'\0';
+    cchar_t cell;
+    if (setcchar(&cell, buffer, (attr_t)attrs, (short)0, &pair) == ERR) {
+        const wchar_t fallback[2] = {L'?', L'\0'};
+        setcchar(&cell, fallback, (attr_t)attrs, (short)0, &pair);
+    }
+    return mvwadd_wch(stdscr, y, x, &cell);
+}
+
+int lk_init_pair(int pair, int fg, int bg) {
+    if (!has_colors()) return ERR;
+    return init_extended_pair(pair, fg, bg);
+}
+
+void lk_cursor(int y, int x, int visible) {
+    if (visible != lk_cursor_shown) {
+        curs_set(visible ? 1 : 0);
+        lk_cursor_shown = visible;
+    }
+    wmove(stdscr, y, x);
+}
+
+void lk_flush(void) {
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+void lk_invalidate(void) { clearok(curscr, TRUE); }
+
+void lk_erase(void) { werase(stdscr); }

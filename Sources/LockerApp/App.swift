@@ -1,0 +1,85 @@
+import Foundation
+import LockerKit
+import TerminalUI
+
+/// Start-up options of the full-screen app, resolved from the command line and environment.
+public struct AppOptions {
+    public var choices: StartupChoices
+    public var ascii: Bool
+    public var paths: DataPaths
+    public var resources: Resources?
+
+    public init(choices: StartupChoices, ascii: Bool, paths: DataPaths, resources: Resources?) {
+        self.choices = choices
+        self.ascii = ascii
+        self.paths = paths
+        self.resources = resources
+    }
+}
+
+/// Builds the shell with its screens and runs it on the real terminal until the user quits.
+public final class App {
+    public let shell: Shell
+    private let terminal: Terminal
+    private let surface: TerminalSurface
+
+    /// Builds everything the app needs; `localizer` is shared with the command line.
+    public init(options: AppOptions, localizer: Localizer, terminal: Terminal, startupNotices: [Notice] = []) {
+        self.terminal = terminal
+        let writable = options.paths.prepare()
+        let repository = JSONRepository<Settings>(url: options.paths.settingsFile)
+        let viewModel = ShellViewModel(localizer: localizer, repository: repository,
+                                       choices: options.choices, writable: writable)
+        for notice in startupNotices { viewModel.post(notice.kind, notice.message) }
+        let glyphs: Glyphs = options.ascii ? .ascii : .unicode
+        shell = Shell(viewModel: viewModel, screens: ScreenFactory.makeScreens(options: options, localizer: localizer),
+                      glyphs: glyphs)
+        surface = terminal.makeSurface(theme: App.theme(for: viewModel.theme), glyphs: glyphs)
+    }
+
+    static func theme(for choice: ThemeChoice) -> Theme {
+        switch choice {
+        case .dark: return .dark
+        case .light: return .light
+        case .mono: return .mono
+        }
+    }
+
+    /// Runs until quit; returns the exit status.
+    public func run() -> Int32 {
+        var theme = shell.viewModel.theme
+        draw()
+        while true {
+            guard let key = terminal.readKey(timeout: shell.idleTimeout) else {
+                shell.tick()
+                if shell.needsRender { draw() }
+                continue
+            }
+            let action = shell.handle(key, size: terminal.size)
+            if action == .quit { break }
+            if action == .repaint { surface.invalidate() }
+            if shell.viewModel.theme != theme {
+                theme = shell.viewModel.theme
+                surface.configure(theme: App.theme(for: theme), glyphs: shell.glyphs)
+            }
+            if shell.needsRender || action == .repaint || key == .resize { draw() }
+        }
+        shell.viewModel.saveSettingsIfNeeded()
+        terminal.stop()
+        return 0
+    }
+
+    private func draw() {
+        surface.beginFrame()
+        shell.render(into: surface)
+        surface.present()
+    }
+}
+
+/// Creates the screen of each tab whose feature exists; the shell fills the rest with
+/// `UnavailableScreen`.
+enum ScreenFactory {
+    static func makeScreens(options: AppOptions, localizer: Localizer) -> [Screen] {
+        []
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import LockerKit
+import TerminalUI
+
+/// The tab shell: global keys, tab routing, the help overlay, the quit question, and the frame
+/// around every screen (tab bar, status line, footer). It draws into any `Surface`, so view
+/// tests render it in memory exactly as the terminal shows it.
+public final class Shell {
+    /// What the run loop must do after a key.
+    public enum Action: Equatable { case none, quit, repaint }
+
+    /// Below this size the shell asks for a larger terminal instead of drawing screens.
+    public static let minimumSize = Size(width: 60, height: 20)
+
+    public let viewModel: ShellViewModel
+    public private(set) var glyphs: Glyphs
+    private var screens: [Tab: Screen]
+    private var help: TextViewState?
+    private var helpHeight = 10
+    private var quitDialog: ConfirmDialog?
+    private var tokens: [ObservationToken] = []
+    /// Set when something changed since the last frame.
+    public private(set) var needsRender = true
+
+    public init(viewModel: ShellViewModel, screens: [Screen], glyphs: Glyphs) {
+        self.viewModel = viewModel
+        self.glyphs = glyphs
+        var byTab: [Tab: Screen] = [:]
+        for tab in Tab.allCases { byTab[tab] = UnavailableScreen(tab: tab) }
+        for screen in screens { byTab[screen.tab] = screen }
+        self.screens = byTab
+        tokens.append(viewModel.observe { [weak self] in self?.needsRender = true })
+        for screen in byTab.values {
+            if let token = screen.observeChanges({ [weak self] in self?.needsRender = true }) { tokens.append(token) }
+        }
+    }
+
+    private var localizer: Localizer { viewModel.localizer }
+    public var currentScreen: Screen { screens[viewModel.tab]! }
+    public var isHelpOpen: Bool { help != nil }
+    public var isAskingToQuit: Bool { quitDialog != nil }
+
+    // MARK: Keys
+
+    /// Routes one key: overlays first, then global keys (unless a text field has focus), then
+    /// the current screen.
+    public func handle(_ key: Key, size: Size) -> Action {
+        needsRender = true
+        switch key {
+        case .control("c"): return .quit
+        case .control("l"): return .repaint
+        case .resize: return .none
+        default: break
+        }
+        if size.width < Shell.minimumSize.width || size.height < Shell.minimumSize.height {
+            return key == .character("q") ? requestQuit() : .none
+        }
+        if var dialog = quitDialog {
+            let answer = dialog.handle(key)
+            quitDialog = answer == nil ? dialog : nil
+            return answer == .yes ? .quit : .none
+        }
+        if var state = help {
+            switch key {
+            case .escape, .character("?"), .function(1), .character("q"), .enter:
+                help = nil
+            default:
+                _ = state.handle(key, height: helpHeight)
+                help = state
+            }
+            return .none
+        }
+        let screen = currentScreen
+        if screen.capturesText {
+            _ = screen.handle(key)
+            return .none
+        }
+        switch key {
+        case .character(let c) where ("1"..."6").contains(c):
+            viewModel.select(Tab.allCases[Int(String(c))! - 1])
+        case .character("]"): viewModel.nextTab()
+        case .character("["): viewModel.previousTab()
+        case .character("?"), .function(1): help = TextViewState()
+        case .character("L"): viewModel.cycleLanguage()
+        case .character("T"): viewModel.cycleTheme()
+        case .character("q"): return requestQuit()
+        default:
+            if !screen.handle(key), key == .escape { viewModel.clearNotice() }
+        }
+        return .none
+    }
+
+    private func requestQuit() -> Action {
+        guard screens.values.contains(where: { $0.hasUnsavedChanges }) else { return .quit }
+        quitDialog = ConfirmDialog(title: localizer.t("Quit Locker?"),
+                                   message: localizer.t("You have unsaved changes. Quit and lose them?"),
+                                   yesLabel: localizer.t("Quit"), noLabel: localizer.t("Stay"))
+        return .none
+    }
+
+    /// Periodic work while no key comes: expire the notice, write pending settings.
+    public func tick(now: Date = Date()) {
+        if viewModel.expireNotice(now: now) { needsRender = true }
+        viewModel.saveSettingsIfNeeded()
+    }
+
+    /// Milliseconds the run loop may wait for a key before `tick` has work (nil: forever).
+    public var idleTimeout: Int? {
+        if viewModel.notice != nil { return 500 }
+        if viewModel.hasPendingSettings { return 1000 }
+        return nil
+    }
+
+    /// Switches between Unicode and ASCII glyphs.
+    public func setGlyphs(_ newGlyphs: Glyphs) {
+        glyphs = newGlyphs
+        needsRender = true
+    }
+
+    // MARK: Drawing
+
+    public func render(into surface: Surface) {
+        needsRender = false
+        let size = Size(width: surface.width, height: surface.height)
+        if size.width < Shell.minimumSize.width || size.height < Shell.minimumSize.height {
+            renderTooSmall(into: surface, size: size)
+            return
+        }
+        let context = RenderContext(localizer: localizer, glyphs: glyphs)
+        let bounds = surface.bounds
+        let titles = Tab.allCases.map(title(of:))
+        let selectedTab = TabBar(titles: titles, selected: viewModel.tab.number - 1)
+            .render(into: surface, row: bounds.row(0))
+        let content = Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 3)
+        surface.cursor = nil
+        currentScreen.render(into: surface, rect: content, context: context)
+        if surface.cursor == nil { surface.parkCursor(x: selectedTab.lowerBound, y: 0) }
+        renderStatus(into: surface, row: bounds.row(bounds.height - 2))
+        Footer(hints: footerHints()).render(into: surface, row: bounds.row(bounds.height - 1))
+        if help != nil { renderHelp(into: surface, area: content) }
+        if let quitDialog { quitDialog.render(into: surface, area: bounds) }
+    }
+
+    /// The tab's name in the current language.
+    public func title(of tab: Tab) -> String {
+        switch tab {
+        case .rules: return localizer.t("Rules")
+        case .penalties: return localizer.t("Penalties")
+        case .quiz: return localizer.t("Quiz")
+        case .grades: return localizer.t("Grades")
+        case .workout: return localizer.t("Workout")
+        case .games: return localizer.t("Games")
+        }
+    }
+
+    private func footerHints() -> [KeyHint] {
+        currentScreen.footerHints(localizer) + [
+            KeyHint("?", localizer.t("help")),
+            KeyHint("1-6", localizer.t("tabs")),
+            KeyHint("L", localizer.t("language")),
+            KeyHint("T", localizer.t("theme")),
+            KeyHint("q", localizer.t("quit")),
+        ]
+    }
+
+    private func renderStatus(into surface: Surface, row: Rect) {
+        let right = " \(viewModel.language.rawValue.uppercased()) "
+        let rightX = row.maxX - right.displayWidth
+        surface.write(right, x: rightX, y: row.y, style: Style(.muted))
+        let left = Rect(x: row.x, y: row.y, width: max(0, rightX - row.x - 1), height: 1)
+        if let notice = viewModel.notice {
+            Banner(notice.message, kind: bannerKind(notice.kind)).render(into: surface, row: left)
+        } else if let status = currentScreen.status(localizer) {
+            surface.write(" " + status, x: left.x, y: left.y, style: Style(.muted), clip: left)
+        }
+    }
+
+    private func bannerKind(_ kind: Notice.Kind) -> Banner.Kind {
+        switch kind {
+        case .info: return .info
+        case .success: return .success
+        case .warning: return .warning
+        case .error: return .error
+        }
+    }
+
+    private func renderHelp(into surface: Surface, area: Rect) {
+        var sections = [HelpSection(title: localizer.t("Global keys"), hints: globalHelp())]
+        let screenSections = currentScreen.helpSections(localizer)
+        sections.append(contentsOf: screenSections)
+        let overlay = HelpOverlay(
+            title: localizer.t("Help — {tab}", ["tab": title(of: viewModel.tab)]),
+            sections: sections,
+            closeHint: localizer.t("Esc or ? closes · ↑↓ PgUp PgDn scroll"))
+        var state = help ?? TextViewState()
+        overlay.render(&state, into: surface, area: area)
+        helpHeight = max(1, min(area.height - 2, state.lines.count + 4) - 3)
+        help = state
+    }
+
+    private func globalHelp() -> [KeyHint] {
+        [
+            KeyHint("1 … 6", localizer.t("Rules, Penalties, Quiz, Grades, Workout, Games")),
+            KeyHint("] [", localizer.t("Next / previous tab")),
+            KeyHint("? F1", localizer.t("This help")),
+            KeyHint("L", localizer.t("Next language: en → fr → es → it")),
+            KeyHint("T", localizer.t("Next theme: dark → light → mono")),
+            KeyHint("q", localizer.t("Quit (asks first when edits are unsaved)")),
+            KeyHint("Ctrl-C", localizer.t("Quit at once")),
+            KeyHint("Ctrl-L", localizer.t("Redraw the screen")),
+            KeyHint("↑ ↓ PgUp PgDn", localizer.t("Move; Home and End jump to the ends")),
+            KeyHint("Enter / Esc", localizer.t("Open or confirm / go back or cancel")),
+            KeyHint("Tab", localizer.t("Move focus (Shift-Tab: back)")),
+            KeyHint("/ n N", localizer.t("Search; next / previous hit")),
+        ]
+    }
+
+    private func renderTooSmall(into surface: Surface, size: Size) {
+        let text = localizer.t("Locker needs a terminal of at least {min}. This one is {size}. Please enlarge it.",
+                               ["min": "\(Shell.minimumSize.width)×\(Shell.minimumSize.height)",
+                                "size": "\(size.width)×\(size.height)"])
+        let lines = WordWrap.wrap(text, width: max(1, size.width - 2))
+        let top = max(0, (size.height - lines.count) / 2)
+        for (i, line) in lines.enumerated() where top + i < size.height {
+            let x = max(0, (size.width - line.displayWidth) / 2)
+            surface.write(line, x: x, y: top + i, style: Style(.warn, [.bold]))
+        }
+        surface.parkCursor(x: 0, y: top)
+    }
+}

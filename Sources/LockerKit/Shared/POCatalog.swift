@@ -1,0 +1,235 @@
+/// One translated message of a gettext PO catalogue.
+public struct POEntry: Equatable, Sendable {
+    public var context: String?
+    public var msgid: String
+    public var msgidPlural: String?
+    /// One string, or one per plural form.
+    public var msgstr: [String]
+    public var isFuzzy: Bool
+    /// Line where the entry starts (1-based), for messages about it.
+    public var line: Int
+
+    /// The lookup key: gettext's convention, context and id separated by U+0004.
+    public var key: String { POCatalog.key(msgid, context: context) }
+}
+
+/// A parse error, with the line it was found on.
+public struct POParseError: Error, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+    public var description: String { "line \(line): \(message)" }
+}
+
+/// A parsed gettext PO catalogue (the subset GNU gettext writes): comments and flags, `msgctxt`,
+/// `msgid`, `msgid_plural`, `msgstr` and `msgstr[n]`, C escapes, strings continued on following
+/// lines. Obsolete (`#~`) entries are skipped; the header (empty msgid) is kept separately.
+public struct POCatalog: Equatable, Sendable {
+    public private(set) var entries: [String: POEntry] = [:]
+    /// Entries in file order.
+    public private(set) var order: [String] = []
+    public private(set) var header: [String: String] = [:]
+
+    public static func key(_ msgid: String, context: String?) -> String {
+        guard let context else { return msgid }
+        return context + "\u{4}" + msgid
+    }
+
+    public init() {}
+
+    public init(parsing text: String) throws {
+        var parser = Parser(text: text)
+        for entry in try parser.parse() {
+            if entry.msgid.isEmpty && entry.context == nil {
+                header = POCatalog.parseHeader(entry.msgstr.first ?? "")
+                continue
+            }
+            if entries[entry.key] == nil { order.append(entry.key) }
+            entries[entry.key] = entry
+        }
+    }
+
+    /// The translation of `msgid`, or nil when missing, empty or fuzzy.
+    public func translation(_ msgid: String, context: String? = nil, pluralIndex: Int? = nil) -> String? {
+        guard let entry = entries[POCatalog.key(msgid, context: context)], !entry.isFuzzy else { return nil }
+        let index = min(pluralIndex ?? 0, entry.msgstr.count - 1)
+        guard index >= 0 else { return nil }
+        let text = entry.msgstr[index]
+        return text.isEmpty ? nil : text
+    }
+
+    static func parseHeader(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return fields
+    }
+
+    private struct Parser {
+        let lines: [Substring]
+        var index = 0
+
+        init(text: String) {
+            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+                $0.hasSuffix("\r") ? $0.dropLast() : $0
+            }
+        }
+
+        private enum Field { case context, id, idPlural, str(Int) }
+
+        mutating func parse() throws -> [POEntry] {
+            var result: [POEntry] = []
+            var current = Draft()
+            var field: Field?
+
+            func finish() throws {
+                if current.hasContent {
+                    guard let id = current.msgid else {
+                        throw POParseError(line: current.line, message: "entry without msgid")
+                    }
+                    if current.msgstr.isEmpty {
+                        throw POParseError(line: current.line, message: "msgid \"\(id.prefix(40))\" has no msgstr")
+                    }
+                    let count = (current.msgstr.keys.max() ?? 0) + 1
+                    let strings = (0..<count).map { current.msgstr[$0] ?? "" }
+                    result.append(POEntry(context: current.context, msgid: id, msgidPlural: current.msgidPlural,
+                                          msgstr: strings, isFuzzy: current.fuzzy, line: current.line))
+                }
+                current = Draft()
+                field = nil
+            }
+
+            while index < lines.count {
+                let lineNumber = index + 1
+                let line = lines[index].trimmingCharacters(in: .whitespaces)
+                index += 1
+                if line.isEmpty { continue }
+                if line.hasPrefix("#") {
+                    if line.hasPrefix("#~") { continue }
+                    // A comment after msgstr starts the next entry.
+                    if current.hasStr { try finish() }
+                    if line.hasPrefix("#,") && line.contains("fuzzy") { current.fuzzy = true }
+                    if current.line == 0 { current.line = lineNumber }
+                    continue
+                }
+                if line.hasPrefix("\"") {
+                    guard let field else { throw POParseError(line: lineNumber, message: "string outside of an entry") }
+                    let value = try unquote(line, line: lineNumber)
+                    append(value, to: field, in: &current)
+                    continue
+                }
+                let (keyword, rest) = split(line)
+                if current.line == 0 { current.line = lineNumber }
+                switch keyword {
+                case "msgctxt":
+                    if current.hasStr || current.msgid != nil { try finish(); current.line = lineNumber }
+                    current.context = try unquote(rest, line: lineNumber)
+                    field = .context
+                case "msgid":
+                    if current.hasStr || current.msgid != nil { try finish(); current.line = lineNumber }
+                    current.msgid = try unquote(rest, line: lineNumber)
+                    field = .id
+                case "msgid_plural":
+                    guard current.msgid != nil else { throw POParseError(line: lineNumber, message: "msgid_plural before msgid") }
+                    current.msgidPlural = try unquote(rest, line: lineNumber)
+                    field = .idPlural
+                case "msgstr":
+                    guard current.msgid != nil else { throw POParseError(line: lineNumber, message: "msgstr before msgid") }
+                    current.msgstr[0] = try unquote(rest, line: lineNumber)
+                    current.hasStr = true
+                    field = .str(0)
+                default:
+                    if keyword.hasPrefix("msgstr["), keyword.hasSuffix("]"),
+                       let n = Int(keyword.dropFirst(7).dropLast()), (0..<10).contains(n) {
+                        guard current.msgid != nil else { throw POParseError(line: lineNumber, message: "msgstr before msgid") }
+                        current.msgstr[n] = try unquote(rest, line: lineNumber)
+                        current.hasStr = true
+                        field = .str(n)
+                    } else {
+                        throw POParseError(line: lineNumber, message: "unknown keyword \"\(keyword.prefix(20))\"")
+                    }
+                }
+            }
+            try finish()
+            return result
+        }
+
+        private func split(_ line: String) -> (String, String) {
+            guard let space = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return (line, "") }
+            return (String(line[..<space]), line[space...].trimmingCharacters(in: .whitespaces))
+        }
+
+        private func append(_ value: String, to field: Field, in draft: inout Draft) {
+            switch field {
+            case .context: draft.context = (draft.context ?? "") + value
+            case .id: draft.msgid = (draft.msgid ?? "") + value
+            case .idPlural: draft.msgidPlural = (draft.msgidPlural ?? "") + value
+            case .str(let n): draft.msgstr[n] = (draft.msgstr[n] ?? "") + value
+            }
+        }
+
+        /// Reads a C-style quoted string, resolving escapes.
+        private func unquote(_ text: String, line: Int) throws -> String {
+            let scalars = Array(text.unicodeScalars)
+            guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else {
+                throw POParseError(line: line, message: "expected a quoted string")
+            }
+            var result = String.UnicodeScalarView()
+            var i = 1
+            let end = scalars.count - 1
+            while i < end {
+                let c = scalars[i]
+                if c == "\"" { throw POParseError(line: line, message: "unescaped quote inside a string") }
+                guard c == "\\" else { result.append(c); i += 1; continue }
+                i += 1
+                guard i < end else { throw POParseError(line: line, message: "string ends with a backslash") }
+                let e = scalars[i]
+                i += 1
+                switch e {
+                case "n": result.append("\n")
+                case "t": result.append("\t")
+                case "r": result.append("\r")
+                case "a": result.append("\u{7}")
+                case "b": result.append("\u{8}")
+                case "f": result.append("\u{C}")
+                case "v": result.append("\u{B}")
+                case "\\": result.append("\\")
+                case "\"": result.append("\"")
+                case "'": result.append("'")
+                case "?": result.append("?")
+                case "x":
+                    var value: UInt32 = 0, digits = 0
+                    while i < end, digits < 2, let d = Int(String(scalars[i]), radix: 16) {
+                        value = value * 16 + UInt32(d); i += 1; digits += 1
+                    }
+                    guard digits > 0, let scalar = Unicode.Scalar(value) else {
+                        throw POParseError(line: line, message: "bad \\x escape")
+                    }
+                    result.append(scalar)
+                case "0"..."7":
+                    var value = UInt32(String(e))!
+                    var digits = 1
+                    while i < end, digits < 3, let d = UInt32(String(scalars[i])), d < 8 {
+                        value = value * 8 + d; i += 1; digits += 1
+                    }
+                    result.append(Unicode.Scalar(value)!)
+                default:
+                    throw POParseError(line: line, message: "unknown escape \\\(e)")
+                }
+            }
+            return String(result)
+        }
+    }
+
+    private struct Draft {
+        var context: String?
+        var msgid: String?
+        var msgidPlural: String?
+        var msgstr: [Int: String] = [:]
+        var fuzzy = false
+        var hasStr = false
+        var line = 0
+        var hasContent: Bool { msgid != nil || context != nil || !msgstr.isEmpty }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// The tabs of the shell, in the order of their number keys 1…6.
+public enum Tab: String, CaseIterable, Codable, Sendable {
+    case rules, penalties, quiz, grades, workout, games
+
+    public var number: Int { Tab.allCases.firstIndex(of: self)! + 1 }
+}
+
+/// The colour schemes; `mono` uses attributes only.
+public enum ThemeChoice: String, CaseIterable, Codable, Sendable {
+    case dark, light, mono
+
+    public var next: ThemeChoice {
+        let all = ThemeChoice.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// What Locker remembers between runs (settings.json). Every field is optional so that a file
+/// written by an older or newer Locker still loads; values that are not understood are ignored.
+public struct Settings: Codable, Equatable, Sendable {
+    public var language: Language?
+    public var theme: ThemeChoice?
+    public var lastTab: Tab?
+
+    public init(language: Language? = nil, theme: ThemeChoice? = nil, lastTab: Tab? = nil) {
+        self.language = language
+        self.theme = theme
+        self.lastTab = lastTab
+    }
+
+    enum CodingKeys: String, CodingKey { case language, theme, lastTab }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        // A value of the right type that Locker does not know (a language it no longer ships)
+        // is dropped; a value of the wrong type makes the file unreadable.
+        language = try container.decodeIfPresent(String.self, forKey: .language).flatMap(Language.init(rawValue:))
+        theme = try container.decodeIfPresent(String.self, forKey: .theme).flatMap(ThemeChoice.init(rawValue:))
+        lastTab = try container.decodeIfPresent(String.self, forKey: .lastTab).flatMap(Tab.init(rawValue:))
+    }
+}

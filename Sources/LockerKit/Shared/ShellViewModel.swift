@@ -1,0 +1,184 @@
+import Foundation
+
+/// A message for the status line: what just happened or what went wrong, already translated.
+public struct Notice: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case info, success, warning, error }
+    public var kind: Kind
+    public var message: String
+    public var postedAt: Date
+
+    public init(_ kind: Kind, _ message: String, postedAt: Date = Date()) {
+        self.kind = kind
+        self.message = message
+        self.postedAt = postedAt
+    }
+
+    /// How long the notice stays: problems stay longer than confirmations.
+    public var lifetime: TimeInterval {
+        switch kind {
+        case .info, .success: return 4
+        case .warning, .error: return 12
+        }
+    }
+}
+
+/// What the command line asked for at start-up (nil = not given).
+public struct StartupChoices: Equatable, Sendable {
+    public var tab: Tab?
+    public var language: Language?
+    public var theme: ThemeChoice?
+    /// The language the environment asks for (LC_ALL, LC_MESSAGES, LANG).
+    public var environmentLanguage: Language
+    /// False when `NO_COLOR` is set and non-empty: the theme is then always mono.
+    public var colorAllowed: Bool
+
+    public init(tab: Tab? = nil, language: Language? = nil, theme: ThemeChoice? = nil,
+                environmentLanguage: Language = .en, colorAllowed: Bool = true) {
+        self.tab = tab
+        self.language = language
+        self.theme = theme
+        self.environmentLanguage = environmentLanguage
+        self.colorAllowed = colorAllowed
+    }
+}
+
+/// The shell's state: current tab, language, theme, the status-line notice, and the settings
+/// that remember them. The App maps global keys to these intents.
+///
+/// Precedence at start: command line, then settings.json, then the environment / defaults.
+/// Settings are written atomically; the tab is saved lazily (`saveSettingsIfNeeded`) so that
+/// switching tabs never waits for the disk.
+public final class ShellViewModel: ViewModel {
+    public let localizer: Localizer
+    public private(set) var tab: Tab
+    public private(set) var theme: ThemeChoice
+    public private(set) var notice: Notice?
+    public let colorAllowed: Bool
+    /// True when the data directory cannot be written: nothing is saved, the app still runs.
+    public private(set) var readOnly: Bool
+    private var settings: Settings
+    private let repository: any Repository<Settings>
+    private var settingsDirty = false
+
+    public var language: Language { localizer.language }
+
+    public init(localizer: Localizer, repository: any Repository<Settings>, choices: StartupChoices,
+                writable: Bool) {
+        self.localizer = localizer
+        self.repository = repository
+        self.colorAllowed = choices.colorAllowed
+        self.readOnly = !writable
+        var corruptBackup: String?
+        switch repository.load() {
+        case .loaded(let stored):
+            settings = stored
+        case .missing:
+            settings = Settings()
+        case .corrupt(let backup, _):
+            settings = Settings()
+            corruptBackup = backup?.lastPathComponent ?? "—"
+        }
+        tab = choices.tab ?? settings.lastTab ?? .rules
+        theme = choices.colorAllowed ? (choices.theme ?? settings.theme ?? .dark) : .mono
+        super.init()
+        localizer.setLanguage(choices.language ?? settings.language ?? choices.environmentLanguage)
+        if let corruptBackup {
+            notice = Notice(.warning, localizer.t("Your settings could not be read; they were kept as {file} and defaults are used.", ["file": corruptBackup]))
+        }
+        if readOnly {
+            notice = Notice(.warning, localizer.t("Your data folder cannot be written; Locker runs read-only and will not save changes."))
+        }
+    }
+
+    // MARK: Intents
+
+    public func select(_ newTab: Tab) {
+        guard newTab != tab else { return }
+        tab = newTab
+        settings.lastTab = newTab
+        settingsDirty = true
+        notifyChanged()
+    }
+
+    public func nextTab() { select(Tab.allCases[(tab.number) % Tab.allCases.count]) }
+
+    public func previousTab() { select(Tab.allCases[(tab.number + Tab.allCases.count - 2) % Tab.allCases.count]) }
+
+    public func cycleLanguage() {
+        let next = localizer.language.next
+        localizer.setLanguage(next)
+        settings.language = next
+        settingsDirty = true
+        notice = Notice(.info, localizer.t("Language: {name}", ["name": next.nativeName]))
+        saveSettingsIfNeeded()
+        notifyChanged()
+    }
+
+    public func cycleTheme() {
+        guard colorAllowed else {
+            post(.info, localizer.t("Colours are off because NO_COLOR is set."))
+            return
+        }
+        theme = theme.next
+        settings.theme = theme
+        settingsDirty = true
+        let name: String
+        switch theme {
+        case .dark: name = localizer.t("dark")
+        case .light: name = localizer.t("light")
+        case .mono: name = localizer.t("no colour")
+        }
+        notice = Notice(.info, localizer.t("Theme: {name}", ["name": name]))
+        saveSettingsIfNeeded()
+        notifyChanged()
+    }
+
+    /// Shows a message in the status line.
+    public func post(_ kind: Notice.Kind, _ message: String) {
+        notice = Notice(kind, message)
+        notifyChanged()
+    }
+
+    public func clearNotice() {
+        guard notice != nil else { return }
+        notice = nil
+        notifyChanged()
+    }
+
+    /// Drops the notice once its time is up; returns whether it did.
+    @discardableResult
+    public func expireNotice(now: Date = Date()) -> Bool {
+        guard let notice, now.timeIntervalSince(notice.postedAt) >= notice.lifetime else { return false }
+        clearNotice()
+        return true
+    }
+
+    /// Whether settings changed since they were last written.
+    public var hasPendingSettings: Bool { settingsDirty }
+
+    /// Writes settings.json if something changed. A failure is reported once in the status line
+    /// and does not stop the app.
+    public func saveSettingsIfNeeded() {
+        guard settingsDirty else { return }
+        settingsDirty = false
+        guard !readOnly else { return }
+        do {
+            try repository.save(settings)
+        } catch {
+            readOnly = true
+            notice = Notice(.error, localizer.t("Settings could not be saved: {reason}", ["reason": describe(error)]))
+            notifyChanged()
+        }
+    }
+
+    private func describe(_ error: Error) -> String {
+        switch error {
+        case StorageError.writeFailed(let path, let reason), StorageError.cannotCreateDirectory(let path, let reason):
+            return "\(path): \(reason)"
+        case StorageError.readOnly(let path):
+            return path
+        default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// A registration made with `ViewModel.observe`; calling `cancel()` (or dropping the token)
+/// stops the callbacks.
+public final class ObservationToken {
+    private var onCancel: (() -> Void)?
+
+    init(onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+
+    /// Stops the observation. Safe to call more than once.
+    public func cancel() {
+        onCancel?()
+        onCancel = nil
+    }
+
+    deinit { cancel() }
+}
+
+/// Base class of every view-model: it owns or wraps plain-struct models, exposes what a screen
+/// shows and intents (methods) that change it, and calls its observers after every change.
+///
+/// Observers are called synchronously, in registration order, after the change is complete.
+open class ViewModel {
+    private var observers: [Int: () -> Void] = [:]
+    private var nextID = 0
+
+    public init() {}
+
+    /// Registers `callback` to run after every change. Keep the token: the observation lasts as
+    /// long as the token does.
+    public func observe(_ callback: @escaping () -> Void) -> ObservationToken {
+        let id = nextID
+        nextID += 1
+        observers[id] = callback
+        return ObservationToken { [weak self] in self?.observers[id] = nil }
+    }
+
+    /// Number of live observers (for tests and diagnostics).
+    public var observerCount: Int { observers.count }
+
+    /// Tells every observer that something changed. Subclasses call it at the end of each intent.
+    public func notifyChanged() {
+        for id in observers.keys.sorted() { observers[id]?() }
+    }
+}

@@ -1,0 +1,101 @@
+/// Terminal display width, measured per grapheme cluster (what a person sees as one character).
+///
+/// `wcwidth` works per code point and counts emoji sequences (skin tones, ZWJ families, flags)
+/// wider than terminals draw them, and it depends on the process locale. This table-driven
+/// measure is deterministic, so layout tests give the same answer everywhere.
+public enum DisplayWidth {
+    /// Columns one grapheme occupies: 0 (invisible format characters), 1 or 2.
+    public static func of(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        let value = first.value
+        if value < 0x7F { return value < 0x20 ? 1 : 1 }  // controls are drawn as a replacement glyph
+        if scalars.count == 1 {
+            if isZeroWidth(value) { return 0 }
+            if (0x7F...0x9F).contains(value) { return 1 }
+        }
+        if isWide(value) { return 2 }
+        // Emoji: presentation by default, or forced by VS16, or a flag (two regional indicators).
+        if first.properties.isEmojiPresentation { return 2 }
+        if scalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji { return 2 }
+        if (0x1F1E6...0x1F1FF).contains(value) { return scalars.count > 1 ? 2 : 1 }
+        return 1
+    }
+
+    /// Columns a whole string occupies.
+    public static func of(_ text: String) -> Int {
+        var total = 0
+        for character in text { total += of(character) }
+        return total
+    }
+
+    /// Whether a grapheme must not reach the terminal as is (C0/C1 controls, DEL, escape).
+    public static func isControl(_ character: Character) -> Bool {
+        guard let first = character.unicodeScalars.first else { return false }
+        let value = first.value
+        return value < 0x20 || (0x7F...0x9F).contains(value)
+    }
+
+    static func isZeroWidth(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2064, 0xFEFF, 0x00AD: return true
+        case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: return true
+        case 0xFE00...0xFE0F: return true
+        default: return false
+        }
+    }
+
+    /// East Asian Wide and Fullwidth blocks (Unicode 15, condensed to whole blocks).
+    static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F,
+             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
+             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x17000...0x18CFF,
+             0x1B000...0x1B2FF, 0x1F200...0x1F251, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension String {
+    /// Display columns of this string (see `DisplayWidth`).
+    public var displayWidth: Int { DisplayWidth.of(self) }
+
+    /// This string cut to at most `width` columns, ending with `ellipsis` when something was cut.
+    public func truncated(toWidth width: Int, ellipsis: String = "…") -> String {
+        guard width > 0 else { return "" }
+        if displayWidth <= width { return self }
+        let ellipsisWidth = ellipsis.displayWidth
+        guard ellipsisWidth < width else { return String(repeating: ".", count: width) }
+        var result = ""
+        var used = 0
+        for character in self {
+            let w = DisplayWidth.of(character)
+            if used + w > width - ellipsisWidth { break }
+            result.append(character)
+            used += w
+        }
+        return result + ellipsis
+    }
+
+    /// This string padded with spaces (or cut) to exactly `width` columns.
+    public func padded(toWidth width: Int, alignment: TextAlignment = .left) -> String {
+        let cut = truncated(toWidth: width)
+        let gap = max(0, width - cut.displayWidth)
+        switch alignment {
+        case .left: return cut + String(repeating: " ", count: gap)
+        case .right: return String(repeating: " ", count: gap) + cut
+        case .center:
+            let left = gap / 2
+            return String(repeating: " ", count: left) + cut + String(repeating: " ", count: gap - left)
+        }
+    }
+}
+
+/// Horizontal alignment of text inside a column.
+public enum TextAlignment: Sendable {
+    case left, right, center
+}

@@ -1,0 +1,55 @@
+/// Text attributes that work on every terminal, with or without colour.
+public struct TextAttributes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let bold = TextAttributes(rawValue: 1 << 0)
+    public static let dim = TextAttributes(rawValue: 1 << 1)
+    public static let reverse = TextAttributes(rawValue: 1 << 2)
+    public static let underline = TextAttributes(rawValue: 1 << 3)
+    public static let italic = TextAttributes(rawValue: 1 << 4)
+}
+
+/// What a piece of text *means*; the theme decides how that looks (colour, or attributes in mono).
+public enum Role: Hashable, Sendable {
+    case text
+    case muted
+    case accent
+    case title
+    case key          // a key name in a hint, e.g. "q"
+    case good
+    case warn
+    case bad
+    case info
+    case selection
+    case tabActive
+    case tabInactive
+    case bar          // the footer and status line background
+    case match        // a search hit
+    case border
+    /// Heat bands 0…4 (coolest to hottest), e.g. heart-rate colouring.
+    case heat(Int)
+}
+
+/// A role plus extra attributes: the unit of styling stored in every cell.
+public struct Style: Hashable, Sendable {
+    public var role: Role
+    public var attributes: TextAttributes
+
+    public init(_ role: Role = .text, _ attributes: TextAttributes = []) {
+        self.role = role
+        self.attributes = attributes
+    }
+
+    public static let plain = Style()
+
+    public func with(_ extra: TextAttributes) -> Style {
+        Style(role, attributes.union(extra))
+    }
+}
+
+/// A piece of text with one style; lines made of spans are how widgets receive rich text.
+public struct Span: Hashable, Sendable {
+    public var text: String
+    public var style: Style
+    public init(_ text: String, _ style: Style = .plain) { self.text = text; self.style = style }
+}

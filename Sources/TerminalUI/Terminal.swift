@@ -1,0 +1,196 @@
+import CNcurses
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why the terminal could not be opened.
+public enum TerminalError: Error, Equatable {
+    /// Standard input or output is not a terminal (piped, redirected, or run from a script).
+    case notATerminal
+    /// ncurses does not know the terminal type named by `TERM`.
+    case unknownTerminal(String)
+}
+
+/// The real terminal: lifecycle, key input and size. The only type that talks to ncurses
+/// besides `TerminalSurface`.
+///
+/// Opening uses `newterm` (so an unknown `TERM` is an error we can explain instead of an exit
+/// inside ncurses), raw mode (Ctrl-C arrives as a key), a 25 ms Escape delay unless the user
+/// set `ESCDELAY`, and signal handlers that restore the terminal before the process dies.
+public final class Terminal {
+    /// The current size in cells; updated when a `.resize` key is read.
+    public private(set) var size: Size
+    /// Number of colours the terminal supports (0 when it has none).
+    public let colorCount: Int
+    private var extended = KeyDecoder.Extended()
+    private var stopped = false
+
+    /// Whether the process locale uses UTF-8. Call before opening; it sets the locale from the
+    /// environment (`setlocale(LC_ALL, "")`), as every curses program must.
+    public static func prepareLocale() -> Bool {
+        lk_setlocale_utf8() == 1
+    }
+
+    /// Opens the terminal named by `TERM` (or `term`) in full-screen mode.
+    public init(term: String? = nil) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw TerminalError.notATerminal
+        }
+        let name = term ?? String(cString: getenv("TERM") ?? strdup(""))
+        let status: Int32 = term.map { lk_start($0) } ?? lk_start(nil)
+        guard status == 0 else { throw TerminalError.unknownTerminal(name) }
+        lk_install_signal_handlers()
+        colorCount = lk_has_colors() == 1 ? Int(lk_colors()) : 0
+        size = Size(width: Int(lk_cols()), height: Int(lk_lines()))
+        extended = KeyDecoder.Extended(shiftUp: Int(lk_key_for_name("kUP")),
+                                       shiftDown: Int(lk_key_for_name("kDN")))
+    }
+
+    deinit { stop() }
+
+    /// Restores the terminal (leaves the alternate screen, echo back on). Safe to call twice.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        lk_stop()
+    }
+
+    /// Waits for a key. `timeout` in milliseconds (nil waits forever); nil means no key came.
+    public func readKey(timeout: Int? = nil) -> Key? {
+        lk_set_timeout(Int32(timeout ?? -1))
+        var value: Int32 = 0
+        let status = lk_read(&value)
+        if status == ERR { return nil }
+        let key: Key
+        if status == lk_key_code_yes() {
+            key = KeyDecoder.decode(keyCode: Int(value), extended: extended)
+        } else {
+            key = KeyDecoder.decode(character: UInt32(bitPattern: value))
+        }
+        if key == .resize {
+            size = Size(width: Int(lk_cols()), height: Int(lk_lines()))
+        }
+        return key
+    }
+
+    /// A surface that draws on this terminal.
+    public func makeSurface(theme: Theme, glyphs: Glyphs) -> TerminalSurface {
+        TerminalSurface(terminal: self, theme: theme, glyphs: glyphs)
+    }
+}
+
+/// A surface backed by the terminal: screens render a whole frame into it, then `present()`
+/// compares the frame with the previous one and sends only the changed cells to ncurses, which
+/// computes the minimal terminal update. No `clear()` per frame.
+public final class TerminalSurface: Surface {
+    public var grid: CellGrid
+    public var cursor: CursorRequest?
+    public private(set) var glyphs: Glyphs
+    public private(set) var theme: Theme
+    private let terminal: Terminal
+    private var front: CellGrid?
+    private var pairs: [Theme.Look: Int32] = [:]
+    private var nextPair: Int32 = 1
+
+    init(terminal: Terminal, theme: Theme, glyphs: Glyphs) {
+        self.terminal = terminal
+        self.theme = theme
+        self.glyphs = glyphs
+        grid = CellGrid(width: terminal.size.width, height: terminal.size.height)
+    }
+
+    /// Starts a new frame: matches the terminal's size and blanks the grid.
+    public func beginFrame() {
+        let size = terminal.size
+        if size.width != grid.width || size.height != grid.height {
+            grid.resize(width: size.width, height: size.height)
+            front = nil
+            lk_erase()
+        } else {
+            grid.clear()
+        }
+        cursor = nil
+    }
+
+    /// Changes colours or glyphs; the next `present()` repaints everything.
+    public func configure(theme: Theme, glyphs: Glyphs) {
+        self.theme = theme
+        self.glyphs = glyphs
+        pairs = [:]
+        nextPair = 1
+        front = nil
+    }
+
+    /// Forces a full repaint on the next `present()` (Ctrl-L).
+    public func invalidate() {
+        front = nil
+        lk_invalidate()
+    }
+
+    /// Sends the changed cells to the terminal and places the cursor.
+    public func present() {
+        let width = grid.width
+        for y in 0..<grid.height {
+            guard var first = firstChange(in: y) else { continue }
+            var last = width - 1
+            if let front {
+                while last > first && front[last, y] == grid[last, y] { last -= 1 }
+            }
+            while first > 0 && grid[first, y].isContinuation { first -= 1 }
+            var x = first
+            while x <= last {
+                let cell = grid[x, y]
+                if !cell.isContinuation { put(cell, x: x, y: y) }
+                x += 1
+            }
+        }
+        if let cursor, cursor.position.x < width, cursor.position.y < grid.height {
+            lk_cursor(Int32(cursor.position.y), Int32(cursor.position.x), cursor.visible ? 1 : 0)
+        } else {
+            lk_cursor(Int32(max(0, grid.height - 1)), 0, 0)
+        }
+        lk_flush()
+        front = grid
+    }
+
+    private func firstChange(in y: Int) -> Int? {
+        guard let front else { return 0 }
+        for x in 0..<grid.width where front[x, y] != grid[x, y] { return x }
+        return nil
+    }
+
+    private func put(_ cell: Cell, x: Int, y: Int) {
+        let look = theme.look(for: cell.style, colorCount: terminal.colorCount)
+        let pair = look.usesColor ? pairNumber(for: look) : 0
+        var attributes: UInt32 = 0
+        if look.attributes.contains(.bold) { attributes |= Attr.bold }
+        if look.attributes.contains(.dim) { attributes |= Attr.dim }
+        if look.attributes.contains(.reverse) { attributes |= Attr.reverse }
+        if look.attributes.contains(.underline) { attributes |= Attr.underline }
+        if look.attributes.contains(.italic) { attributes |= Attr.italic }
+        var scalars = cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
+        if scalars.isEmpty { scalars = [wchar_t(32)] }
+        _ = lk_put_cell(Int32(y), Int32(x), &scalars, Int32(scalars.count), attributes, pair)
+    }
+
+    private func pairNumber(for look: Theme.Look) -> Int32 {
+        let key = Theme.Look(look.foreground, look.background)
+        if let pair = pairs[key] { return pair }
+        guard nextPair < lk_color_pairs() else { return 0 }
+        let pair = nextPair
+        nextPair += 1
+        _ = lk_init_pair(pair, Int32(look.foreground), Int32(look.background))
+        pairs[key] = pair
+        return pair
+    }
+
+    private enum Attr {
+        static let bold = lk_attr_bold()
+        static let dim = lk_attr_dim()
+        static let reverse = lk_attr_reverse()
+        static let underline = lk_attr_underline()
+        static let italic = lk_attr_italic()
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Picks a local date and time field by field: ← → (or Tab) choose the field, ↑ ↓ change it,
+/// PgUp/PgDn change it by a larger step, digits type it. Days are clamped to the month.
+public struct DateTimePickerState: Equatable, Sendable {
+    public enum Field: Int, CaseIterable, Sendable { case year, month, day, hour, minute }
+
+    public private(set) var year: Int
+    public private(set) var month: Int
+    public private(set) var day: Int
+    public private(set) var hour: Int
+    public private(set) var minute: Int
+    public var focused: Field = .day
+    /// Minutes move by this step with ↑ ↓ (e.g. 5 or 15).
+    public var minuteStep: Int
+    public let timeZone: TimeZone
+    private var typed = ""
+
+    public init(date: Date, timeZone: TimeZone = .current, minuteStep: Int = 5) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        year = c.year ?? 2000
+        month = c.month ?? 1
+        day = c.day ?? 1
+        hour = c.hour ?? 0
+        minute = c.minute ?? 0
+        self.timeZone = timeZone
+        self.minuteStep = max(1, minuteStep)
+    }
+
+    /// The picked moment in the picker's time zone.
+    public var date: Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))
+    }
+
+    public mutating func handle(_ key: Key) -> Bool {
+        switch key {
+        case .left, .backTab: move(-1)
+        case .right, .tab: move(1)
+        case .up: change(by: 1)
+        case .down: change(by: -1)
+        case .pageUp: change(by: bigStep)
+        case .pageDown: change(by: -bigStep)
+        case .character(let c) where c.isASCII && c.isNumber:
+            type(c)
+        default:
+            return false
+        }
+        return true
+    }
+
+    private var bigStep: Int {
+        switch focused {
+        case .year: return 10
+        case .month: return 3
+        case .day: return 7
+        case .hour: return 6
+        case .minute: return 30 / minuteStep
+        }
+    }
+
+    private mutating func move(_ delta: Int) {
+        typed = ""
+        let all = Field.allCases
+        focused = all[(focused.rawValue + delta + all.count) % all.count]
+    }
+
+    private mutating func change(by steps: Int) {
+        typed = ""
+        switch focused {
+        case .year: year = min(max(1970, year + steps), 9999)
+        case .month: month = wrap(month + steps, 1, 12)
+        case .day: day = wrap(day + steps, 1, daysInMonth)
+        case .hour: hour = wrap(hour + steps, 0, 23)
+        case .minute:
+            let stepped = (minute / minuteStep + steps) * minuteStep
+            minute = wrap(stepped, 0, 59 - (59 % minuteStep))
+        }
+        day = min(day, daysInMonth)
+    }
+
+    private mutating func type(_ digit: Character) {
+        typed.append(digit)
+        let value = Int(typed) ?? 0
+        let maxDigits = focused == .year ? 4 : 2
+        switch focused {
+        case .year: if typed.count == 4 { year = max(1970, value) }
+        case .month: if (1...12).contains(value) { month = value }
+        case .day: if (1...daysInMonth).contains(value) { day = value }
+        case .hour: if (0...23).contains(value) { hour = value }
+        case .minute: if (0...59).contains(value) { minute = value }
+        }
+        day = min(day, daysInMonth)
+        if typed.count >= maxDigits { move(1) }
+    }
+
+    private func wrap(_ value: Int, _ low: Int, _ high: Int) -> Int {
+        let span = high - low + 1
+        return ((value - low) % span + span) % span + low
+    }
+
+    public var daysInMonth: Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let first = calendar.date(from: DateComponents(year: year, month: month, day: 1)) ?? Date()
+        return calendar.range(of: .day, in: .month, for: first)?.count ?? 31
+    }
+
+    /// Text of each field, zero-padded, in display order.
+    public var fieldTexts: [(Field, String)] {
+        [(.year, String(format: "%04d", year)), (.month, String(format: "%02d", month)),
+         (.day, String(format: "%02d", day)), (.hour, String(format: "%02d", hour)),
+         (.minute, String(format: "%02d", minute))]
+    }
+}
+
+/// Draws a picker as "2026-11-21  18:30" with the focused field lit.
+public struct DateTimePicker {
+    public init() {}
+
+    public func render(_ state: DateTimePickerState, into surface: Surface, at point: Point, focused: Bool) {
+        let separators: [DateTimePickerState.Field: String] = [.year: "-", .month: "-", .day: "  ", .hour: ":", .minute: ""]
+        var x = point.x
+        for (field, text) in state.fieldTexts {
+            let lit = focused && field == state.focused
+            if lit { surface.parkCursor(x: x, y: point.y) }
+            x = surface.write(text, x: x, y: point.y, style: lit ? Style(.selection, [.bold]) : Style(.text, [.underline]))
+            x = surface.write(separators[field] ?? "", x: x, y: point.y)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// A titled group of key hints in the help overlay ("Global keys", "This screen").
+public struct HelpSection: Hashable, Sendable {
+    public var title: String
+    public var hints: [KeyHint]
+    public init(title: String, hints: [KeyHint]) { self.title = title; self.hints = hints }
+}
+
+/// The `?` / F1 overlay: a framed, scrollable list of key sections over the current screen.
+public struct HelpOverlay {
+    public var title: String
+    public var sections: [HelpSection]
+    public var closeHint: String
+
+    public init(title: String, sections: [HelpSection], closeHint: String) {
+        self.title = title
+        self.sections = sections
+        self.closeHint = closeHint
+    }
+
+    /// The overlay content as lines for a given inner width.
+    public func lines(width: Int) -> [TextLine] {
+        let keyWidth = min(16, (sections.flatMap(\.hints).map { $0.key.displayWidth }.max() ?? 4) + 2)
+        var lines: [TextLine] = []
+        for section in sections {
+            if !lines.isEmpty { lines.append(TextLine("")) }
+            lines.append(TextLine(section.title, Style(.title, [.bold])))
+            for hint in section.hints {
+                let wrapped = WordWrap.wrap(hint.label, width: max(8, width - keyWidth - 2))
+                for (i, part) in wrapped.enumerated() {
+                    let key = i == 0 ? hint.key : ""
+                    lines.append(TextLine("  " + key.padded(toWidth: keyWidth) + part))
+                }
+            }
+        }
+        return lines
+    }
+
+    /// Renders centred in `area`, scrolled by `state` (which it sizes to the content).
+    public func render(_ state: inout TextViewState, into surface: Surface, area: Rect) {
+        let width = min(area.width - 4, 76)
+        let content = lines(width: width - 4)
+        let height = min(area.height - 2, content.count + 4)
+        let box = area.centered(width: width, height: height)
+        surface.fill(box)
+        surface.drawBox(box, title: title)
+        let inner = Rect(x: box.x + 2, y: box.y + 1, width: box.width - 4, height: box.height - 3)
+        state.setLines(content, height: inner.height)
+        TextView().render(state, into: surface, rect: inner)
+        surface.write(closeHint.truncated(toWidth: box.width - 4), x: box.x + 2, y: box.maxY - 2, style: Style(.muted))
+    }
+}

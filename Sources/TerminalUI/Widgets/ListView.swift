@@ -1,0 +1,113 @@
+/// Selection and scroll position of a list; pure state, so screens and tests share it.
+public struct ListState: Equatable, Sendable {
+    public private(set) var count: Int
+    public private(set) var selected: Int
+    /// Index of the first visible row.
+    public private(set) var offset: Int = 0
+
+    public init(count: Int = 0, selected: Int = 0) {
+        self.count = max(0, count)
+        self.selected = 0
+        select(selected)
+    }
+
+    /// Changes the number of items, keeping the selection in range.
+    public mutating func setCount(_ newCount: Int) {
+        count = max(0, newCount)
+        select(selected)
+    }
+
+    public mutating func select(_ index: Int) {
+        selected = count == 0 ? 0 : min(max(0, index), count - 1)
+    }
+
+    /// Applies a navigation key (↑ ↓ PgUp PgDn Home End). Returns whether the key was used.
+    public mutating func handle(_ key: Key, pageSize: Int) -> Bool {
+        guard count > 0 else { return false }
+        let page = max(1, pageSize - 1)
+        switch key {
+        case .up: select(selected - 1)
+        case .down: select(selected + 1)
+        case .pageUp: select(selected - page)
+        case .pageDown: select(selected + page)
+        case .home: select(0)
+        case .end: select(count - 1)
+        default: return false
+        }
+        return true
+    }
+
+    /// Scrolls as little as possible so the selection is visible in `height` rows.
+    public mutating func scrollToSelection(height: Int) {
+        guard height > 0 else { return }
+        if selected < offset { offset = selected }
+        if selected >= offset + height { offset = selected - height + 1 }
+        offset = min(max(0, offset), max(0, count - height))
+    }
+}
+
+/// Draws a scrolling list: each visible row is produced by the caller, the selected row is lit,
+/// a scroll bar appears when the list is longer than the view.
+public struct ListView {
+    /// Builds the spans of one row; the Bool says whether the row is selected.
+    public typealias RowBuilder = (_ index: Int, _ selected: Bool) -> [Span]
+
+    public init() {}
+
+    /// Renders rows of `state` into `rect`, scrolling `state` so the selection shows. Parks the
+    /// cursor on the selected row. Returns the rectangle of the selected row.
+    @discardableResult
+    public func render(_ state: inout ListState, into surface: Surface, rect: Rect,
+                       focused: Bool = true, row: RowBuilder) -> Rect? {
+        guard !rect.isEmpty else { return nil }
+        state.scrollToSelection(height: rect.height)
+        let needsBar = state.count > rect.height
+        let content = needsBar ? Rect(x: rect.x, y: rect.y, width: rect.width - 1, height: rect.height) : rect
+        var selectedRect: Rect?
+        for line in 0..<rect.height {
+            let index = state.offset + line
+            guard index < state.count else { break }
+            let isSelected = index == state.selected
+            let rowRect = content.row(line)
+            if isSelected && focused { surface.fill(rowRect, style: Style(.selection)) }
+            var spans = row(index, isSelected)
+            if isSelected && focused {
+                // The selection bar wins over span colours; glyphs still carry the meaning.
+                spans = spans.map { Span($0.text, Style(.selection, $0.style.attributes)) }
+            }
+            surface.write(spans, x: rowRect.x, y: rowRect.y, clip: rowRect)
+            if isSelected {
+                selectedRect = rowRect
+                surface.parkCursor(x: rowRect.x, y: rowRect.y)
+            }
+        }
+        if needsBar {
+            ScrollBar(total: state.count, visible: rect.height, offset: state.offset)
+                .render(into: surface, rect: Rect(x: rect.maxX - 1, y: rect.y, width: 1, height: rect.height))
+        }
+        return selectedRect
+    }
+}
+
+/// A one-column scroll indicator.
+public struct ScrollBar {
+    public var total: Int
+    public var visible: Int
+    public var offset: Int
+
+    public init(total: Int, visible: Int, offset: Int) {
+        self.total = total; self.visible = visible; self.offset = offset
+    }
+
+    public func render(into surface: Surface, rect: Rect) {
+        guard rect.height > 0, total > visible else { return }
+        let thumb = max(1, rect.height * visible / total)
+        let maxOffset = max(1, total - visible)
+        let start = (rect.height - thumb) * min(offset, maxOffset) / maxOffset
+        for y in 0..<rect.height {
+            let inThumb = y >= start && y < start + thumb
+            surface.write(inThumb ? surface.glyphs.scrollThumb : surface.glyphs.scrollTrack,
+                          x: rect.x, y: rect.y + y, style: Style(inThumb ? .accent : .border))
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Case- and accent-insensitive matching shared by every `/` search.
+public enum TextMatcher {
+    /// A form of `text` for comparison: lowercased, accents removed ("Pénalité" → "penalite").
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// Whether `text` contains `query`, ignoring case and accents.
+    public static func matches(_ text: String, query: String) -> Bool {
+        let q = fold(query)
+        return q.isEmpty ? false : fold(text).contains(q)
+    }
+
+    /// Column ranges (in display columns) of every occurrence of `query` in `line`.
+    public static func columnRanges(of query: String, in line: String) -> [Range<Int>] {
+        let q = Array(fold(query))
+        guard !q.isEmpty else { return [] }
+        let characters = Array(line)
+        let folded = characters.map { Array(fold(String($0))) }
+        var ranges: [Range<Int>] = []
+        var columns: [Int] = []
+        var column = 0
+        for c in characters { columns.append(column); column += DisplayWidth.of(c) }
+        columns.append(column)
+        var i = 0
+        while i < characters.count {
+            // Match character by character on folded forms (each usually one character long).
+            var j = i, k = 0
+            while j < characters.count, k < q.count {
+                let f = folded[j]
+                guard k + f.count <= q.count, Array(q[k..<(k + f.count)]) == f else { break }
+                k += f.count
+                j += 1
+            }
+            if k == q.count && j > i {
+                ranges.append(columns[i]..<columns[j])
+                i = j
+            } else {
+                i += 1
+            }
+        }
+        return ranges
+    }
+}
+
+/// The `/` search of a list or text: the query being typed, the hits, the current hit.
+///
+/// Flow: `/` → `begin()`; keys go to `handleTyping` until Enter (keep) or Esc (cancel);
+/// afterwards `n` / `N` step through `hits`.
+public struct SearchState: Equatable, Sendable {
+    public private(set) var isTyping = false
+    public var field = TextFieldState()
+    /// The query in force (after Enter).
+    public private(set) var query = ""
+    /// Indices (items or lines) that match `query`, in order.
+    public private(set) var hits: [Int] = []
+    public private(set) var current: Int?
+
+    public init() {}
+
+    public mutating func begin() {
+        isTyping = true
+        field = TextFieldState(query)
+    }
+
+    public enum Event: Equatable { case none, changed, submitted, cancelled }
+
+    /// Feeds a key while the query is being typed.
+    public mutating func handleTyping(_ key: Key) -> Event {
+        switch key {
+        case .enter:
+            isTyping = false
+            query = field.text
+            return .submitted
+        case .escape:
+            isTyping = false
+            return .cancelled
+        default:
+            return field.handle(key) ? .changed : .none
+        }
+    }
+
+    /// The query being typed, or the one in force.
+    public var liveQuery: String { isTyping ? field.text : query }
+
+    /// Recomputes hits for `items` (one string per item or line) and picks the first hit at or
+    /// after `from`.
+    public mutating func update(items: [String], from: Int) {
+        let q = TextMatcher.fold(liveQuery)
+        guard !q.isEmpty else { hits = []; current = nil; return }
+        hits = items.indices.filter { TextMatcher.fold(items[$0]).contains(q) }
+        current = hits.firstIndex { $0 >= from } ?? (hits.isEmpty ? nil : 0)
+    }
+
+    /// Sets precomputed hits (when the caller searches a structure of its own).
+    public mutating func setHits(_ newHits: [Int], from: Int) {
+        hits = newHits
+        current = hits.firstIndex { $0 >= from } ?? (hits.isEmpty ? nil : 0)
+    }
+
+    /// The index of the current hit, if any.
+    public var currentHit: Int? { current.map { hits[$0] } }
+
+    /// Moves to the next (`forward`) or previous hit, wrapping around.
+    public mutating func step(forward: Bool) -> Int? {
+        guard !hits.isEmpty else { return nil }
+        let c = current ?? (forward ? -1 : 0)
+        current = (c + (forward ? 1 : -1) + hits.count) % hits.count
+        return currentHit
+    }
+
+    public mutating func clear() {
+        query = ""
+        hits = []
+        current = nil
+        isTyping = false
+    }
+}

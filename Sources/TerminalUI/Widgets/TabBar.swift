@@ -1,0 +1,52 @@
+/// The row of tabs at the top of the screen: "1 Rules  2 Penalties …", the current one lit.
+///
+/// When the titles do not fit, the ones that are not selected are shortened first, then reduced
+/// to their digit, so every tab keeps its number on screen.
+public struct TabBar {
+    public var titles: [String]
+    public var selected: Int
+
+    public init(titles: [String], selected: Int) {
+        self.titles = titles
+        self.selected = selected
+    }
+
+    /// Draws on one row; returns the x range of the selected tab (to park the cursor there).
+    @discardableResult
+    public func render(into surface: Surface, row rect: Rect) -> Range<Int> {
+        surface.fill(rect.row(0), style: Style(.bar))
+        let labels = fittedLabels(width: rect.width - 1)
+        var x = rect.x + 1
+        var selectedRange = x..<x
+        for (index, label) in labels.enumerated() {
+            let style = index == selected ? Style(.tabActive) : Style(.tabInactive)
+            let start = x
+            x = surface.write(label, x: x, y: rect.y, style: style, clip: rect)
+            if index == selected { selectedRange = start..<x }
+            x = surface.write(" ", x: x, y: rect.y, style: Style(.bar), clip: rect)
+        }
+        return selectedRange
+    }
+
+    /// The label of each tab, shortened as needed so all fit in `width` columns.
+    public func fittedLabels(width: Int) -> [String] {
+        func labels(maxTitle: Int?) -> [String] {
+            titles.enumerated().map { index, title in
+                guard index != selected, let maxTitle else { return " \(index + 1) \(title) " }
+                if maxTitle == 0 { return " \(index + 1) " }
+                return " \(index + 1) \(title.truncated(toWidth: maxTitle, ellipsis: "."))"  + " "
+            }
+        }
+        func total(_ labels: [String]) -> Int { labels.reduce(0) { $0 + $1.displayWidth + 1 } }
+        let full = labels(maxTitle: nil)
+        if total(full) <= width { return full }
+        let longest = titles.map(\.displayWidth).max() ?? 0
+        var limit = longest - 1
+        while limit >= 3 {
+            let candidate = labels(maxTitle: limit)
+            if total(candidate) <= width { return candidate }
+            limit -= 1
+        }
+        return labels(maxTitle: 0)
+    }
+}

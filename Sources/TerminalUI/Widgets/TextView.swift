@@ -1,0 +1,165 @@
+/// Word wrapping by display width.
+public enum WordWrap {
+    /// Wraps `text` to `width` columns. Paragraphs (split on "\n") stay separate lines; words
+    /// longer than the width are broken; leading indentation of a paragraph is kept on its
+    /// continuation lines when `hangingIndent` is true (useful for bullets).
+    public static func wrap(_ text: String, width: Int, hangingIndent: Bool = true) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lines.append(contentsOf: wrapParagraph(String(paragraph), width: width, hangingIndent: hangingIndent))
+        }
+        return lines
+    }
+
+    static func wrapParagraph(_ paragraph: String, width: Int, hangingIndent: Bool) -> [String] {
+        if paragraph.isEmpty { return [""] }
+        let leading = paragraph.prefix { $0 == " " }
+        var indent = hangingIndent ? String(leading) : ""
+        // "- item" bullets continue under the text, not under the dash.
+        if hangingIndent, paragraph.dropFirst(leading.count).hasPrefix("- ") { indent += "  " }
+        if indent.displayWidth >= width / 2 { indent = "" }
+        var lines: [String] = []
+        var current = String(leading)
+        var currentWidth = current.displayWidth
+        let words = paragraph.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: true)
+        for wordSub in words {
+            var word = String(wordSub)
+            var wordWidth = word.displayWidth
+            let separator = current.allSatisfy({ $0 == " " }) ? 0 : 1
+            if currentWidth + separator + wordWidth <= width {
+                if separator == 1 { current += " " }
+                current += word
+                currentWidth += separator + wordWidth
+                continue
+            }
+            if currentWidth > 0 && !current.allSatisfy({ $0 == " " }) {
+                lines.append(current)
+                current = indent
+                currentWidth = indent.displayWidth
+            }
+            // Break words that cannot fit on a line of their own.
+            while currentWidth + wordWidth > width {
+                var piece = ""
+                var pieceWidth = 0
+                for c in word {
+                    let w = DisplayWidth.of(c)
+                    if currentWidth + pieceWidth + w > width { break }
+                    piece.append(c)
+                    pieceWidth += w
+                }
+                if piece.isEmpty { piece = String(word.first!); pieceWidth = DisplayWidth.of(word.first!) }
+                lines.append(current + piece)
+                word.removeFirst(piece.count)
+                wordWidth = word.displayWidth
+                current = indent
+                currentWidth = indent.displayWidth
+            }
+            current += word
+            currentWidth += wordWidth
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines.isEmpty ? [""] : lines
+    }
+}
+
+/// A line of a text view: its text and an optional style for the whole line (headings).
+public struct TextLine: Hashable, Sendable {
+    public var text: String
+    public var style: Style
+    public init(_ text: String, _ style: Style = .plain) { self.text = text; self.style = style }
+}
+
+/// Scroll position and search of a text view over already-wrapped lines.
+public struct TextViewState: Equatable, Sendable {
+    public private(set) var lines: [TextLine] = []
+    public private(set) var offset = 0
+    public var search = SearchState()
+
+    public init(lines: [TextLine] = []) { self.lines = lines }
+
+    /// Replaces the content (e.g. after a resize re-wraps it), keeping the offset in range.
+    public mutating func setLines(_ newLines: [TextLine], height: Int) {
+        lines = newLines
+        clamp(height: height)
+        if !search.liveQuery.isEmpty { search.update(items: lines.map(\.text), from: offset) }
+    }
+
+    public mutating func scroll(to line: Int, height: Int) {
+        offset = line
+        clamp(height: height)
+    }
+
+    private mutating func clamp(height: Int) {
+        offset = min(max(0, offset), max(0, lines.count - max(1, height)))
+    }
+
+    /// Scroll keys: ↑ ↓ PgUp PgDn Home End, Space = page down. Returns whether the key was used.
+    public mutating func handle(_ key: Key, height: Int) -> Bool {
+        let page = max(1, height - 1)
+        switch key {
+        case .up: scroll(to: offset - 1, height: height)
+        case .down: scroll(to: offset + 1, height: height)
+        case .pageUp: scroll(to: offset - page, height: height)
+        case .pageDown, .character(" "): scroll(to: offset + page, height: height)
+        case .home: scroll(to: 0, height: height)
+        case .end: scroll(to: lines.count, height: height)
+        default: return false
+        }
+        return true
+    }
+
+    /// Runs the search on the lines and scrolls to the first hit at or after the top line.
+    public mutating func applySearch(height: Int) {
+        search.update(items: lines.map(\.text), from: offset)
+        if let hit = search.currentHit { reveal(hit, height: height) }
+    }
+
+    /// n / N: next or previous hit, scrolling it into view.
+    public mutating func stepSearch(forward: Bool, height: Int) {
+        if let hit = search.step(forward: forward) { reveal(hit, height: height) }
+    }
+
+    private mutating func reveal(_ line: Int, height: Int) {
+        if line < offset || line >= offset + height { scroll(to: line - height / 3, height: height) }
+    }
+
+    /// "Lines a–b of n" figures for a status line.
+    public func visibleRange(height: Int) -> ClosedRange<Int> {
+        let first = lines.isEmpty ? 0 : offset + 1
+        return first...min(lines.count, offset + height)
+    }
+}
+
+/// Draws a `TextViewState`: visible lines, search hits highlighted, a scroll bar when needed.
+public struct TextView {
+    public init() {}
+
+    public func render(_ state: TextViewState, into surface: Surface, rect: Rect) {
+        guard !rect.isEmpty else { return }
+        let needsBar = state.lines.count > rect.height
+        let content = needsBar ? Rect(x: rect.x, y: rect.y, width: rect.width - 1, height: rect.height) : rect
+        let query = state.search.liveQuery
+        for row in 0..<rect.height {
+            let index = state.offset + row
+            guard index < state.lines.count else { break }
+            let line = state.lines[index]
+            surface.write(line.text, x: content.x, y: content.y + row, style: line.style, clip: content)
+            if !query.isEmpty {
+                let current = state.search.currentHit == index
+                for range in TextMatcher.columnRanges(of: query, in: line.text) {
+                    let start = content.x + range.lowerBound
+                    let width = min(range.count, content.maxX - start)
+                    guard width > 0 else { continue }
+                    surface.highlight(x: start, y: content.y + row, width: width,
+                                      style: Style(.match, current ? [.bold, .underline] : []))
+                }
+            }
+        }
+        surface.parkCursor(x: content.x, y: content.y)
+        if needsBar {
+            ScrollBar(total: state.lines.count, visible: rect.height, offset: state.offset)
+                .render(into: surface, rect: Rect(x: rect.maxX - 1, y: rect.y, width: 1, height: rect.height))
+        }
+    }
+}

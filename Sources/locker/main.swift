@@ -1,0 +1,118 @@
+// The `locker` command line: parses options with swift-argument-parser, then runs the
+// full-screen app or a subcommand. Help texts and errors are translated, so the localizer is
+// made before parsing, from `--lang` if present, else the saved setting, else the environment.
+import ArgumentParser
+import Foundation
+import LockerApp
+import LockerKit
+import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let environment = ProcessInfo.processInfo.environment
+let resources = Resources.locate()
+
+/// The language for this run: `--lang` when it names a shipped language, else the environment.
+/// (The saved setting is applied later by the shell, which knows the data directory.)
+func earlyLanguage() -> Language {
+    let arguments = CommandLine.arguments
+    for (index, argument) in arguments.enumerated() {
+        if argument == "--lang", index + 1 < arguments.count, let l = Language(rawValue: arguments[index + 1]) {
+            return l
+        }
+        if argument.hasPrefix("--lang="), let l = Language(rawValue: String(argument.dropFirst(7))) { return l }
+    }
+    return Language.fromEnvironment(environment)
+}
+
+let (localizer, catalogProblems) = Localizer.load(from: resources?.localizationDirectory, language: earlyLanguage())
+
+/// Prints one translated sentence to standard error and exits with `status`.
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data(("locker: " + message + "\n").utf8))
+    exit(status)
+}
+
+func validValues<T: RawRepresentable & CaseIterable>(_ type: T.Type) -> String where T.RawValue == String {
+    T.allCases.map(\.rawValue).joined(separator: ", ")
+}
+
+struct Locker: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locker",
+        abstract: localizer.t("Locker: diving rules, penalties and quiz, grades, workouts and pickup games in one terminal app."),
+        discussion: localizer.t("Keys inside the app: 1…6 switch tabs, ? shows help, L changes language, T changes theme, q quits. Data is kept in --data-dir, else $LOCKER_DATA_DIR, else $XDG_DATA_HOME/locker, else ~/.local/share/locker."),
+        version: "locker \(LockerVersion.current)")
+
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"))
+    var tab: String?
+
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Interface language: {values} (default from LC_ALL, LC_MESSAGES, LANG).", ["values": validValues(Language.self)]), valueName: "lang"))
+    var lang: String?
+
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Colour theme: {values}. NO_COLOR also turns colour off.", ["values": validValues(ThemeChoice.self)]), valueName: "theme"))
+    var theme: String?
+
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Draw with ASCII only (no box drawing or braille).")))
+    var ascii = false
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(localizer.t("Folder for settings, grades, quiz history and workouts."), valueName: "dir"))
+    var dataDir: String?
+
+    @Option(name: .customLong("games-db"), help: ArgumentHelp(localizer.t("Games database file (shared by several users of one host)."), valueName: "file"))
+    var gamesDB: String?
+
+    func run() throws {
+        let choices = try resolveChoices()
+        let paths = DataPaths.resolve(dataDir: dataDir, gamesDB: gamesDB, environment: environment)
+        let utf8 = Terminal.prepareLocale()
+        let terminal: Terminal
+        do {
+            terminal = try Terminal()
+        } catch TerminalError.notATerminal {
+            fail(localizer.t("Locker needs a terminal: run it in a terminal window, not through a pipe. Subcommands such as 'locker --help' work anywhere."), status: 2)
+        } catch TerminalError.unknownTerminal(let name) {
+            fail(localizer.t("Your terminal type \"{term}\" is not known to ncurses. Try TERM=xterm-256color.", ["term": name]), status: 1)
+        }
+        var notices: [Notice] = []
+        if !utf8 {
+            notices.append(Notice(.warning, localizer.t("Your locale is not UTF-8; Locker draws with ASCII only. Set LANG to a UTF-8 locale such as en_US.UTF-8.")))
+        }
+        if !catalogProblems.isEmpty {
+            notices.append(Notice(.warning, localizer.t("Some translations could not be loaded; English is shown instead.")))
+        }
+        let options = AppOptions(choices: choices, ascii: ascii || !utf8, paths: paths, resources: resources)
+        let app = App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
+        let status = app.run()
+        throw ExitCode(status)
+    }
+
+    /// Checks --tab, --lang and --theme; a bad value is one translated line and exit status 2.
+    func resolveChoices() throws -> StartupChoices {
+        var choices = StartupChoices(environmentLanguage: Language.fromEnvironment(environment),
+                                     colorAllowed: (environment["NO_COLOR"] ?? "").isEmpty)
+        if let tab {
+            guard let value = Tab(rawValue: tab.lowercased()) else {
+                fail(localizer.t("Unknown tab \"{value}\". Valid tabs: {values}.", ["value": tab, "values": validValues(Tab.self)]), status: 2)
+            }
+            choices.tab = value
+        }
+        if let lang {
+            guard let value = Language(rawValue: lang.lowercased()) else {
+                fail(localizer.t("Unknown language \"{value}\". Valid languages: {values}.", ["value": lang, "values": validValues(Language.self)]), status: 2)
+            }
+            choices.language = value
+        }
+        if let theme {
+            guard let value = ThemeChoice(rawValue: theme.lowercased()) else {
+                fail(localizer.t("Unknown theme \"{value}\". Valid themes: {values}.", ["value": theme, "values": validValues(ThemeChoice.self)]), status: 2)
+            }
+            choices.theme = value
+        }
+        return choices
+    }
+}
+
+Locker.main()

@@ -1,0 +1,140 @@
+import XCTest
+@testable import TerminalUI
+
+final class OtherWidgetsTests: XCTestCase {
+    let utc = TimeZone(identifier: "UTC")!
+
+    func testTabBarFullAndCompressed() {
+        let titles = ["Rules", "Penalties", "Quiz", "Grades", "Workout", "Games"]
+        let wide = MemorySurface(width: 80, height: 1)
+        TabBar(titles: titles, selected: 1).render(into: wide, row: wide.bounds)
+        XCTAssertEqual(wide.lines[0], "  1 Rules   2 Penalties   3 Quiz   4 Grades   5 Workout   6 Games")
+        XCTAssertEqual(wide.style(x: 11, y: 0).role, .tabActive)
+        let french = ["Règles", "Pénalités", "Quiz", "Notes", "Entraînement", "Matchs"]
+        let narrow = MemorySurface(width: 60, height: 1)
+        TabBar(titles: french, selected: 4).render(into: narrow, row: narrow.bounds)
+        let line = narrow.lines[0]
+        XCTAssertLessThanOrEqual(line.displayWidth, 60)
+        XCTAssertTrue(line.contains("5 Entraînement"), "the selected tab keeps its full name: \(line)")
+        for n in 1...6 { XCTAssertTrue(line.contains("\(n) "), "tab \(n) keeps its number") }
+    }
+
+    func testFooterDropsHintsThatDoNotFit() {
+        let surface = MemorySurface(width: 24, height: 1)
+        Footer(hints: [KeyHint("?", "help"), KeyHint("q", "quit"), KeyHint("L", "language")])
+            .render(into: surface, row: surface.bounds)
+        XCTAssertEqual(surface.lines, [" ? help  q quit"])
+    }
+
+    func testBannerCarriesKindWithoutColour() {
+        let surface = MemorySurface(width: 30, height: 1, glyphs: .ascii)
+        Banner("Saved", kind: .success).render(into: surface, row: surface.bounds)
+        XCTAssertEqual(surface.lines, [" v Saved"])
+        let error = MemorySurface(width: 30, height: 1)
+        Banner("Disk full", kind: .error).render(into: error, row: error.bounds)
+        XCTAssertEqual(error.lines, [" ✗ Disk full"])
+    }
+
+    func testConfirmDialogKeysAndRender() {
+        var dialog = ConfirmDialog(title: "Quit?", message: "Unsaved edits will be lost.", yesLabel: "Quitter", noLabel: "Rester")
+        XCTAssertNil(dialog.handle(.right))
+        XCTAssertEqual(dialog.handle(.enter), .yes)
+        dialog.yesSelected = false
+        XCTAssertEqual(dialog.handle(.enter), .no)
+        XCTAssertEqual(dialog.handle(.escape), .no)
+        XCTAssertEqual(dialog.handle(.character("Q")), .yes, "first letter of the translated label")
+        XCTAssertEqual(dialog.handle(.character("r")), .no)
+        XCTAssertEqual(dialog.handle(.character("y")), .yes)
+        let surface = MemorySurface(width: 50, height: 9)
+        dialog.render(into: surface, area: surface.bounds)
+        XCTAssertTrue(surface.text.contains("Unsaved edits will be lost."))
+        XCTAssertTrue(surface.text.contains("[ Quitter ]"))
+        XCTAssertTrue(surface.text.contains("[ Rester ]"))
+    }
+
+    func testDateTimePicker() {
+        let start = ISO8601DateFormatter().date(from: "2027-01-31T18:30:00Z")!
+        var picker = DateTimePickerState(date: start, timeZone: utc, minuteStep: 5)
+        XCTAssertEqual(picker.focused, .day)
+        _ = picker.handle(.left)
+        XCTAssertEqual(picker.focused, .month)
+        _ = picker.handle(.up)
+        XCTAssertEqual(picker.month, 2)
+        XCTAssertEqual(picker.day, 28, "31 January + 1 month clamps to 28 February 2027")
+        _ = picker.handle(.down)
+        _ = picker.handle(.down)
+        XCTAssertEqual(picker.month, 12, "months wrap")
+        _ = picker.handle(.right); _ = picker.handle(.right); _ = picker.handle(.right)
+        XCTAssertEqual(picker.focused, .minute)
+        _ = picker.handle(.up)
+        XCTAssertEqual(picker.minute, 35)
+        _ = picker.handle(.left)
+        _ = picker.handle(.character("0")); _ = picker.handle(.character("7"))
+        XCTAssertEqual(picker.hour, 7)
+        XCTAssertEqual(picker.focused, .minute, "typing two digits moves on")
+        XCTAssertEqual(ISO8601DateFormatter().string(from: picker.date!), "2027-12-28T07:35:00Z")
+        let surface = MemorySurface(width: 20, height: 1)
+        DateTimePicker().render(picker, into: surface, at: Point(x: 0, y: 0), focused: true)
+        XCTAssertEqual(surface.lines, ["2027-12-28  07:35"])
+        XCTAssertEqual(surface.style(x: 15, y: 0).role, .selection)
+    }
+
+    func testTableLayoutAndRender() {
+        let table = Table(columns: [
+            TableColumn("Name", width: .flexible(min: 6, weight: 1)),
+            TableColumn("Coef", width: .fixed(4), alignment: .right),
+            TableColumn("Note", width: .flexible(min: 10, weight: 1)),
+        ])
+        XCTAssertEqual(table.layout(width: 30), [9, 4, 13], "spare columns shared by weight")
+        XCTAssertEqual(table.layout(width: 15), [9, 4, 0], "a column that cannot get its minimum is hidden")
+        let surface = MemorySurface(width: 31, height: 3)
+        var state = ListState(count: 2)
+        table.render(&state, into: surface, rect: surface.bounds) { row, column in
+            Span([["Maths", "3", "good"], ["Art", "1.5", "late"]][row][column])
+        }
+        XCTAssertEqual(surface.lines, ["Name       Coef  Note", "Maths         3  good", "Art         1.5  late"])
+    }
+
+    func testBrailleCanvasDotsLevelsAndAscii() {
+        var canvas = BrailleCanvas(columns: 2, rows: 1)
+        canvas.set(x: 0, y: 0, level: 1)
+        canvas.set(x: 1, y: 3, level: 3)
+        canvas.set(x: 0, y: 1, level: 2)
+        XCTAssertEqual(canvas.level(column: 0, row: 0), 3, "the highest level in a cell wins")
+        XCTAssertFalse(canvas.hasDots(column: 1, row: 0))
+        let surface = MemorySurface(width: 2, height: 1)
+        canvas.render(into: surface, at: Point(x: 0, y: 0)) { Style(.heat($0)) }
+        XCTAssertEqual(surface.lines, ["\u{2883}"], "dots 1, 2 and 8")
+        XCTAssertEqual(surface.style(x: 0, y: 0).role, .heat(3))
+        let ascii = MemorySurface(width: 2, height: 1, glyphs: .ascii)
+        canvas.render(into: ascii, at: Point(x: 0, y: 0)) { _ in .plain }
+        XCTAssertEqual(ascii.lines, [":"])
+    }
+
+    func testBrailleLineAndLabels() {
+        var canvas = BrailleCanvas(columns: 4, rows: 2)
+        canvas.line(from: (0, 0), to: (7, 7), level: 0)
+        canvas.label("S", x: 0, y: 0, style: Style(.good))
+        let surface = MemorySurface(width: 4, height: 2)
+        canvas.render(into: surface, at: Point(x: 0, y: 0)) { _ in .plain }
+        XCTAssertEqual(surface.lines[0].first, "S")
+        XCTAssertTrue((0..<4).allSatisfy { canvas.hasDots(column: $0, row: $0 / 2) })
+    }
+
+    func testHelpOverlayRendersSectionsAndScrolls() {
+        let overlay = HelpOverlay(title: "Help", sections: [
+            HelpSection(title: "Global keys", hints: (1...30).map { KeyHint("k\($0)", "action \($0)") }),
+        ], closeHint: "Esc closes")
+        let surface = MemorySurface(width: 60, height: 20)
+        var state = TextViewState()
+        overlay.render(&state, into: surface, area: surface.bounds)
+        XCTAssertTrue(surface.text.contains("Global keys"))
+        XCTAssertTrue(surface.text.contains("k1   action 1"))
+        XCTAssertFalse(surface.text.contains("action 30"), "long help scrolls")
+        XCTAssertTrue(surface.text.contains("Esc closes"))
+        _ = state.handle(.end, height: 15)
+        let after = MemorySurface(width: 60, height: 20)
+        overlay.render(&state, into: after, area: after.bounds)
+        XCTAssertTrue(after.text.contains("action 30"))
+    }
+}

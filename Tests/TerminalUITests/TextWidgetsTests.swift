@@ -1,0 +1,122 @@
+import XCTest
+@testable import TerminalUI
+
+final class TextWidgetsTests: XCTestCase {
+    func testWordWrapByWidth() {
+        XCTAssertEqual(WordWrap.wrap("the quick brown fox jumps", width: 10), ["the quick", "brown fox", "jumps"])
+        XCTAssertEqual(WordWrap.wrap("a\n\nb", width: 10), ["a", "", "b"])
+        XCTAssertEqual(WordWrap.wrap("abcdefghijkl", width: 5), ["abcde", "fghij", "kl"])
+        XCTAssertEqual(WordWrap.wrap("- one two three", width: 9), ["- one two", "  three"], "bullets hang")
+        XCTAssertEqual(WordWrap.wrap("中文中文中文", width: 5), ["中文", "中文", "中文"])
+        XCTAssertEqual(WordWrap.wrap("x", width: 0), [])
+    }
+
+    func testTextViewScrollAndHighlight() {
+        let surface = MemorySurface(width: 20, height: 3)
+        var state = TextViewState()
+        let lines = (1...10).map { TextLine("line \($0) text") }
+        state.setLines(lines, height: 3)
+        XCTAssertTrue(state.handle(.pageDown, height: 3))
+        XCTAssertEqual(state.offset, 2)
+        XCTAssertTrue(state.handle(.end, height: 3))
+        XCTAssertEqual(state.offset, 7)
+        state.search.begin()
+        for c in "line 5" { _ = state.search.handleTyping(.character(c)) }
+        _ = state.search.handleTyping(.enter)
+        state.scroll(to: 0, height: 3)
+        state.applySearch(height: 3)
+        XCTAssertEqual(state.search.currentHit, 4)
+        XCTAssertLessThanOrEqual(state.offset, 4)
+        XCTAssertGreaterThan(state.offset + 3, 4)
+        TextView().render(state, into: surface, rect: surface.bounds)
+        let row = surface.lines.firstIndex { $0.hasPrefix("line 5 ") }!
+        XCTAssertEqual(surface.style(x: 0, y: row).role, .match)
+        XCTAssertEqual(surface.style(x: 7, y: row).role, .text)
+        XCTAssertEqual(state.visibleRange(height: 3).lowerBound, state.offset + 1)
+    }
+
+    func testSliderRendering() {
+        let surface = MemorySurface(width: 10, height: 1)
+        Slider(value: 10, maximum: 20).render(into: surface, rect: surface.bounds)
+        XCTAssertEqual(surface.lines, ["█████░░░░░"])
+        let marked = MemorySurface(width: 10, height: 1, glyphs: .ascii)
+        Slider(value: 4, maximum: 20, marker: 10).render(into: marked, rect: marked.bounds)
+        XCTAssertEqual(marked.lines, ["##---|----"])
+        let empty = MemorySurface(width: 4, height: 1)
+        Slider(value: nil, maximum: 20).render(into: empty, rect: empty.bounds)
+        XCTAssertEqual(empty.style(x: 0, y: 0).role, .muted)
+    }
+
+    func testSliderAdjustClamps() {
+        XCTAssertEqual(Slider.adjust(19.8, by: 0.5, maximum: 20), 20)
+        XCTAssertEqual(Slider.adjust(0.2, by: -0.5, maximum: 20), 0)
+        XCTAssertEqual(Slider.adjust(nil, by: 0.1, maximum: 20), 10.1)
+        XCTAssertEqual(Slider.adjust(12.3, by: 0.1, maximum: 20), 12.4)
+    }
+
+    func testTextFieldEditing() {
+        var field = TextFieldState()
+        for c in "héllo" { _ = field.handle(.character(c)) }
+        XCTAssertEqual(field.text, "héllo")
+        _ = field.handle(.home)
+        _ = field.handle(.delete)
+        XCTAssertEqual(field.text, "éllo")
+        _ = field.handle(.end)
+        _ = field.handle(.backspace)
+        XCTAssertEqual(field.text, "éll")
+        _ = field.handle(.left)
+        _ = field.handle(.character("中"))
+        XCTAssertEqual(field.text, "él中l")
+        XCTAssertEqual(field.cursor, 3)
+        _ = field.handle(.control("k"))
+        XCTAssertEqual(field.text, "él中")
+        _ = field.handle(.control("u"))
+        XCTAssertEqual(field.text, "")
+        for c in "one two" { _ = field.handle(.character(c)) }
+        _ = field.handle(.control("w"))
+        XCTAssertEqual(field.text, "one ")
+        XCTAssertFalse(field.handle(.up), "unused keys are left to others")
+        _ = field.handle(.character("\u{1B}"))
+        XCTAssertEqual(field.text, "one ", "control characters are never inserted")
+    }
+
+    func testTextFieldCombiningMarkJoinsPreviousCharacter() {
+        var field = TextFieldState("e")
+        field.insert("\u{301}")
+        XCTAssertEqual(field.text, "é")
+        XCTAssertEqual(field.characters.count, 1)
+    }
+
+    func testTextFieldMaskingMaxLengthAndScrolling() {
+        var password = TextFieldState(masked: true, maxLength: 4)
+        for c in "secret" { _ = password.handle(.character(c)) }
+        XCTAssertEqual(password.text, "secr")
+        let surface = MemorySurface(width: 10, height: 1)
+        TextField().render(password, into: surface, rect: surface.bounds, focused: true)
+        XCTAssertEqual(surface.lines, ["••••"])
+        XCTAssertEqual(surface.cursor, CursorRequest(Point(x: 4, y: 0), visible: true))
+
+        let long = TextFieldState("abcdefghijklmnop")
+        let narrow = MemorySurface(width: 6, height: 1)
+        TextField().render(long, into: narrow, rect: narrow.bounds, focused: true)
+        XCTAssertEqual(narrow.lines, ["lmnop"], "scrolled so the cursor at the end is visible")
+        XCTAssertEqual(narrow.cursor?.position.x, 5)
+    }
+
+    func testNumberField() {
+        var number = NumberFieldState(range: 0...20)
+        for c in "12,5x" { _ = number.handle(.character(c)) }
+        XCTAssertEqual(number.field.text, "12,5")
+        XCTAssertEqual(number.value, 12.5)
+        XCTAssertNil(number.problem)
+        number.field.text = "25"
+        XCTAssertEqual(number.problem, .outOfRange(0...20))
+        number.field.text = "1.2.3"
+        XCTAssertEqual(number.problem, .notANumber)
+        var empty = NumberFieldState(range: 1...50, allowsDecimals: false)
+        XCTAssertEqual(empty.problem, .empty)
+        _ = empty.handle(.character("."))
+        XCTAssertEqual(empty.field.text, "", "no decimals allowed")
+        XCTAssertEqual(NumberFieldState(value: 7.25, range: 0...20).field.text, "7.25")
+    }
+}
