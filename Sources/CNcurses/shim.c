@@ -26,7 +26,9 @@ int lk_start(const char *term) {
     if (lk_screen == NULL) return -1;
     set_term(lk_screen);
     lk_is_active = 1;
-    if (getenv("ESCDELAY") == NULL) set_escdelay(25);
+    /* Escape alone waits 25 ms for a following sequence, unless the user chose a delay. */
+    const char *escdelay = getenv("ESCDELAY");
+    if (escdelay == NULL || *escdelay == '\0') set_escdelay(25);
     raw();
     noecho();
     nonl();

@@ -53,7 +53,7 @@ public struct Theme: Sendable {
         case .bad: return [.bold, .underline]
         case .selection, .tabActive: return [.reverse, .bold]
         case .tabInactive: return []
-        case .bar: return [.reverse]
+        case .bar: return []
         case .match: return [.underline, .bold]
         }
     }

@@ -71,9 +71,8 @@ public struct POCatalog: Equatable, Sendable {
         var index = 0
 
         init(text: String) {
-            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-                $0.hasSuffix("\r") ? $0.dropLast() : $0
-            }
+            // "\r\n" is one Character in Swift, so it must be named as a separator of its own.
+            lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         }
 
         private enum Field { case context, id, idPlural, str(Int) }

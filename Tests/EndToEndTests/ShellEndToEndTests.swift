@@ -1,0 +1,177 @@
+import Foundation
+import XCTest
+
+/// Locker as a person uses it: the real binary in tmux, keys sent, the screen read back.
+final class ShellEndToEndTests: XCTestCase {
+    let tabNames = ["Rules", "Penalties", "Quiz", "Grades", "Workout", "Games"]
+
+    func testStartsEveryTabByDigitAndBracketsThenQuitsCleanly() throws {
+        let session = try TmuxSession(width: 80, height: 24)
+        try session.waitFor("1 Rules")
+        try session.waitFor("? help")
+        for (index, name) in tabNames.enumerated() {
+            try session.send("\(index + 1)")
+            try session.waitFor("Help — \(name)".isEmpty ? name : name)
+            try session.send("?")
+            try session.waitFor("Help — \(name)")
+            try session.send("Escape")
+            try session.waitForAbsence("Help — \(name)")
+        }
+        try session.send("]")   // from Games wraps to Rules
+        try session.send("?")
+        try session.waitFor("Help — Rules")
+        try session.send("Escape")
+        try session.send("[")
+        try session.send("F1")
+        try session.waitFor("Help — Games")
+        try session.send("Escape")
+        try session.send("q")
+        XCTAssertEqual(try session.waitForExit(), 0)
+        XCTAssertTrue(try session.terminalRestored(), "alternate screen left and cursor shown")
+    }
+
+    func testLanguageKeyChangesTabNamesAndIsRemembered() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-lang-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        do {
+            let session = try TmuxSession(dataDirectory: data)
+            try session.waitFor("1 Rules")
+            try session.send("L")
+            try session.waitFor("1 Règles")
+            try session.send("L")
+            try session.waitFor("1 Reglas")
+            try session.send("L")
+            try session.waitFor("1 Regole")
+            try session.send("3")
+            try session.waitFor("Langue".isEmpty ? "" : "3 Quiz")
+            try session.send("q")
+            XCTAssertEqual(try session.waitForExit(), 0)
+        }
+        let saved = try String(contentsOf: data.appendingPathComponent("settings.json"), encoding: .utf8)
+        XCTAssertTrue(saved.contains("\"language\" : \"it\""), saved)
+        XCTAssertTrue(saved.contains("\"lastTab\" : \"quiz\""), saved)
+        let again = try TmuxSession(dataDirectory: data)
+        try again.waitFor("1 Regole")
+        try again.send("?")
+        try again.waitFor("Guida — Quiz")
+        try again.send("Escape")
+        try again.send("q")
+        XCTAssertEqual(try again.waitForExit(), 0)
+    }
+
+    func testLangFlagStartsInFrench() throws {
+        let session = try TmuxSession(arguments: ["--lang", "fr", "--tab", "penalties"])
+        try session.waitFor("2 Pénalités")
+        try session.waitFor("Cet onglet n'est pas encore disponible.")
+        try session.waitFor("q quitter")
+    }
+
+    func testLangDefaultsFromEnvironment() throws {
+        let session = try TmuxSession(environment: ["LANG": "es_ES.UTF-8"])
+        try session.waitFor("1 Reglas")
+    }
+
+    func testThemeKeyCyclesAndNoColorMeansNoColourCodes() throws {
+        let colored = try TmuxSession()
+        try colored.waitFor("1 Rules")
+        XCTAssertTrue(try colored.screen(escapes: true).contains("\u{1B}[38;5;"), "the dark theme uses colour")
+        try colored.send("T")
+        try colored.waitFor("Theme: light")
+        try colored.send("T")
+        try colored.waitFor("Theme: no colour")
+
+        let plain = try TmuxSession(environment: ["NO_COLOR": "1"])
+        try plain.waitFor("1 Rules")
+        try plain.send("T")
+        try plain.waitFor("Colours are off because NO_COLOR is set.")
+        let screen = try plain.screen(escapes: true)
+        let colourCode = try NSRegularExpression(pattern: "\u{1B}\\[([0-9]*;)*(3[0-8]|4[0-8]|9[0-7]|10[0-7])[;m]")
+        XCTAssertEqual(colourCode.numberOfMatches(in: screen, range: NSRange(screen.startIndex..., in: screen)), 0,
+                       "NO_COLOR: attributes only, no colour codes:\n\(screen.debugDescription)")
+        XCTAssertTrue(screen.contains("\u{1B}[7m") || screen.contains(";7m"), "reverse video marks the current tab")
+        _ = colourCode
+    }
+
+    func testResizeBelowMinimumAndBack() throws {
+        let session = try TmuxSession(width: 80, height: 24)
+        try session.waitFor("1 Rules")
+        try session.resize(width: 50, height: 15)
+        try session.waitFor("Please enlarge it.")
+        try session.waitFor("50×15")
+        try session.send("2")   // ignored while too small
+        try session.resize(width: 120, height: 40)
+        try session.waitFor("1 Rules")
+        try session.waitForAbsence("Please enlarge")
+        try session.send("?")
+        try session.waitFor("Help — Rules", timeout: 5)
+        try session.send("Escape")
+        try session.resize(width: 240, height: 70)
+        try session.waitFor("6 Games")
+        try session.send("q")
+        XCTAssertEqual(try session.waitForExit(), 0)
+    }
+
+    func testTinyTerminalAtStart() throws {
+        let session = try TmuxSession(width: 30, height: 8)
+        try session.waitFor("enlarge")
+        try session.resize(width: 80, height: 24)
+        try session.waitFor("1 Rules")
+    }
+
+    func testControlCQuitsAtOnceAndRestoresTheTerminal() throws {
+        let session = try TmuxSession()
+        try session.waitFor("1 Rules")
+        try session.send("?")
+        try session.waitFor("Help — Rules")
+        try session.send("C-c")
+        XCTAssertEqual(try session.waitForExit(), 0)
+        XCTAssertTrue(try session.terminalRestored())
+    }
+
+    func testSigtermAndSighupRestoreTheTerminal() throws {
+        for signal in [SIGTERM, SIGHUP] {
+            let session = try TmuxSession()
+            try session.waitFor("1 Rules")
+            kill(try session.pid(), signal)
+            XCTAssertEqual(try session.waitForExit(), 128 + Int(signal))
+            XCTAssertTrue(try session.terminalRestored(), "signal \(signal)")
+        }
+    }
+
+    func testCrashSignalRestoresTheTerminal() throws {
+        let session = try TmuxSession()
+        try session.waitFor("1 Rules")
+        kill(try session.pid(), SIGSEGV)
+        XCTAssertEqual(try session.waitForExit(), 128 + Int(SIGSEGV))
+        XCTAssertTrue(try session.terminalRestored())
+    }
+
+    func testCorruptSettingsAreReportedInTheBanner() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-corrupt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try Data("{ broken".utf8).write(to: data.appendingPathComponent("settings.json"))
+        let session = try TmuxSession(arguments: ["--lang", "fr"], width: 120, dataDirectory: data)
+        try session.waitFor("settings.json.corrupt-")
+        try session.waitFor("Impossible de lire vos réglages")
+        let files = try FileManager.default.contentsOfDirectory(atPath: data.path)
+        XCTAssertTrue(files.contains { $0.hasPrefix("settings.json.corrupt-") }, "\(files)")
+    }
+
+    func testUnwritableDataDirectoryRunsReadOnly() throws {
+        let session = try TmuxSession(arguments: ["--data-dir", "/dev/null/locker"], width: 120)
+        try session.waitFor("read-only")
+        try session.send("2")
+        try session.waitFor("2 Penalties")
+        try session.send("q")
+        XCTAssertEqual(try session.waitForExit(), 0)
+    }
+
+    func testAsciiModeDrawsNoBoxCharacters() throws {
+        let session = try TmuxSession(arguments: ["--ascii"])
+        try session.waitFor("1 Rules")
+        try session.send("?")
+        let screen = try session.waitFor("Help — Rules")
+        XCTAssertTrue(screen.contains("+- Help"), screen)
+        XCTAssertFalse(screen.contains("╭") || screen.contains("│"))
+    }
+}

@@ -1,0 +1,109 @@
+import XCTest
+@testable import LockerKit
+
+final class ShellViewModelTests: XCTestCase {
+    func make(_ dir: URL, choices: StartupChoices = StartupChoices(), writable: Bool = true) -> (ShellViewModel, JSONRepository<Settings>) {
+        let repository = JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json"))
+        let localizer = Localizer.load(from: packageRoot.appendingPathComponent("Localization"), language: .en).0
+        return (ShellViewModel(localizer: localizer, repository: repository, choices: choices, writable: writable), repository)
+    }
+
+    func testTabCyclingAndNotification() throws {
+        let (shell, _) = make(try makeTemporaryDirectory(self))
+        var changes = 0
+        let token = shell.observe { changes += 1 }
+        XCTAssertEqual(shell.tab, .rules)
+        shell.previousTab()
+        XCTAssertEqual(shell.tab, .games, "wraps backwards")
+        shell.nextTab()
+        shell.nextTab()
+        XCTAssertEqual(shell.tab, .penalties)
+        shell.select(.penalties)
+        XCTAssertEqual(changes, 3, "selecting the current tab is not a change")
+        token.cancel()
+    }
+
+    func testLanguageThemeAndTabAreRemembered() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let (shell, repository) = make(dir)
+        shell.cycleLanguage()
+        XCTAssertEqual(shell.language, .fr)
+        XCTAssertEqual(shell.notice?.message, "Langue : Français")
+        shell.cycleTheme()
+        XCTAssertEqual(shell.theme, .light)
+        shell.select(.grades)
+        XCTAssertTrue(shell.hasPendingSettings, "tab changes are saved lazily")
+        shell.saveSettingsIfNeeded()
+        guard case .loaded(let saved) = repository.load() else { return XCTFail("settings not saved") }
+        XCTAssertEqual(saved, Settings(language: .fr, theme: .light, lastTab: .grades))
+        let (again, _) = make(dir, choices: StartupChoices(environmentLanguage: .es))
+        XCTAssertEqual(again.language, .fr, "the saved language beats the environment")
+        XCTAssertEqual(again.tab, .grades)
+        XCTAssertEqual(again.theme, .light)
+        let (flags, _) = make(dir, choices: StartupChoices(tab: .quiz, language: .it, theme: .mono))
+        XCTAssertEqual(flags.language, .it, "the command line beats the saved setting")
+        XCTAssertEqual(flags.tab, .quiz)
+        XCTAssertEqual(flags.theme, .mono)
+    }
+
+    func testNoColorForcesMonoAndThemeKeyExplains() throws {
+        let (shell, _) = make(try makeTemporaryDirectory(self), choices: StartupChoices(theme: .dark, colorAllowed: false))
+        XCTAssertEqual(shell.theme, .mono)
+        shell.cycleTheme()
+        XCTAssertEqual(shell.theme, .mono)
+        XCTAssertEqual(shell.notice?.message, "Colours are off because NO_COLOR is set.")
+    }
+
+    func testCorruptSettingsAreKeptAsideAndReported() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try Data("{ not json".utf8).write(to: dir.appendingPathComponent("settings.json"))
+        let (shell, _) = make(dir, choices: StartupChoices(environmentLanguage: .es))
+        XCTAssertEqual(shell.notice?.kind, .warning)
+        XCTAssertTrue(shell.notice?.message.contains("settings.json.corrupt-") ?? false, shell.notice?.message ?? "")
+        XCTAssertEqual(shell.language, .es, "the message is in the user's language")
+        XCTAssertNotEqual(shell.notice?.message.hasPrefix("Your settings"), true)
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        XCTAssertTrue(files.contains { $0.hasPrefix("settings.json.corrupt-") })
+    }
+
+    func testUnknownValuesAreIgnoredNotCorrupt() throws {
+        let dir = try makeTemporaryDirectory(self)
+        try Data(#"{"language":"de","theme":"purple","lastTab":"games","future":1}"#.utf8).write(to: dir.appendingPathComponent("settings.json"))
+        let (shell, _) = make(dir)
+        XCTAssertNil(shell.notice)
+        XCTAssertEqual(shell.tab, .games)
+        XCTAssertEqual(shell.language, .en)
+        XCTAssertEqual(shell.theme, .dark)
+    }
+
+    func testReadOnlyDataDirectoryRunsWithoutSaving() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let (shell, repository) = make(dir, writable: false)
+        XCTAssertTrue(shell.readOnly)
+        XCTAssertEqual(shell.notice?.kind, .warning)
+        shell.select(.quiz)
+        shell.saveSettingsIfNeeded()
+        guard case .missing = repository.load() else { return XCTFail("nothing may be written") }
+    }
+
+    func testFailedSaveIsReported() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let blocker = dir.appendingPathComponent("file")
+        try Data().write(to: blocker)
+        let repository = JSONRepository<Settings>(url: blocker.appendingPathComponent("settings.json"))
+        let shell = ShellViewModel(localizer: .english, repository: repository, choices: StartupChoices(), writable: true)
+        shell.select(.quiz)
+        shell.saveSettingsIfNeeded()
+        XCTAssertEqual(shell.notice?.kind, .error)
+        XCTAssertTrue(shell.notice?.message.hasPrefix("Settings could not be saved") ?? false)
+        XCTAssertTrue(shell.readOnly)
+    }
+
+    func testNoticesExpire() throws {
+        let (shell, _) = make(try makeTemporaryDirectory(self))
+        shell.post(.info, "hello")
+        XCTAssertFalse(shell.expireNotice(now: Date().addingTimeInterval(1)))
+        XCTAssertTrue(shell.expireNotice(now: Date().addingTimeInterval(5)))
+        XCTAssertNil(shell.notice)
+    }
+}
