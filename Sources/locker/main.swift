@@ -2,7 +2,7 @@
 // full-screen app or a subcommand. Help texts and errors are translated, so the localizer is
 // made before parsing, from `--lang` if present, else the saved setting, else the environment.
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LockerApp
 import LockerKit
 import TerminalUI
@@ -27,11 +27,11 @@ func earlyLanguage() -> Language {
     return Language.fromEnvironment(environment)
 }
 
-let (localizer, catalogProblems) = Localizer.load(from: resources?.localizationDirectory, language: earlyLanguage())
+let localizer = Localizer(directory: resources?.localizationDirectory, language: earlyLanguage())
 
 /// Prints one translated sentence to standard error and exits with `status`.
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data(("locker: " + message + "\n").utf8))
+    fputs("locker: " + message + "\n", stderr)
     exit(status)
 }
 
@@ -80,7 +80,7 @@ struct Locker: ParsableCommand {
         if !utf8 {
             notices.append(Notice(.warning, localizer.t("Your locale is not UTF-8; Locker draws with ASCII only. Set LANG to a UTF-8 locale such as en_US.UTF-8.")))
         }
-        if !catalogProblems.isEmpty {
+        if !localizer.problems.isEmpty {
             notices.append(Notice(.warning, localizer.t("Some translations could not be loaded; English is shown instead.")))
         }
         let options = AppOptions(choices: choices, ascii: ascii || !utf8, paths: paths, resources: resources)

@@ -18,7 +18,7 @@ final class ShellTests: XCTestCase {
 
     func makeShell(language: Language = .en, glyphs: Glyphs = .unicode, screens: [Screen] = []) -> Shell {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let localizer = Localizer.load(from: root.appendingPathComponent("Localization"), language: language).0
+        let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         let repository = JSONRepository<Settings>(url: directory.appendingPathComponent("settings.json"))
         let viewModel = ShellViewModel(localizer: localizer, repository: repository,
                                        choices: StartupChoices(language: language), writable: true)

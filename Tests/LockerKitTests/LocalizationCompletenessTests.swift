@@ -75,7 +75,8 @@ final class LocalizationCompletenessTests: XCTestCase {
         defer { FileManager.default.changeCurrentDirectoryPath(previous) }
         FileManager.default.changeCurrentDirectoryPath("/")
         let resources = try XCTUnwrap(Resources.locate(environment: [:]))
-        let (localizer, problems) = Localizer.load(from: resources.localizationDirectory, language: .it)
+        let localizer = Localizer(directory: resources.localizationDirectory, language: .it)
+        let problems = localizer.problems
         XCTAssertEqual(problems, [])
         XCTAssertEqual(localizer.t("Quit"), "Esci")
     }
@@ -90,7 +91,8 @@ final class LocalizationCompletenessTests: XCTestCase {
     func testBrokenCatalogueIsReportedWithFileAndLine() throws {
         let dir = try makeTemporaryDirectory(self)
         try "msgid \"Quit\"\nmsgstr \"Quitter\n".write(to: dir.appendingPathComponent("fr.po"), atomically: true, encoding: .utf8)
-        let (localizer, problems) = Localizer.load(from: dir, language: .fr)
+        let localizer = Localizer(directory: dir, language: .fr)
+        let problems = localizer.problems
         XCTAssertTrue(problems.contains { $0.hasPrefix("fr.po line 2") }, "\(problems)")
         XCTAssertEqual(localizer.t("Quit"), "Quit", "falls back to English")
     }

@@ -4,7 +4,7 @@ import XCTest
 final class ShellViewModelTests: XCTestCase {
     func make(_ dir: URL, choices: StartupChoices = StartupChoices(), writable: Bool = true) -> (ShellViewModel, JSONRepository<Settings>) {
         let repository = JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json"))
-        let localizer = Localizer.load(from: packageRoot.appendingPathComponent("Localization"), language: .en).0
+        let localizer = Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .en)
         return (ShellViewModel(localizer: localizer, repository: repository, choices: choices, writable: writable), repository)
     }
 

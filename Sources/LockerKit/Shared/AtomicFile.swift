@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,21 +54,32 @@ public enum AtomicFile {
     /// Moves an unreadable file aside as `name.corrupt-<timestamp>` so it is never overwritten.
     /// Returns the new location.
     public static func moveAside(_ url: URL, now: Date = Date()) throws -> URL {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let stamp = timestamp(now)
         var target = url.deletingLastPathComponent()
-            .appendingPathComponent("\(url.lastPathComponent).corrupt-\(formatter.string(from: now))")
+            .appendingPathComponent("\(url.lastPathComponent).corrupt-\(stamp)")
         var suffix = 1
         while FileManager.default.fileExists(atPath: target.path) {
             suffix += 1
             target = url.deletingLastPathComponent()
-                .appendingPathComponent("\(url.lastPathComponent).corrupt-\(formatter.string(from: now))-\(suffix)")
+                .appendingPathComponent("\(url.lastPathComponent).corrupt-\(stamp)-\(suffix)")
         }
         if rename(url.path, target.path) != 0 {
             throw StorageError.writeFailed(path: target.path, reason: describe(errno))
         }
         return target
+    }
+
+    /// Local time as yyyyMMdd-HHmmss, for backup names.
+    static func timestamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        func pad(_ v: Int32, _ w: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, w - s.count)) + s
+        }
+        return pad(parts.tm_year + 1900, 4) + pad(parts.tm_mon + 1, 2) + pad(parts.tm_mday, 2) + "-"
+            + pad(parts.tm_hour, 2) + pad(parts.tm_min, 2) + pad(parts.tm_sec, 2)
     }
 
     static func describe(_ code: Int32) -> String {

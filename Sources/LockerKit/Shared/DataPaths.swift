@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +19,7 @@ public struct DataPaths: Equatable, Sendable {
 
     public static func resolve(dataDir: String?, gamesDB: String?,
                                environment: [String: String] = ProcessInfo.processInfo.environment) -> DataPaths {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? DataPaths.passwordDatabaseHome()
         func expand(_ path: String) -> URL {
             let expanded = path.hasPrefix("~/") ? home + path.dropFirst(1) : path
             return URL(fileURLWithPath: expanded).standardizedFileURL
@@ -37,6 +37,12 @@ public struct DataPaths: Equatable, Sendable {
         let db = (gamesDB.flatMap { $0.isEmpty ? nil : $0 } ?? environment["LOCKER_GAMES_DB"].flatMap { $0.isEmpty ? nil : $0 })
             .map(expand)
         return DataPaths(directory: directory, gamesDatabase: db)
+    }
+
+    /// The home directory from the password database, for when HOME is unset.
+    static func passwordDatabaseHome() -> String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
+        return String(cString: directory)
     }
 
     public var settingsFile: URL { directory.appendingPathComponent("settings.json") }

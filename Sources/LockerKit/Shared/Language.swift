@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The interface languages Locker ships, in the order `L` cycles through them.
 public enum Language: String, CaseIterable, Codable, Sendable {
@@ -22,8 +22,7 @@ public enum Language: String, CaseIterable, Codable, Sendable {
 
     /// Parses "fr", "fr_FR.UTF-8", "es-MX" … Returns nil for anything Locker does not ship.
     public init?(localeIdentifier: String) {
-        let trimmed = localeIdentifier.trimmingCharacters(in: .whitespaces).lowercased()
-        let code = trimmed.prefix { $0.isLetter }
+        let code = localeIdentifier.lowercased().drop { $0 == " " }.prefix { $0.isLetter }
         guard let language = Language(rawValue: String(code)) else { return nil }
         self = language
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns English message ids into the interface language, from the PO catalogues in
 /// `Localization/`. English is the source language: a message missing from a catalogue (or
@@ -9,11 +9,29 @@ import Foundation
 /// language's rule and fills `{count}`.
 public final class Localizer {
     public private(set) var language: Language
-    private let catalogs: [Language: POCatalog]
+    private var catalogs: [Language: POCatalog]
+    private let directory: URL?
+    private var attempted: Set<Language>
+    /// Catalogues that could not be read, as "file line N: reason" (English, for logs and banners).
+    public private(set) var problems: [String] = []
 
+    /// A localizer over catalogues already parsed (tests, tools).
     public init(language: Language, catalogs: [Language: POCatalog]) {
         self.language = language
         self.catalogs = catalogs
+        self.directory = nil
+        self.attempted = Set(Language.allCases)
+    }
+
+    /// A localizer that reads `<language>.po` from `directory` the first time a language is
+    /// used, so start-up parses one catalogue, not four. English needs none: msgids are English.
+    public init(directory: URL?, language: Language) {
+        self.language = language
+        self.catalogs = [:]
+        self.directory = directory
+        self.attempted = [.en]
+        if directory == nil { problems.append("Localization folder not found") }
+        loadIfNeeded(language)
     }
 
     /// A localizer with no catalogues: every message stays in English.
@@ -21,13 +39,12 @@ public final class Localizer {
 
     public func setLanguage(_ language: Language) {
         self.language = language
+        loadIfNeeded(language)
     }
 
     /// The translation of `msgid` in the current language.
     public func t(_ msgid: String, context: String? = nil, _ arguments: [String: String] = [:]) -> String {
-        let text = catalogs[language]?.translation(msgid, context: context)
-            ?? catalogs[.en]?.translation(msgid, context: context)
-            ?? msgid
+        let text = catalogs[language]?.translation(msgid, context: context) ?? msgid
         return Localizer.fill(text, arguments)
     }
 
@@ -50,27 +67,21 @@ public final class Localizer {
     static func fill(_ text: String, _ arguments: [String: String]) -> String {
         guard !arguments.isEmpty, text.contains("{") else { return text }
         var result = text
-        for (name, value) in arguments { result = result.replacingOccurrences(of: "{\(name)}", with: value) }
+        for (name, value) in arguments { result = result.replacing("{\(name)}", with: value) }
         return result
     }
 
-    /// Loads `en.po`, `fr.po`, `es.po`, `it.po` from a directory. Files that are missing or do not
-    /// parse are reported in `problems` (file name and line) and left out; English text fills in.
-    public static func load(from directory: URL?, language: Language) -> (Localizer, problems: [String]) {
-        var catalogs: [Language: POCatalog] = [:]
-        var problems: [String] = []
-        guard let directory else { return (Localizer(language: language, catalogs: [:]), ["Localization folder not found"]) }
-        for candidate in Language.allCases {
-            let url = directory.appendingPathComponent("\(candidate.rawValue).po")
-            do {
-                let text = try String(contentsOf: url, encoding: .utf8)
-                catalogs[candidate] = try POCatalog(parsing: text)
-            } catch let error as POParseError {
-                problems.append("\(url.lastPathComponent) \(error.description)")
-            } catch {
-                problems.append("\(url.lastPathComponent): \(error.localizedDescription)")
-            }
+    private func loadIfNeeded(_ language: Language) {
+        guard !attempted.contains(language), let directory else { return }
+        attempted.insert(language)
+        let url = directory.appendingPathComponent("\(language.rawValue).po")
+        do {
+            let data = try Data(contentsOf: url)
+            catalogs[language] = try POCatalog(parsing: String(decoding: data, as: UTF8.self))
+        } catch let error as POParseError {
+            problems.append("\(url.lastPathComponent) \(error.description)")
+        } catch {
+            problems.append("\(url.lastPathComponent): \(error)")
         }
-        return (Localizer(language: language, catalogs: catalogs), problems)
     }
 }

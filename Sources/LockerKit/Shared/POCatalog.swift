@@ -61,7 +61,7 @@ public struct POCatalog: Equatable, Sendable {
         var fields: [String: String] = [:]
         for line in text.split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingSpaces
         }
         return fields
     }
@@ -71,8 +71,19 @@ public struct POCatalog: Equatable, Sendable {
         var index = 0
 
         init(text: String) {
-            // "\r\n" is one Character in Swift, so it must be named as a separator of its own.
-            lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            // Split on bytes (fast), then drop a trailing "\r" (Windows line ends).
+            var result: [Substring] = []
+            var start = text.utf8.startIndex
+            for index in text.utf8.indices where text.utf8[index] == UInt8(ascii: "\n") {
+                result.append(Parser.stripCR(text[start..<index]))
+                start = text.utf8.index(after: index)
+            }
+            result.append(Parser.stripCR(text[start..<text.endIndex]))
+            lines = result
+        }
+
+        static func stripCR(_ line: Substring) -> Substring {
+            line.utf8.last == UInt8(ascii: "\r") ? Substring(line.utf8.dropLast()) ?? line : line
         }
 
         private enum Field { case context, id, idPlural, str(Int) }
@@ -101,7 +112,7 @@ public struct POCatalog: Equatable, Sendable {
 
             while index < lines.count {
                 let lineNumber = index + 1
-                let line = lines[index].trimmingCharacters(in: .whitespaces)
+                let line = lines[index].trimmingSpaces
                 index += 1
                 if line.isEmpty { continue }
                 if line.hasPrefix("#") {
@@ -156,7 +167,7 @@ public struct POCatalog: Equatable, Sendable {
 
         private func split(_ line: String) -> (String, String) {
             guard let space = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return (line, "") }
-            return (String(line[..<space]), line[space...].trimmingCharacters(in: .whitespaces))
+            return (String(line[..<space]), line[space...].trimmingSpaces)
         }
 
         private func append(_ value: String, to field: Field, in draft: inout Draft) {
@@ -230,5 +241,14 @@ public struct POCatalog: Equatable, Sendable {
         var hasStr = false
         var line = 0
         var hasContent: Bool { msgid != nil || context != nil || !msgstr.isEmpty }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What loading stored data gave.
 public enum LoadOutcome<Value> {
@@ -63,7 +63,7 @@ public final class JSONRepository<Value: Codable>: Repository {
         }
         switch error {
         case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
+            let underlying = context.underlyingError.map { "\($0)" }
             return (underlying ?? context.debugDescription) + path(context)
         case .keyNotFound(let key, let context):
             return "missing \"\(key.stringValue)\"" + path(context)

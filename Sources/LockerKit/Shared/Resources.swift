@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds Locker's bundled files (`Data/` and `Localization/`) wherever Locker runs from.
 ///
@@ -14,7 +17,7 @@ public struct Resources: Sendable {
     public init(root: URL) { self.root = root }
 
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
-                              executable: URL? = Bundle.main.executableURL) -> Resources? {
+                              executable: URL? = Resources.executableURL()) -> Resources? {
         var candidates: [URL] = []
         if let explicit = environment["LOCKER_RESOURCES"], !explicit.isEmpty {
             candidates.append(URL(fileURLWithPath: explicit))
@@ -33,6 +36,14 @@ public struct Resources: Sendable {
             return Resources(root: candidate.standardizedFileURL)
         }
         return nil
+    }
+
+    /// The running executable, from /proc (Linux) — without Foundation's Bundle.
+    public static func executableURL() -> URL? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return URL(fileURLWithPath: String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     static func isResourceRoot(_ url: URL) -> Bool {

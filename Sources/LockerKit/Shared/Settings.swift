@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The tabs of the shell, in the order of their number keys 1…6.
 public enum Tab: String, CaseIterable, Codable, Sendable {

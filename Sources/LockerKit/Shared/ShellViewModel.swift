@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A message for the status line: what just happened or what went wrong, already translated.
 public struct Notice: Equatable, Sendable {

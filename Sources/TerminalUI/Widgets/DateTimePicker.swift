@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Picks a local date and time field by field: ← → (or Tab) choose the field, ↑ ↓ change it,
 /// PgUp/PgDn change it by a larger step, digits type it. Days are clamped to the month.
@@ -111,10 +111,14 @@ public struct DateTimePickerState: Equatable, Sendable {
 
     /// Text of each field, zero-padded, in display order.
     public var fieldTexts: [(Field, String)] {
-        [(.year, String(format: "%04d", year)), (.month, String(format: "%02d", month)),
-         (.day, String(format: "%02d", day)), (.hour, String(format: "%02d", hour)),
-         (.minute, String(format: "%02d", minute))]
+        [(.year, zeroPadded(year, 4)), (.month, zeroPadded(month, 2)), (.day, zeroPadded(day, 2)),
+         (.hour, zeroPadded(hour, 2)), (.minute, zeroPadded(minute, 2))]
     }
+}
+
+func zeroPadded(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
 }
 
 /// Draws a picker as "2026-11-21  18:30" with the focused field lit.

@@ -1,10 +1,24 @@
-import Foundation
-
 /// Case- and accent-insensitive matching shared by every `/` search.
 public enum TextMatcher {
     /// A form of `text` for comparison: lowercased, accents removed ("Pénalité" → "penalite").
     public static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.lowercased().unicodeScalars {
+            let value = scalar.value
+            if value < 0x80 {
+                result.unicodeScalars.append(scalar)
+            } else if let base = FoldingTable.latin[value] {
+                result += base
+            } else if (0x0300...0x036F).contains(value) {
+                continue  // a combining accent on its own
+            } else if (0xFF01...0xFF5E).contains(value) {
+                result.unicodeScalars.append(Unicode.Scalar(value - 0xFEE0)!)  // full-width ASCII
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// Whether `text` contains `query`, ignoring case and accents.

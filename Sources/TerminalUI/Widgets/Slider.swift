@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A horizontal bar for a value in 0 … maximum (marks, for example), with an optional marker
 /// (e.g. the pass mark). Arrow keys change the value in steps; the bar is drawn, not typed.

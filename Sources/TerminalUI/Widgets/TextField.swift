@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A single-line text field: cursor editing over grapheme clusters, optional masking.
 ///
@@ -136,8 +136,11 @@ public struct NumberFieldState: Equatable, Sendable {
     }
 
     public static func format(_ value: Double, decimals: Bool) -> String {
-        if !decimals || value == value.rounded() { return String(Int(value)) }
-        var text = String(format: "%.2f", value)
+        let hundredths = Int((value * 100).rounded())
+        if !decimals || hundredths % 100 == 0 { return String(Int(value.rounded())) }
+        let sign = hundredths < 0 ? "-" : ""
+        let whole = abs(hundredths) / 100, fraction = abs(hundredths) % 100
+        var text = "\(sign)\(whole)." + zeroPadded(fraction, 2)
         while text.hasSuffix("0") { text.removeLast() }
         return text
     }
@@ -146,7 +149,7 @@ public struct NumberFieldState: Equatable, Sendable {
 
     /// The parsed value, nil when empty or not a number.
     public var value: Double? {
-        let text = field.text.replacingOccurrences(of: ",", with: ".")
+        let text = field.text.replacing(",", with: ".")
         guard !text.isEmpty, text.filter({ $0 == "." }).count <= 1 else { return nil }
         return Double(text)
     }
