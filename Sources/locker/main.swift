@@ -1,6 +1,7 @@
 // The `locker` command line: parses options with swift-argument-parser, then runs the
 // full-screen app or a subcommand. Help texts and errors are translated, so the localizer is
-// made before parsing, from `--lang` if present, else the saved setting, else the environment.
+// made before parsing, from `--lang` if present, else the environment. (The language saved in
+// settings.json applies inside the app, where the data directory is known.)
 import ArgumentParser
 import FoundationEssentials
 import LockerApp
@@ -81,7 +82,8 @@ struct Locker: ParsableCommand {
             notices.append(Notice(.warning, localizer.t("Your locale is not UTF-8; Locker draws with ASCII only. Set LANG to a UTF-8 locale such as en_US.UTF-8.")))
         }
         if !localizer.problems.isEmpty {
-            notices.append(Notice(.warning, localizer.t("Some translations could not be loaded; English is shown instead.")))
+            notices.append(Notice(.warning, localizer.t("A translation could not be loaded ({problem}); English is shown instead.",
+                                                        ["problem": localizer.problems.joined(separator: "; ")])))
         }
         let options = AppOptions(choices: choices, ascii: ascii || !utf8, paths: paths, resources: resources)
         let app = App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)

@@ -4,9 +4,10 @@ import FoundationEssentials
 /// `Localization/`. English is the source language: a message missing from a catalogue (or
 /// fuzzy, or empty) falls back to the English text, so the interface never shows a key.
 ///
-/// Placeholders are named and written in braces: `t("Saved {file}", ["file": name])`.
-/// Plurals: `n("{count} question", "{count} questions", count: 3)` picks the form by the
-/// language's rule and fills `{count}`.
+/// Placeholders are named and written in braces, e.g. t with "Saved {file}" and
+/// `["file": name]`. Plurals: n with a singular and a plural message and a count picks the form
+/// by the language's rule and fills `{count}`. (Examples are not written as calls here, so that
+/// `scripts/l10n extract` does not take them for messages.)
 public final class Localizer {
     public private(set) var language: Language
     private var catalogs: [Language: POCatalog]

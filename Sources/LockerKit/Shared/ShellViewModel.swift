@@ -106,10 +106,16 @@ public final class ShellViewModel: ViewModel {
 
     public func cycleLanguage() {
         let next = localizer.language.next
+        let knownProblems = localizer.problems.count
         localizer.setLanguage(next)
         settings.language = next
         settingsDirty = true
-        notice = Notice(.info, localizer.t("Language: {name}", ["name": next.nativeName]))
+        if localizer.problems.count > knownProblems {
+            notice = Notice(.warning, localizer.t("A translation could not be loaded ({problem}); English is shown instead.",
+                                                  ["problem": localizer.problems[knownProblems...].joined(separator: "; ")]))
+        } else {
+            notice = Notice(.info, localizer.t("Language: {name}", ["name": next.nativeName]))
+        }
         saveSettingsIfNeeded()
         notifyChanged()
     }
