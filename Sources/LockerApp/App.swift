@@ -80,6 +80,9 @@ public final class App {
 /// `UnavailableScreen`.
 enum ScreenFactory {
     static func makeScreens(options: AppOptions, localizer: Localizer) -> [Screen] {
-        []
+        let diving = options.resources?.dataDirectory.appendingPathComponent("diving")
+            ?? URL(fileURLWithPath: "Data/diving")
+        let penalties = PenaltiesViewModel(localizer: localizer, loading: diving.appendingPathComponent("penalties.json"))
+        return [PenaltiesScreen(viewModel: penalties)]
     }
 }

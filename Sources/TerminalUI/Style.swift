@@ -26,6 +26,8 @@ public enum Role: Hashable, Sendable {
     case bar          // the footer and status line background
     case match        // a search hit
     case border
+    /// A lit choice among several (the sanction that applies, a chosen answer).
+    case active
     /// Heat bands 0…4 (coolest to hottest), e.g. heart-rate colouring.
     case heat(Int)
 }

@@ -55,6 +55,7 @@ public struct Theme: Sendable {
         case .tabInactive: return []
         case .bar: return []
         case .match: return [.underline, .bold]
+        case .active: return [.reverse, .bold]
         }
     }
 
@@ -80,6 +81,7 @@ public struct Theme: Sendable {
         case .bar: return rich ? Look(252, 236) : Look(-1, -1, [.reverse])
         case .match: return rich ? Look(16, 221) : Look(0, 3)
         case .border: return rich ? Look(240) : Look(-1, -1, [.dim])
+        case .active: return rich ? Look(16, 114, [.bold]) : Look(0, 2, [.bold])
         case .heat(let band): return Look(heatColor(band, rich: rich))
         }
     }
@@ -102,6 +104,7 @@ public struct Theme: Sendable {
         case .bar: return rich ? Look(236, 253) : Look(-1, -1, [.reverse])
         case .match: return rich ? Look(16, 220) : Look(0, 3)
         case .border: return rich ? Look(248) : Look(-1, -1, [.dim])
+        case .active: return rich ? Look(231, 28, [.bold]) : Look(7, 2, [.bold])
         case .heat(let band): return Look(heatColor(band, rich: rich))
         }
     }

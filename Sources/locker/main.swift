@@ -45,7 +45,8 @@ struct Locker: ParsableCommand {
         commandName: "locker",
         abstract: localizer.t("Locker: diving rules, penalties and quiz, grades, workouts and pickup games in one terminal app."),
         discussion: localizer.t("Keys inside the app: 1…6 switch tabs, ? shows help, L changes language, T changes theme, q quits. Data is kept in --data-dir, else $LOCKER_DATA_DIR, else $XDG_DATA_HOME/locker, else ~/.local/share/locker."),
-        version: "locker \(LockerVersion.current)")
+        version: "locker \(LockerVersion.current)",
+        subcommands: [PenaltiesCommand.self])
 
     @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"))
     var tab: String?
@@ -64,6 +65,10 @@ struct Locker: ParsableCommand {
 
     @Option(name: .customLong("games-db"), help: ArgumentHelp(localizer.t("Games database file (shared by several users of one host)."), valueName: "file"))
     var gamesDB: String?
+
+    func validate() throws {
+        _ = try resolveChoices()
+    }
 
     func run() throws {
         let choices = try resolveChoices()
@@ -101,12 +106,7 @@ struct Locker: ParsableCommand {
             }
             choices.tab = value
         }
-        if let lang {
-            guard let value = Language(rawValue: lang.lowercased()) else {
-                fail(localizer.t("Unknown language \"{value}\". Valid languages: {values}.", ["value": lang, "values": validValues(Language.self)]), status: 2)
-            }
-            choices.language = value
-        }
+        if let lang { choices.language = checkedLanguage(lang) }
         if let theme {
             guard let value = ThemeChoice(rawValue: theme.lowercased()) else {
                 fail(localizer.t("Unknown theme \"{value}\". Valid themes: {values}.", ["value": theme, "values": validValues(ThemeChoice.self)]), status: 2)
@@ -114,6 +114,88 @@ struct Locker: ParsableCommand {
             choices.theme = value
         }
         return choices
+    }
+}
+
+/// A `--lang` value as a language; anything else is one translated line and exit status 2.
+func checkedLanguage(_ value: String) -> Language {
+    guard let language = Language(rawValue: value.lowercased()) else {
+        fail(localizer.t("Unknown language \"{value}\". Valid languages: {values}.", ["value": value, "values": validValues(Language.self)]), status: 2)
+    }
+    return language
+}
+
+/// The bundled data folder, or a clear error when Locker's files cannot be found.
+func bundledData() -> URL {
+    guard let resources else {
+        fail(localizer.t("Locker's bundled data was not found. Set LOCKER_RESOURCES to the folder that holds Data and Localization."), status: 1)
+    }
+    return resources.dataDirectory
+}
+
+/// Writes a value as pretty JSON (sorted keys) on standard output.
+func printJSON<T: Encodable>(_ value: T) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { fail("JSON encoding failed", status: 1) }
+    print(String(decoding: data, as: UTF8.self))
+}
+
+/// Documents `--lang` in a subcommand's help; the value itself is parsed by the root command.
+struct LanguageHelp: ParsableArguments {
+    @Flag(name: .customLong("lang L"), help: ArgumentHelp(localizer.t("Interface language: {values} (default from LC_ALL, LC_MESSAGES, LANG).", ["values": validValues(Language.self)])))
+    var documented = false
+}
+
+struct PenaltiesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "penalties",
+        abstract: localizer.t("Print every diving penalty: what happens, the sanction, who applies it, the articles."))
+
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print one JSON array instead of text.")))
+    var json = false
+
+    // `--lang` belongs to the root command (ArgumentParser gives a parent's options precedence),
+    // so `locker penalties --lang fr` reaches Locker.lang; Locker.validate() checks it.
+    @OptionGroup var parent: LanguageHelp
+
+    /// One penalty as the JSON output shows it.
+    struct Row: Encodable {
+        var id: String
+        var number: Int
+        var articles: [String]
+        var summaryArticles: [String]
+        var articles2017: [String]
+        var sanction: String
+        var sanctionLabel: String
+        var referee: Bool
+        var judge: Bool
+        var description: String
+    }
+
+    func run() throws {
+        let language = localizer.language
+        let book: PenaltyBook
+        do {
+            book = try PenaltyBook.load(from: bundledData().appendingPathComponent("diving/penalties.json"))
+        } catch {
+            fail(localizer.t("The penalty table could not be loaded: {reason}", ["reason": "\(error)"]), status: 1)
+        }
+        let rows = book.penalties.map { p in
+            Row(id: p.id, number: p.index + 1, articles: p.articles, summaryArticles: p.summaryArticles,
+                articles2017: p.articles2017, sanction: p.sanction.rawValue,
+                sanctionLabel: book.info(p.sanction).label.text(language),
+                referee: p.referee, judge: p.judge, description: p.description.text(language))
+        }
+        if json { printJSON(rows); return }
+        for row in rows {
+            let owners = [row.referee ? localizer.t("Referee") : nil, row.judge ? localizer.t("Judge") : nil]
+                .compactMap { $0 }.joined(separator: " + ")
+            var articles = row.articles.joined(separator: ", ")
+            if !row.articles2017.isEmpty { articles += " (2017: " + row.articles2017.joined(separator: ", ") + ")" }
+            print("\(row.number). \(row.description)")
+            print("    \(row.sanctionLabel) · \(owners) · \(articles)")
+        }
     }
 }
 

@@ -60,8 +60,8 @@ final class ShellEndToEndTests: XCTestCase {
     }
 
     func testLangFlagStartsInFrench() throws {
-        let session = try TmuxSession(arguments: ["--lang", "fr", "--tab", "penalties"])
-        try session.waitFor("2 Pénalités")
+        let session = try TmuxSession(arguments: ["--lang", "fr", "--tab", "grades"])
+        try session.waitFor("4 Notes")
         try session.waitFor("Cet onglet n'est pas encore disponible.")
         try session.waitFor("q quitter")
     }
@@ -173,5 +173,62 @@ final class ShellEndToEndTests: XCTestCase {
         let screen = try session.waitFor("Help — Rules")
         XCTAssertTrue(screen.contains("+- Help"), screen)
         XCTAssertFalse(screen.contains("╭") || screen.contains("│"))
+    }
+}
+
+/// The Penalties tab and `locker penalties`, as a judge would use them.
+final class PenaltiesEndToEndTests: XCTestCase {
+    func testBrowseFilterAndSearchPenalties() throws {
+        let session = try TmuxSession(arguments: ["--tab", "penalties"], width: 100, height: 30)
+        try session.waitFor("48 of 48 penalties")
+        try session.waitFor("Failed dive: the referee declares it")
+        try session.send("End")
+        try session.waitFor("9.12")
+        try session.send("s")
+        try session.send("s")
+        try session.waitFor("3 of 48 penalties")
+        try session.waitFor("Sanction: − −2 points")
+        try session.send("Escape")
+        try session.waitFor("48 of 48 penalties")
+        try session.send("/")
+        try session.send("crow", literal: true)
+        try session.send("Enter")
+        try session.waitFor("1 matches for “crow”")
+        try session.waitFor("8.2.4.3")
+        try session.send("L")
+        try session.waitFor("48 pénalités sur 48")
+        try session.waitFor("Arbitre")
+        try session.send("q")
+        XCTAssertEqual(try session.waitForExit(), 0)
+    }
+}
+
+final class PenaltiesCommandTests: XCTestCase {
+    func testJSONHasEveryPenaltyWithTheContractFields() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let result = try runProcess([binary.path, "penalties", "--json", "--lang", "es"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.count, 48)
+        let keys = ["failed", "deduct-2", "max-2", "max-4.5", "deduct-0.5-2", "judge-opinion"]
+        for row in rows {
+            for field in ["id", "articles", "articles2017", "sanction", "referee", "judge", "description"] {
+                XCTAssertNotNil(row[field], "\(field) in \(row)")
+            }
+            XCTAssertTrue(keys.contains(row["sanction"] as? String ?? ""))
+            XCTAssertTrue((row["articles"] as? [String] ?? []).allSatisfy { $0.range(of: #"^\d+(\.\d+)*$"#, options: .regularExpression) != nil })
+        }
+        XCTAssertTrue((rows[0]["description"] as? String ?? "").contains("árbitro"), "Spanish text")
+    }
+
+    func testPlainTextAndBadLanguage() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let text = try runProcess([binary.path, "penalties"], environment: ["LANG": "it_IT.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(text.status, 0)
+        XCTAssertTrue(text.stdout.hasPrefix("1. "))
+        XCTAssertTrue(text.stdout.contains("Giudice arbitro"), "language from LANG")
+        let bad = try runProcess([binary.path, "penalties", "--lang", "de"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("en, fr, es, it"))
     }
 }

@@ -1,0 +1,225 @@
+import LockerKit
+import TerminalUI
+
+/// The Penalties tab: a filterable, searchable list of the 48 penalties and a detail pane for
+/// the selected one (description, the six sanctions with the right one lit, referee / judge,
+/// articles). Side by side from 110 columns, stacked below that.
+public final class PenaltiesScreen: Screen {
+    public let tab = Tab.penalties
+    let viewModel: PenaltiesViewModel
+    private var list = ListState()
+    private var search = SearchState()
+    private var listHeight = 10
+
+    public init(viewModel: PenaltiesViewModel) {
+        self.viewModel = viewModel
+    }
+
+    public var capturesText: Bool { search.isTyping }
+
+    public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
+        viewModel.observe(callback)
+    }
+
+    // MARK: Keys
+
+    public func handle(_ key: Key) -> Bool {
+        if search.isTyping {
+            let event = search.handleTyping(key)
+            if event == .changed || event == .submitted { updateSearch(from: viewModel.selectedIndex) }
+            if event == .cancelled { search.clear() }
+            return true
+        }
+        var state = list
+        state.setCount(viewModel.visible.count)
+        state.select(viewModel.selectedIndex)
+        if state.handle(key, pageSize: listHeight) {
+            viewModel.select(state.selected)
+            return true
+        }
+        switch key {
+        case .character("s"): viewModel.cycleSanctionFilter(); refreshSearch()
+        case .character("o"): viewModel.cycleOwnerFilter(); refreshSearch()
+        case .character("/"): search.begin()
+        case .character("n"): if let hit = search.step(forward: true) { viewModel.select(hit) }
+        case .character("N"): if let hit = search.step(forward: false) { viewModel.select(hit) }
+        case .escape:
+            if !search.query.isEmpty { search.clear(); return true }
+            if viewModel.hasFilters { viewModel.clearFilters(); return true }
+            return false
+        default:
+            return false
+        }
+        return true
+    }
+
+    private var searchableTexts: [String] {
+        viewModel.visible.map { viewModel.description(of: $0) + " " + $0.articles.joined(separator: " ") + " " + $0.id }
+    }
+
+    private func updateSearch(from index: Int) {
+        search.update(items: searchableTexts, from: index)
+        if let hit = search.currentHit { viewModel.select(hit) }
+    }
+
+    private func refreshSearch() {
+        if !search.liveQuery.isEmpty { search.update(items: searchableTexts, from: viewModel.selectedIndex) }
+    }
+
+    // MARK: Hints
+
+    public func footerHints(_ l: Localizer) -> [KeyHint] {
+        [KeyHint("↑↓", l.t("move")), KeyHint("s", l.t("sanction")), KeyHint("o", l.t("who")), KeyHint("/", l.t("search"))]
+    }
+
+    public func helpSections(_ l: Localizer) -> [HelpSection] {
+        [HelpSection(title: l.t("Penalties"), hints: [
+            KeyHint("↑ ↓ PgUp PgDn", l.t("Choose a penalty; its details follow")),
+            KeyHint("s", l.t("Filter by sanction: all, then each of the six")),
+            KeyHint("o", l.t("Filter by who applies it: anyone, referee, judge")),
+            KeyHint("/", l.t("Search descriptions and articles; Enter keeps the search")),
+            KeyHint("n N", l.t("Next / previous match")),
+            KeyHint("Esc", l.t("Clear the search, then the filters")),
+        ])]
+    }
+
+    public func status(_ l: Localizer) -> String? {
+        guard viewModel.book != nil else { return nil }
+        var parts = [l.t("{shown} of {total} penalties", ["shown": String(viewModel.visible.count), "total": String(viewModel.total)])]
+        if !search.query.isEmpty {
+            parts.append(l.t("{count} matches for “{query}”", ["count": String(search.hits.count), "query": search.query]))
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    // MARK: Drawing
+
+    public func render(into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        guard viewModel.book != nil else {
+            let message = l.t("The penalty table could not be loaded: {reason}", ["reason": viewModel.loadError?.description ?? "?"])
+            for (i, line) in WordWrap.wrap(message, width: rect.width - 2).enumerated() where i < rect.height {
+                surface.write(line, x: rect.x + 1, y: rect.y + 1 + i, style: Style(.bad, [.bold]), clip: rect)
+            }
+            return
+        }
+        let (bar, body) = rect.splitTop(1)
+        renderFilterBar(into: surface, rect: bar, context: context)
+        let sideBySide = body.width >= 110
+        let listRect: Rect
+        let detailRect: Rect
+        if sideBySide {
+            let (left, right) = body.splitLeft(body.width * 11 / 20)
+            listRect = left
+            detailRect = Rect(x: right.x + 2, y: right.y, width: right.width - 3, height: right.height)
+            for y in right.y..<right.maxY { surface.write(context.glyphs.vertical, x: right.x, y: y, style: Style(.border)) }
+        } else {
+            let (top, bottom) = body.splitTop(max(3, body.height * 2 / 5))
+            listRect = top
+            surface.write(String(repeating: context.glyphs.horizontal, count: bottom.width), x: bottom.x, y: bottom.y, style: Style(.border))
+            detailRect = Rect(x: bottom.x + 1, y: bottom.y + 1, width: bottom.width - 2, height: bottom.height - 1)
+        }
+        listHeight = listRect.height
+        renderList(into: surface, rect: listRect, context: context)
+        renderDetail(into: surface, rect: detailRect, context: context)
+        // The screen reader cursor stays on the selected row, not in the detail pane.
+        if search.isTyping { renderSearchPrompt(into: surface, rect: bar, context: context) }
+    }
+
+    private func renderFilterBar(into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        let sanction = viewModel.sanctionFilter.map { viewModel.glyph(of: $0, ascii: context.glyphs.ascii) + " " + viewModel.label(of: $0) } ?? l.t("all")
+        let owner: String
+        switch viewModel.ownerFilter {
+        case .any: owner = l.t("anyone")
+        case .referee: owner = l.t("referee")
+        case .judge: owner = l.t("judge")
+        }
+        var x = rect.x + 1
+        x = surface.write(l.t("Sanction:") + " ", x: x, y: rect.y, style: Style(.muted), clip: rect)
+        x = surface.write(sanction, x: x, y: rect.y, style: Style(viewModel.sanctionFilter == nil ? .text : .accent, [.bold]), clip: rect)
+        x = surface.write("   " + l.t("Who:") + " ", x: x, y: rect.y, style: Style(.muted), clip: rect)
+        surface.write(owner, x: x, y: rect.y, style: Style(viewModel.ownerFilter == .any ? .text : .accent, [.bold]), clip: rect)
+    }
+
+    private func renderSearchPrompt(into surface: Surface, rect: Rect, context: RenderContext) {
+        surface.fill(rect)
+        let label = context.localizer.t("Search:") + " "
+        let x = surface.write(label, x: rect.x + 1, y: rect.y, style: Style(.accent, [.bold]), clip: rect)
+        TextField().render(search.field, into: surface, rect: Rect(x: x, y: rect.y, width: rect.maxX - x, height: 1), focused: true)
+    }
+
+    private func renderList(into surface: Surface, rect: Rect, context: RenderContext) {
+        list.setCount(viewModel.visible.count)
+        list.select(viewModel.selectedIndex)
+        if viewModel.visible.isEmpty {
+            surface.write(context.localizer.t("No penalty matches these filters. Esc clears them."),
+                          x: rect.x + 1, y: rect.y, style: Style(.muted), clip: rect)
+            return
+        }
+        let query = search.liveQuery
+        let referee = context.localizer.t("R", context: "referee initial")
+        let judge = context.localizer.t("J", context: "judge initial")
+        let hidden = context.glyphs.ascii ? "." : "·"
+        let savedCursor = surface.cursor
+        let textWidth = rect.width - 7 - (viewModel.visible.count > rect.height ? 1 : 0)
+        ListView().render(&list, into: surface, rect: rect) { index, _ in
+            let penalty = self.viewModel.visible[index]
+            let mark = query.isEmpty || !self.search.hits.contains(index) ? " " : "›"
+            return [
+                Span(mark, Style(.match)),
+                Span(self.viewModel.glyph(of: penalty.sanction, ascii: context.glyphs.ascii) + " ", Style(.accent, [.bold])),
+                Span(penalty.referee ? referee : hidden, Style(penalty.referee ? .text : .muted)),
+                Span(penalty.judge ? judge : hidden, Style(penalty.judge ? .text : .muted)),
+                Span("  " + self.viewModel.description(of: penalty).truncated(toWidth: textWidth, ellipsis: context.glyphs.ellipsis)),
+            ]
+        }
+        if search.isTyping { surface.cursor = savedCursor ?? surface.cursor }
+    }
+
+    private func renderDetail(into surface: Surface, rect: Rect, context: RenderContext) {
+        guard let penalty = viewModel.selected, !rect.isEmpty else { return }
+        let l = context.localizer
+        let width = rect.width
+        var y = rect.y
+        func line(_ spans: [Span]) {
+            guard y < rect.maxY else { return }
+            surface.write(spans, x: rect.x, y: y, clip: rect)
+            y += 1
+        }
+        for text in WordWrap.wrap(viewModel.description(of: penalty), width: width) { line([Span(text, Style(.title, [.bold]))]) }
+        y += 1
+        // The six sanctions as chips, the one that applies lit; labels line up under a heading.
+        let heading = [l.t("Sanction"), l.t("Who"), l.t("Articles")].map(\.displayWidth).max()! + 2
+        var chips: [[Span]] = [[]]
+        var used = heading
+        for sanction in Sanction.allCases {
+            let lit = sanction == penalty.sanction
+            let text = " " + viewModel.glyph(of: sanction, ascii: context.glyphs.ascii) + " " + viewModel.label(of: sanction) + " "
+            let chipWidth = text.displayWidth + 1
+            if used + chipWidth > width && !chips[chips.count - 1].isEmpty { chips.append([]); used = heading }
+            chips[chips.count - 1].append(Span(text, lit ? Style(.active, [.bold]) : Style(.muted)))
+            chips[chips.count - 1].append(Span(" "))
+            used += chipWidth
+        }
+        for (i, row) in chips.enumerated() {
+            line([Span((i == 0 ? l.t("Sanction") : "").padded(toWidth: heading), Style(.muted))] + row)
+        }
+        let referee = " " + (penalty.referee ? context.glyphs.check : " ") + " " + l.t("Referee") + " "
+        let judge = " " + (penalty.judge ? context.glyphs.check : " ") + " " + l.t("Judge") + " "
+        line([Span(l.t("Who").padded(toWidth: heading), Style(.muted)),
+              Span(referee, penalty.referee ? Style(.active, [.bold]) : Style(.muted)), Span(" "),
+              Span(judge, penalty.judge ? Style(.active, [.bold]) : Style(.muted))])
+        var articles = penalty.articles.joined(separator: ", ")
+        if !penalty.summaryArticles.isEmpty {
+            articles += " (" + l.t("summary: {numbers}", ["numbers": penalty.summaryArticles.joined(separator: ", ")]) + ")"
+        }
+        if !penalty.articles2017.isEmpty { articles += " · 2017: " + penalty.articles2017.joined(separator: ", ") }
+        let wrapped = WordWrap.wrap(articles, width: max(10, width - heading - 1))
+        for (i, text) in wrapped.enumerated() {
+            line([Span((i == 0 ? l.t("Articles") : "").padded(toWidth: heading), Style(.muted)), Span(" " + text)])
+        }
+        y += 1
+        for text in WordWrap.wrap(viewModel.explanation(of: penalty.sanction), width: width) { line([Span(text, Style(.muted))]) }
+    }
+}

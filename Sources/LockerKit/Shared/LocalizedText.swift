@@ -1,0 +1,37 @@
+/// A text written in each interface language (data files carry these; the interface strings go
+/// through the PO catalogues instead). English is the fallback.
+public struct LocalizedText: Codable, Equatable, Sendable {
+    public var texts: [String: String]
+
+    public init(_ texts: [Language: String]) {
+        self.texts = Dictionary(uniqueKeysWithValues: texts.map { ($0.key.rawValue, $0.value) })
+    }
+
+    public init(from decoder: Decoder) throws {
+        texts = try decoder.singleValueContainer().decode([String: String].self)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(texts)
+    }
+
+    /// The text in `language`, else English, else any.
+    public func text(_ language: Language) -> String {
+        if let text = texts[language.rawValue], !text.isEmpty { return text }
+        return texts["en"] ?? texts.values.first ?? ""
+    }
+
+    /// The languages missing or empty here.
+    public var missingLanguages: [Language] {
+        Language.allCases.filter { (texts[$0.rawValue] ?? "").isEmpty }
+    }
+}
+
+/// A bundled or user data file that cannot be used, with the file and what is wrong.
+public struct DataFileError: Error, Equatable, CustomStringConvertible {
+    public var file: String
+    public var reason: String
+    public init(file: String, reason: String) { self.file = file; self.reason = reason }
+    public var description: String { "\(file): \(reason)" }
+}

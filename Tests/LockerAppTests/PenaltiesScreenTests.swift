@@ -1,0 +1,72 @@
+import Foundation
+import LockerKit
+import TerminalUI
+import XCTest
+@testable import LockerApp
+
+final class PenaltiesScreenTests: XCTestCase {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func makeScreen(_ language: Language) throws -> (PenaltiesScreen, Localizer) {
+        let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
+        let book = try PenaltyBook.load(from: root.appendingPathComponent("Data/diving/penalties.json"))
+        return (PenaltiesScreen(viewModel: PenaltiesViewModel(localizer: localizer, book: book)), localizer)
+    }
+
+    func render(_ screen: PenaltiesScreen, _ localizer: Localizer, _ width: Int, _ height: Int, glyphs: Glyphs = .unicode) -> MemorySurface {
+        let surface = MemorySurface(width: width, height: height, glyphs: glyphs)
+        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: localizer, glyphs: glyphs))
+        return surface
+    }
+
+    func testGoldenScreensInEnglishAndFrench() throws {
+        for language in [Language.en, .fr] {
+            let (screen, localizer) = try makeScreen(language)
+            _ = screen.handle(.down)
+            _ = screen.handle(.down)
+            // The content area of an 80×24 and a 120×40 terminal (tab bar, status and footer excluded).
+            assertGolden(render(screen, localizer, 80, 21), "penalties-\(language.rawValue)-80x24")
+            assertGolden(render(screen, localizer, 120, 37), "penalties-\(language.rawValue)-120x40")
+        }
+    }
+
+    func testFilterKeysAndAsciiGlyphs() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        _ = screen.handle(.character("s"))
+        _ = screen.handle(.character("s"))
+        let surface = render(screen, localizer, 80, 21, glyphs: .ascii)
+        XCTAssertTrue(surface.lines[0].contains("Sanction: - −2 points"), surface.lines[0])
+        XCTAssertEqual(surface.lines[1...3].filter { $0.hasPrefix(" - R.") }.count, 3, surface.text)
+        XCTAssertEqual(screen.status(localizer), "3 of 48 penalties")
+        XCTAssertTrue(screen.handle(.escape))
+        XCTAssertEqual(screen.status(localizer), "48 of 48 penalties")
+        XCTAssertFalse(screen.handle(.escape), "nothing left to clear: Esc goes to the shell")
+    }
+
+    func testSearchTypesJumpsAndSteps() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        XCTAssertTrue(screen.handle(.character("/")))
+        XCTAssertTrue(screen.capturesText)
+        for c in "synchro" { _ = screen.handle(.character(c)) }
+        XCTAssertEqual(screen.viewModel.selected?.articles.first, "9.2", "jumps to the first match as you type")
+        _ = screen.handle(.enter)
+        XCTAssertFalse(screen.capturesText)
+        XCTAssertTrue(screen.status(localizer)?.contains("matches for “synchro”") ?? false)
+        _ = screen.handle(.character("n"))
+        XCTAssertEqual(screen.viewModel.selected?.articles, ["9.8"])
+        _ = screen.handle(.character("N"))
+        _ = screen.handle(.character("N"))
+        XCTAssertEqual(screen.viewModel.selected?.articles, ["9.12"], "wraps to the last match")
+        let surface = render(screen, localizer, 120, 37)
+        XCTAssertTrue(surface.text.contains("›"), "matches are marked in the list")
+    }
+
+    func testAccentInsensitiveSearchInFrench() throws {
+        let (screen, _) = try makeScreen(.fr)
+        _ = screen.handle(.character("/"))
+        for c in "elan" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        XCTAssertNotNil(screen.viewModel.selected)
+        XCTAssertTrue(TextMatcher.matches(screen.viewModel.description(of: screen.viewModel.selected!), query: "elan"), "élans matches elan")
+    }
+}
