@@ -171,10 +171,23 @@ public final class PenaltiesScreen: Screen {
                 Span(self.viewModel.glyph(of: penalty.sanction, ascii: context.glyphs.ascii) + " ", Style(.accent, [.bold])),
                 Span(penalty.referee ? referee : hidden, Style(penalty.referee ? .text : .muted)),
                 Span(penalty.judge ? judge : hidden, Style(penalty.judge ? .text : .muted)),
-                Span("  " + self.viewModel.description(of: penalty).truncated(toWidth: textWidth, ellipsis: context.glyphs.ellipsis)),
+                Span(self.rowText(penalty, width: textWidth, context: context)),
             ]
         }
         if search.isTyping { surface.cursor = savedCursor ?? surface.cursor }
+    }
+
+    /// Row texts are cut to the list width once per width and language, not on every key.
+    private var rowTextCache: [String: String] = [:]
+    private var rowTextCacheKey = ""
+
+    private func rowText(_ penalty: Penalty, width: Int, context: RenderContext) -> String {
+        let key = "\(width)|\(viewModel.language.rawValue)|\(context.glyphs.ascii)"
+        if key != rowTextCacheKey { rowTextCache = [:]; rowTextCacheKey = key }
+        if let text = rowTextCache[penalty.id] { return text }
+        let text = "  " + viewModel.description(of: penalty).truncated(toWidth: width, ellipsis: context.glyphs.ellipsis)
+        rowTextCache[penalty.id] = text
+        return text
     }
 
     private func renderDetail(into surface: Surface, rect: Rect, context: RenderContext) {

@@ -17,26 +17,78 @@ public struct Cell: Hashable, Sendable {
 
 /// A grid of cells with the text-placement rules every surface shares: graphemes measured by
 /// display width, wide graphemes spanning two cells, control characters made inert, clipping.
+///
+/// Cells are stored packed — a scalar code plus a style, no reference counting — so clearing,
+/// copying and diffing a 240×70 frame stays cheap. Graphemes of more than one scalar (emoji
+/// sequences, letters with combining marks) live in a side table for the current frame.
 public struct CellGrid: Equatable, Sendable {
     public private(set) var width: Int
     public private(set) var height: Int
-    private(set) var cells: [Cell]
+    private(set) var cells: [PackedCell]
+    private var clusters: [String] = []
+
+    /// One cell: `code` 0 = continuation of a wide grapheme; below `clusterFlag` a Unicode scalar;
+    /// with `clusterFlag` set, an index into `clusters`.
+    struct PackedCell: Equatable, Sendable {
+        var code: UInt32
+        var style: Style
+    }
+
+    static let clusterFlag: UInt32 = 0x8000_0000
+    static let space = PackedCell(code: 0x20, style: .plain)
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        cells = Array(repeating: .blank, count: self.width * self.height)
+        cells = Array(repeating: CellGrid.space, count: self.width * self.height)
+    }
+
+    public static func == (a: CellGrid, b: CellGrid) -> Bool {
+        guard a.width == b.width, a.height == b.height else { return false }
+        for i in a.cells.indices where !a.sameCell(i, as: b) { return false }
+        return true
     }
 
     public subscript(x: Int, y: Int) -> Cell {
         guard x >= 0, y >= 0, x < width, y < height else { return .blank }
-        return cells[y * width + x]
+        let cell = cells[y * width + x]
+        return Cell(text(of: cell.code), cell.style)
     }
+
+    /// The text of a packed code ("" for a continuation).
+    func text(of code: UInt32) -> String {
+        if code == 0 { return "" }
+        if code & CellGrid.clusterFlag != 0 { return clusters[Int(code & ~CellGrid.clusterFlag)] }
+        return String(Character(Unicode.Scalar(code)!))
+    }
+
+    /// Whether cell `index` shows the same thing as the same cell of `other`.
+    func sameCell(_ index: Int, as other: CellGrid) -> Bool {
+        let a = cells[index], b = other.cells[index]
+        guard a.style == b.style else { return false }
+        if a.code == b.code && a.code & CellGrid.clusterFlag == 0 { return true }
+        guard a.code & CellGrid.clusterFlag != 0, b.code & CellGrid.clusterFlag != 0 else { return false }
+        return text(of: a.code) == other.text(of: b.code)
+    }
+
+    /// Calls `body` with the scalars of cell `index` (one for most cells).
+    func withScalars<R>(of index: Int, _ body: (Substring.UnicodeScalarView) -> R) -> R {
+        let code = cells[index].code
+        if code & CellGrid.clusterFlag != 0 {
+            return body(Substring(clusters[Int(code & ~CellGrid.clusterFlag)]).unicodeScalars)
+        }
+        return body(Substring(String(Unicode.Scalar(code == 0 ? 0x20 : code)!)).unicodeScalars)
+    }
+
+    func packed(_ index: Int) -> PackedCell { cells[index] }
 
     /// Blanks every cell.
     public mutating func clear(style: Style = .plain) {
-        let blank = Cell(" ", style)
-        for i in cells.indices { cells[i] = blank }
+        let blank = PackedCell(code: 0x20, style: style)
+        cells.withUnsafeMutableBufferPointer { buffer in
+            for i in buffer.indices { buffer[i] = blank }
+        }
+        clusters.removeAll(keepingCapacity: true)
     }
 
     /// Resizes, dropping the content.
@@ -50,9 +102,19 @@ public struct CellGrid: Equatable, Sendable {
     public mutating func write(_ text: String, x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
         guard y >= 0, y < height else { return x }
         let end = min(limit ?? width, width)
+        if !DisplayWidth.needsGraphemeBreaking(text) {
+            return writeScalars(text, x: x, y: y, style: style, end: end)
+        }
         var column = x
         for character in text {
             if column >= end { break }
+            // ASCII fast path: one scalar, width 1, controls replaced.
+            if let ascii = character.asciiValue {
+                let code: UInt32 = (ascii < 0x20 || ascii == 0x7F) ? 0xFFFD : UInt32(ascii)
+                if column >= 0 { setPacked(PackedCell(code: code, style: style), x: column, y: y) }
+                column += 1
+                continue
+            }
             var grapheme = character
             if DisplayWidth.isControl(character) {
                 grapheme = "\u{FFFD}"  // escape sequences and controls are shown, never obeyed
@@ -61,32 +123,76 @@ public struct CellGrid: Equatable, Sendable {
             if w == 0 { continue }
             if column + w > end {
                 // A wide grapheme that does not fit leaves a blank instead of half a glyph.
-                if column >= 0 { set(Cell(" ", style), x: column, y: y) }
+                if column >= 0 { setPacked(PackedCell(code: 0x20, style: style), x: column, y: y) }
                 column += 1
                 break
             }
             if column >= 0 {
-                set(Cell(String(grapheme), style), x: column, y: y)
-                if w == 2, column + 1 < width { set(Cell("", style), x: column + 1, y: y) }
+                setPacked(PackedCell(code: encode(grapheme), style: style), x: column, y: y, wide: w == 2)
+                if w == 2, column + 1 < width { setPacked(PackedCell(code: 0, style: style), x: column + 1, y: y) }
             }
             column += w
         }
         return column
     }
 
+    /// The fast path of `write` for text where every scalar is a grapheme of its own (all ASCII
+    /// and most Latin, Greek or Cyrillic text): no grapheme breaking needed.
+    private mutating func writeScalars(_ text: String, x: Int, y: Int, style: Style, end: Int) -> Int {
+        var column = x
+        for scalar in text.unicodeScalars {
+            if column >= end { break }
+            let value = scalar.value
+            if value < 0x20 || (0x7F...0x9F).contains(value) {
+                if column >= 0 { setPacked(PackedCell(code: 0xFFFD, style: style), x: column, y: y) }
+                column += 1
+                continue
+            }
+            let w = value < 0x300 ? 1 : DisplayWidth.of(scalar: scalar)
+            if w == 0 { continue }
+            if column + w > end {
+                if column >= 0 { setPacked(PackedCell(code: 0x20, style: style), x: column, y: y) }
+                column += 1
+                break
+            }
+            if column >= 0 {
+                setPacked(PackedCell(code: value, style: style), x: column, y: y, wide: w == 2)
+                if w == 2, column + 1 < width { setPacked(PackedCell(code: 0, style: style), x: column + 1, y: y) }
+            }
+            column += w
+        }
+        return column
+    }
+
+    private mutating func encode(_ grapheme: Character) -> UInt32 {
+        let scalars = grapheme.unicodeScalars
+        if scalars.count == 1 { return scalars.first!.value }
+        clusters.append(String(grapheme))
+        return CellGrid.clusterFlag | UInt32(clusters.count - 1)
+    }
+
     /// Sets one cell, repairing any wide grapheme it cuts in half.
     public mutating func set(_ cell: Cell, x: Int, y: Int) {
+        if cell.isContinuation {
+            setPacked(PackedCell(code: 0, style: cell.style), x: x, y: y)
+        } else {
+            let character = cell.text.first ?? " "
+            setPacked(PackedCell(code: encode(character), style: cell.style), x: x, y: y,
+                      wide: DisplayWidth.of(character) == 2)
+        }
+    }
+
+    private mutating func setPacked(_ cell: PackedCell, x: Int, y: Int, wide: Bool = false) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
         let index = y * width + x
         let old = cells[index]
         // Overwriting the right half of a wide grapheme blanks its left half.
-        if old.isContinuation, !cell.isContinuation, x > 0 {
-            cells[index - 1] = Cell(" ", cells[index - 1].style)
+        if old.code == 0, cell.code != 0, x > 0 {
+            cells[index - 1].code = 0x20
         }
         // Overwriting the left half of a wide grapheme with a narrow one blanks its right half.
-        if !old.isContinuation, x + 1 < width, cells[index + 1].isContinuation,
-           !cell.isContinuation, DisplayWidth.of(cell.text) < 2 {
-            cells[index + 1] = Cell(" ", cells[index + 1].style)
+        if old.code != 0, cell.code != 0, !wide, x + 1 < width, cells[index + 1].code == 0 {
+            cells[index + 1].code = 0x20
         }
         cells[index] = cell
     }
@@ -104,8 +210,8 @@ public struct CellGrid: Equatable, Sendable {
         guard y >= 0, y < height else { return "" }
         var text = ""
         for x in 0..<width {
-            let cell = cells[y * width + x]
-            if !cell.isContinuation { text += cell.text }
+            let code = cells[y * width + x].code
+            if code != 0 { text += self.text(of: code) }
         }
         while text.last == " " { text.removeLast() }
         return text

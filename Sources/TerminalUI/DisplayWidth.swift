@@ -24,9 +24,49 @@ public enum DisplayWidth {
 
     /// Columns a whole string occupies.
     public static func of(_ text: String) -> Int {
+        if !needsGraphemeBreaking(text) {
+            var total = 0
+            for scalar in text.unicodeScalars { total += scalar.value < 0x300 ? 1 : of(scalar: scalar) }
+            return total
+        }
         var total = 0
         for character in text { total += of(character) }
         return total
+    }
+
+    /// Columns of a scalar that is a grapheme on its own.
+    public static func of(scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if value < 0x300 { return 1 }
+        if isZeroWidth(value) { return 0 }
+        if isWide(value) || scalar.properties.isEmojiPresentation { return 2 }
+        return 1
+    }
+
+    /// Whether some scalar of `text` may join its neighbour into one grapheme (combining marks,
+    /// joiners, variation selectors, emoji modifiers, regional indicators, Hangul jamo, CR LF).
+    /// When not, every scalar is a grapheme and the fast per-scalar paths apply.
+    public static func needsGraphemeBreaking(_ text: String) -> Bool {
+        for byte in text.utf8 where byte >= 0xCC || byte == 0x0D {
+            // Only scalars from U+0300 up (lead bytes ≥ 0xCC) or CR can join; check them exactly.
+            return text.unicodeScalars.contains { scalar in
+                let v = scalar.value
+                if v == 0x0D { return true }
+                if v < 0x300 { return false }
+                switch v {
+                case 0x0300...0x036F, 0x0483...0x0489, 0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F,
+                     0x0900...0x0DFF, 0x0E31...0x0E4E, 0x1100...0x11FF, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF,
+                     0x200C, 0x200D, 0x20D0...0x20FF, 0xA960...0xA97F, 0xD7B0...0xD7FF, 0xFE00...0xFE0F,
+                     0xFE20...0xFE2F, 0x1F1E6...0x1F1FF, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F, 0xE0100...0xE01EF:
+                    return true
+                default:
+                    return scalar.properties.generalCategory == .nonspacingMark
+                        || scalar.properties.generalCategory == .spacingMark
+                        || scalar.properties.generalCategory == .enclosingMark
+                }
+            }
+        }
+        return false
     }
 
     /// Whether a grapheme must not reach the terminal as is (C0/C1 controls, DEL, escape).
@@ -70,6 +110,17 @@ extension String {
         if displayWidth <= width { return self }
         let ellipsisWidth = ellipsis.displayWidth
         guard ellipsisWidth < width else { return String(repeating: ".", count: width) }
+        if !DisplayWidth.needsGraphemeBreaking(self) {
+            var result = String.UnicodeScalarView()
+            var used = 0
+            for scalar in unicodeScalars {
+                let w = DisplayWidth.of(scalar: scalar)
+                if used + w > width - ellipsisWidth { break }
+                result.append(scalar)
+                used += w
+            }
+            return String(result) + ellipsis
+        }
         var result = ""
         var used = 0
         for character in self {

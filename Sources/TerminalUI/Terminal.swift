@@ -118,6 +118,7 @@ public final class TerminalSurface: Surface {
     public func configure(theme: Theme, glyphs: Glyphs) {
         self.theme = theme
         self.glyphs = glyphs
+        lastStyle = nil
         pairs = [:]
         nextPair = 1
         front = nil
@@ -133,17 +134,18 @@ public final class TerminalSurface: Surface {
     public func present() {
         let width = grid.width
         for y in 0..<grid.height {
-            guard var first = firstChange(in: y) else { continue }
+            let row = y * width
+            var first = 0
             var last = width - 1
             if let front {
-                while last > first && front[last, y] == grid[last, y] { last -= 1 }
+                while first < width && grid.sameCell(row + first, as: front) { first += 1 }
+                if first == width { continue }
+                while last > first && grid.sameCell(row + last, as: front) { last -= 1 }
             }
-            while first > 0 && grid[first, y].isContinuation { first -= 1 }
-            var x = first
-            while x <= last {
-                let cell = grid[x, y]
-                if !cell.isContinuation { put(cell, x: x, y: y) }
-                x += 1
+            // Start on the left half of a wide grapheme, never on its continuation.
+            while first > 0 && grid.packed(row + first).code == 0 { first -= 1 }
+            for x in first...last where grid.packed(row + x).code != 0 {
+                put(row + x, x: x, y: y)
             }
         }
         if let cursor, cursor.position.x < width, cursor.position.y < grid.height {
@@ -155,24 +157,42 @@ public final class TerminalSurface: Surface {
         front = grid
     }
 
-    private func firstChange(in y: Int) -> Int? {
-        guard let front else { return 0 }
-        for x in 0..<grid.width where front[x, y] != grid[x, y] { return x }
-        return nil
-    }
+    private var lastStyle: Style?
+    private var lastAttributes: UInt32 = 0
+    private var lastPair: Int32 = 0
 
-    private func put(_ cell: Cell, x: Int, y: Int) {
-        let look = theme.look(for: cell.style, colorCount: terminal.colorCount)
-        let pair = look.usesColor ? pairNumber(for: look) : 0
-        var attributes: UInt32 = 0
-        if look.attributes.contains(.bold) { attributes |= Attr.bold }
-        if look.attributes.contains(.dim) { attributes |= Attr.dim }
-        if look.attributes.contains(.reverse) { attributes |= Attr.reverse }
-        if look.attributes.contains(.underline) { attributes |= Attr.underline }
-        if look.attributes.contains(.italic) { attributes |= Attr.italic }
-        var scalars = cell.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-        if scalars.isEmpty { scalars = [wchar_t(32)] }
-        _ = lk_put_cell(Int32(y), Int32(x), &scalars, Int32(scalars.count), attributes, pair)
+    private func put(_ index: Int, x: Int, y: Int) {
+        let style = grid.packed(index).style
+        if style != lastStyle {
+            let look = theme.look(for: style, colorCount: terminal.colorCount)
+            lastPair = look.usesColor ? pairNumber(for: look) : 0
+            var attributes: UInt32 = 0
+            if look.attributes.contains(.bold) { attributes |= Attr.bold }
+            if look.attributes.contains(.dim) { attributes |= Attr.dim }
+            if look.attributes.contains(.reverse) { attributes |= Attr.reverse }
+            if look.attributes.contains(.underline) { attributes |= Attr.underline }
+            if look.attributes.contains(.italic) { attributes |= Attr.italic }
+            lastAttributes = attributes
+            lastStyle = style
+        }
+        let code = grid.packed(index).code
+        if code & CellGrid.clusterFlag == 0 {
+            var scalar = wchar_t(bitPattern: code == 0 ? 0x20 : code)
+            _ = lk_put_cell(Int32(y), Int32(x), &scalar, 1, lastAttributes, lastPair)
+            return
+        }
+        grid.withScalars(of: index) { scalars in
+            var buffer: (wchar_t, wchar_t, wchar_t, wchar_t, wchar_t, wchar_t) = (0, 0, 0, 0, 0, 0)
+            var count: Int32 = 0
+            withUnsafeMutableBytes(of: &buffer) { raw in
+                let slots = raw.bindMemory(to: wchar_t.self)
+                for scalar in scalars where count < 5 {
+                    slots[Int(count)] = wchar_t(bitPattern: scalar.value)
+                    count += 1
+                }
+                _ = lk_put_cell(Int32(y), Int32(x), slots.baseAddress, count, lastAttributes, lastPair)
+            }
+        }
     }
 
     private func pairNumber(for look: Theme.Look) -> Int32 {
