@@ -32,8 +32,10 @@ public final class App {
                                        choices: options.choices, writable: writable)
         for notice in startupNotices { viewModel.post(notice.kind, notice.message) }
         let glyphs: Glyphs = options.ascii ? .ascii : .unicode
-        shell = Shell(viewModel: viewModel, screens: ScreenFactory.makeScreens(options: options, localizer: localizer),
-                      glyphs: glyphs)
+        let screens = ScreenFactory.makeScreens(options: options, localizer: localizer) { [weak viewModel] tab in
+            viewModel?.select(tab)
+        }
+        shell = Shell(viewModel: viewModel, screens: screens, glyphs: glyphs)
         surface = terminal.makeSurface(theme: App.theme(for: viewModel.theme), glyphs: glyphs)
     }
 
@@ -79,10 +81,19 @@ public final class App {
 /// Creates the screen of each tab whose feature exists; the shell fills the rest with
 /// `UnavailableScreen`.
 enum ScreenFactory {
-    static func makeScreens(options: AppOptions, localizer: Localizer) -> [Screen] {
+    /// `navigate` switches tabs (used for links from one tab to another).
+    static func makeScreens(options: AppOptions, localizer: Localizer, navigate: @escaping (Tab) -> Void) -> [Screen] {
         let diving = options.resources?.dataDirectory.appendingPathComponent("diving")
             ?? URL(fileURLWithPath: "Data/diving")
+        let rules = RulesViewModel(localizer: localizer, digestDirectory: diving.appendingPathComponent("digest"),
+                                   officialRepository: JSONRepository<OfficialRules>(url: options.paths.officialRulesFile))
         let penalties = PenaltiesViewModel(localizer: localizer, loading: diving.appendingPathComponent("penalties.json"))
-        return [PenaltiesScreen(viewModel: penalties)]
+        let penaltiesScreen = PenaltiesScreen(viewModel: penalties)
+        penaltiesScreen.openArticle = { number in
+            guard rules.open(number) else { return false }
+            navigate(.rules)
+            return true
+        }
+        return [RulesScreen(viewModel: rules), penaltiesScreen]
     }
 }

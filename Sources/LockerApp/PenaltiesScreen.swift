@@ -10,6 +10,12 @@ public final class PenaltiesScreen: Screen {
     private var list = ListState()
     private var search = SearchState()
     private var listHeight = 10
+    /// Which of the selected penalty's articles Enter opens (Tab moves it).
+    private var articleFocus = 0
+    private var focusedPenalty: String?
+    private var linkProblem: String?
+    /// Opens an article in the Rules tab; false when the Rules digest has no such article.
+    public var openArticle: ((String) -> Bool)?
 
     public init(viewModel: PenaltiesViewModel) {
         self.viewModel = viewModel
@@ -37,7 +43,18 @@ public final class PenaltiesScreen: Screen {
             viewModel.select(state.selected)
             return true
         }
+        linkProblem = nil
         switch key {
+        case .tab, .backTab:
+            guard let penalty = viewModel.selected, !penalty.articles.isEmpty else { return false }
+            let count = penalty.articles.count
+            articleFocus = (currentArticleFocus + (key == .tab ? 1 : count - 1)) % count
+        case .enter:
+            guard let penalty = viewModel.selected, let open = openArticle else { return false }
+            let number = penalty.articles[currentArticleFocus]
+            if !open(number) {
+                linkProblem = viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
+            }
         case .character("s"): viewModel.cycleSanctionFilter(); refreshSearch()
         case .character("o"): viewModel.cycleOwnerFilter(); refreshSearch()
         case .character("/"): search.begin()
@@ -51,6 +68,13 @@ public final class PenaltiesScreen: Screen {
             return false
         }
         return true
+    }
+
+    /// The article focus, back to the first article whenever another penalty is selected.
+    private var currentArticleFocus: Int {
+        guard let penalty = viewModel.selected else { return 0 }
+        if focusedPenalty != penalty.id { focusedPenalty = penalty.id; articleFocus = 0 }
+        return min(articleFocus, max(0, penalty.articles.count - 1))
     }
 
     private var searchableTexts: [String] {
@@ -69,7 +93,8 @@ public final class PenaltiesScreen: Screen {
     // MARK: Hints
 
     public func footerHints(_ l: Localizer) -> [KeyHint] {
-        [KeyHint("↑↓", l.t("move")), KeyHint("s", l.t("sanction")), KeyHint("o", l.t("who")), KeyHint("/", l.t("search"))]
+        [KeyHint("↑↓", l.t("move")), KeyHint("s", l.t("sanction")), KeyHint("o", l.t("who")), KeyHint("/", l.t("search")),
+         KeyHint("Enter", l.t("open article"))]
     }
 
     public func helpSections(_ l: Localizer) -> [HelpSection] {
@@ -79,11 +104,14 @@ public final class PenaltiesScreen: Screen {
             KeyHint("o", l.t("Filter by who applies it: anyone, referee, judge")),
             KeyHint("/", l.t("Search descriptions and articles; Enter keeps the search")),
             KeyHint("n N", l.t("Next / previous match")),
+            KeyHint("Tab", l.t("Choose which of the penalty's articles Enter opens")),
+            KeyHint("Enter", l.t("Open the chosen article in the Rules tab")),
             KeyHint("Esc", l.t("Clear the search, then the filters")),
         ])]
     }
 
     public func status(_ l: Localizer) -> String? {
+        if let linkProblem { return linkProblem }
         guard viewModel.book != nil else { return nil }
         var parts = [l.t("{shown} of {total} penalties", ["shown": String(viewModel.visible.count), "total": String(viewModel.total)])]
         if !search.query.isEmpty {
@@ -223,14 +251,20 @@ public final class PenaltiesScreen: Screen {
         line([Span(l.t("Who").padded(toWidth: heading), Style(.muted)),
               Span(referee, penalty.referee ? Style(.active, [.bold]) : Style(.muted)), Span(" "),
               Span(judge, penalty.judge ? Style(.active, [.bold]) : Style(.muted))])
-        var articles = penalty.articles.joined(separator: ", ")
-        if !penalty.summaryArticles.isEmpty {
-            articles += " (" + l.t("summary: {numbers}", ["numbers": penalty.summaryArticles.joined(separator: ", ")]) + ")"
+        // The 2024 articles as links (the one Enter opens is lit), then summary and 2017 numbers.
+        var links: [Span] = [Span((l.t("Articles")).padded(toWidth: heading), Style(.muted))]
+        let focused = currentArticleFocus
+        for (i, number) in penalty.articles.enumerated() {
+            links.append(Span(" " + number + " ", i == focused ? Style(.accent, [.bold, .underline]) : Style(.accent)))
         }
-        if !penalty.articles2017.isEmpty { articles += " · 2017: " + penalty.articles2017.joined(separator: ", ") }
-        let wrapped = WordWrap.wrap(articles, width: max(10, width - heading - 1))
-        for (i, text) in wrapped.enumerated() {
-            line([Span((i == 0 ? l.t("Articles") : "").padded(toWidth: heading), Style(.muted)), Span(" " + text)])
+        line(links)
+        var extra: [String] = []
+        if !penalty.summaryArticles.isEmpty {
+            extra.append(l.t("summary: {numbers}", ["numbers": penalty.summaryArticles.joined(separator: ", ")]))
+        }
+        if !penalty.articles2017.isEmpty { extra.append("2017: " + penalty.articles2017.joined(separator: ", ")) }
+        for text in WordWrap.wrap(extra.joined(separator: " · "), width: max(10, width - heading - 1)) where !extra.isEmpty {
+            line([Span(String(repeating: " ", count: heading + 1)), Span(text, Style(.muted))])
         }
         y += 1
         for text in WordWrap.wrap(viewModel.explanation(of: penalty.sanction), width: width) { line([Span(text, Style(.muted))]) }

@@ -46,7 +46,7 @@ struct Locker: ParsableCommand {
         abstract: localizer.t("Locker: diving rules, penalties and quiz, grades, workouts and pickup games in one terminal app."),
         discussion: localizer.t("Keys inside the app: 1…6 switch tabs, ? shows help, L changes language, T changes theme, q quits. Data is kept in --data-dir, else $LOCKER_DATA_DIR, else $XDG_DATA_HOME/locker, else ~/.local/share/locker."),
         version: "locker \(LockerVersion.current)",
-        subcommands: [PenaltiesCommand.self])
+        subcommands: [RulesCommand.self, PenaltiesCommand.self])
 
     @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"))
     var tab: String?
@@ -68,6 +68,8 @@ struct Locker: ParsableCommand {
 
     func validate() throws {
         _ = try resolveChoices()
+        // Subcommands run after this and read the root's --data-dir from here.
+        RootOptions.dataDir = dataDir
     }
 
     func run() throws {
@@ -139,6 +141,93 @@ func printJSON<T: Encodable>(_ value: T) {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(value) else { fail("JSON encoding failed", status: 1) }
     print(String(decoding: data, as: UTF8.self))
+}
+
+/// Root options that subcommands need (ArgumentParser parses them on the root command).
+enum RootOptions {
+    nonisolated(unsafe) static var dataDir: String?
+    static var paths: DataPaths { DataPaths.resolve(dataDir: dataDir, gamesDB: nil, environment: environment) }
+}
+
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: localizer.t("Print the contents of the rules digest, or the articles that match a search."),
+        subcommands: [RulesImportCommand.self])
+
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Print the articles whose number, title or text contains this (case and accents ignored)."), valueName: "text"))
+    var search: String?
+
+    @OptionGroup var parent: LanguageHelp
+
+    func run() throws {
+        let digestURL = bundledData().appendingPathComponent("diving/digest/\(localizer.language.rawValue).md")
+        let digest: RulesDigest
+        do { digest = try RulesDigest.load(from: digestURL) } catch {
+            fail(localizer.t("The rules digest could not be loaded: {reason}", ["reason": "\(error)"]), status: 1)
+        }
+        guard let search, !search.isEmpty else {
+            for article in digest.articles {
+                print(String(repeating: "  ", count: article.level - 1) + article.number + "  " + article.title)
+            }
+            return
+        }
+        let matches = digest.articles.filter {
+            TextMatcher.matches($0.number + " " + $0.title + "\n" + $0.bodyText, query: search)
+        }
+        guard !matches.isEmpty else {
+            fail(localizer.t("No article matches “{query}”.", ["query": search]), status: 1)
+        }
+        for article in matches {
+            print(article.number + "  " + article.title)
+            for line in WordWrap.wrap(article.bodyText, width: 76) { print("    " + line) }
+            print("")
+        }
+    }
+}
+
+struct RulesImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: localizer.t("Import your copy of the official rule book (PDF) so the Rules tab can show its text beside the digest (key o)."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The rule book PDF (World Aquatics Competition Regulations, Part Four — Diving)."), valueName: "file.pdf"))
+    var file: String
+
+    func run() throws {
+        let digest: RulesDigest
+        do { digest = try RulesDigest.load(from: bundledData().appendingPathComponent("diving/digest/en.md")) } catch {
+            fail(localizer.t("The rules digest could not be loaded: {reason}", ["reason": "\(error)"]), status: 1)
+        }
+        guard FileManager.default.isReadableFile(atPath: file) else {
+            fail(localizer.t("Cannot read {file}.", ["file": file]), status: 1)
+        }
+        let rules: OfficialRules
+        do {
+            let text = try OfficialRules.extractText(fromPDF: file)
+            rules = try OfficialRules.make(fromText: text, source: URL(fileURLWithPath: file).lastPathComponent, digest: digest)
+        } catch OfficialRules.ImportError.converterMissing {
+            fail(localizer.t("pdftotext is not installed; it comes with the poppler-utils package (sudo apt-get install poppler-utils). Nothing was changed."), status: 1)
+        } catch OfficialRules.ImportError.unreadable(let reason) {
+            fail(localizer.t("{file} could not be read as a PDF ({reason}). Nothing was changed.", ["file": file, "reason": reason]), status: 1)
+        } catch OfficialRules.ImportError.noArticles {
+            fail(localizer.t("{file} has no numbered articles; is it the diving rule book? Nothing was changed.", ["file": file]), status: 1)
+        } catch OfficialRules.ImportError.notARuleBook(let count) {
+            fail(localizer.t("{file} does not look like the diving rule book (only {count} of the digest's articles found). Nothing was changed.", ["file": file, "count": String(count)]), status: 1)
+        } catch {
+            fail("\(error)", status: 1)
+        }
+        let paths = RootOptions.paths
+        guard paths.prepare() else {
+            fail(localizer.t("The data folder {path} cannot be written.", ["path": paths.directory.path]), status: 1)
+        }
+        do {
+            try JSONRepository<OfficialRules>(url: paths.officialRulesFile).save(rules)
+        } catch {
+            fail(localizer.t("The official text could not be saved: {reason}. The previous copy is unchanged.", ["reason": "\(error)"]), status: 1)
+        }
+        print(localizer.t("Imported {count} articles from {file}. Press o in the Rules tab to read them.", ["count": String(rules.articles.count), "file": rules.source]))
+    }
 }
 
 /// Documents `--lang` in a subcommand's help; the value itself is parsed by the root command.

@@ -232,3 +232,72 @@ final class PenaltiesCommandTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("en, fr, es, it"))
     }
 }
+
+/// The Rules tab, the link from Penalties, and `locker rules` / `locker rules import`.
+final class RulesEndToEndTests: XCTestCase {
+    func testGoToSearchAndOpenFromPenalties() throws {
+        let session = try TmuxSession(arguments: ["--tab", "rules"], width: 120, height: 30)
+        try session.waitFor("Digest of the World Aquatics diving rules")
+        try session.send("g")
+        try session.send("9.12", literal: true)
+        try session.send("Enter")
+        try session.waitFor("Article 9.12")
+        try session.send("Home")   // searches run forward from the top line, like vim's
+        try session.waitFor("Article 1 ")
+        try session.send("/")
+        try session.send("crow", literal: true)
+        try session.send("Enter")
+        try session.waitFor("Article 8.2.4.3")
+        try session.send("2")
+        try session.waitFor("48 of 48 penalties")
+        try session.send("Down")
+        try session.send("Tab")
+        try session.send("Enter")
+        try session.waitFor("Article 8.3.4")
+        try session.send("q")
+        XCTAssertEqual(try session.waitForExit(), 0)
+    }
+
+    func testImportTheOfficialTextAndReadIt() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let pdf = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/reference/diving/rulebooks/2022-2025_World-Aquatics-Diving-Rules_en_20240101.pdf")
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: pdf.path), "rule book not available")
+        try XCTSkipIf((try? runProcess(["which", "pdftotext"]))?.status != 0, "pdftotext not installed")
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-import-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let env = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let bad = try runProcess([binary.path, "--data-dir", data.path, "rules", "import", "/etc/hostname"], environment: env)
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("Nothing was changed."), bad.stderr)
+        let good = try runProcess([binary.path, "--data-dir", data.path, "rules", "import", pdf.path], environment: env)
+        XCTAssertEqual(good.status, 0, good.stderr)
+        XCTAssertTrue(good.stdout.hasPrefix("Imported "), good.stdout)
+        let again = try runProcess([binary.path, "--data-dir", data.path, "rules", "import", "/etc/hostname"], environment: env)
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: data.appendingPathComponent("official-rules.json").path), "a failed import keeps the earlier one")
+
+        let session = try TmuxSession(arguments: ["--tab", "rules"], width: 120, height: 30, dataDirectory: data)
+        try session.waitFor("Digest of the World Aquatics")
+        try session.send("o")
+        try session.waitFor("Official text (2022-2025_World-Aquatics")
+        try session.send("g")
+        try session.send("6.5.4", literal: true)
+        try session.send("Enter")
+        try session.waitFor("double bounces on the end of the springboard")
+    }
+
+    func testRulesCommandListsAndSearches() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let list = try runProcess([binary.path, "rules", "--lang", "it"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(list.status, 0)
+        XCTAssertTrue(list.stdout.contains("8.5.4"))
+        let found = try runProcess([binary.path, "rules", "--search", "Crow Hop"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(found.status, 0)
+        XCTAssertTrue(found.stdout.hasPrefix("8.2.4.3"), found.stdout)
+        let none = try runProcess([binary.path, "rules", "--search", "zzzz"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("No article matches"))
+    }
+}

@@ -1,0 +1,264 @@
+import LockerKit
+import TerminalUI
+
+/// The Rules tab: a table of contents by article and the whole digest as one scrolling text,
+/// searchable with `/` (n/N across every article), `g` to go to an article by number, `o` to show
+/// the imported official text instead of the digest. The contents pane shows from 100 columns;
+/// below that `t` opens it in place of the text.
+public final class RulesScreen: Screen {
+    public let tab = Tab.rules
+    let viewModel: RulesViewModel
+    private enum Focus { case contents, text }
+    private var focus = Focus.text
+    private var contentsOpen = false
+    private var text = TextViewState()
+    private var contents = ListState()
+    private var gotoField: TextFieldState?
+    private var message: String?
+    private var textHeight = 10
+    private var contentsHeight = 10
+    private var seenJump = -1
+    /// Wrapped lines of the current document and the first line of each article.
+    private var layoutKey = ""
+    private var articleLines: [Int] = []
+
+    public init(viewModel: RulesViewModel) {
+        self.viewModel = viewModel
+    }
+
+    public var capturesText: Bool { gotoField != nil || text.search.isTyping }
+
+    public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
+        viewModel.observe(callback)
+    }
+
+    // MARK: Keys
+
+    public func handle(_ key: Key) -> Bool {
+        message = nil
+        if var field = gotoField {
+            switch key {
+            case .enter:
+                gotoField = nil
+                if !field.text.isEmpty && !viewModel.open(field.text) {
+                    message = viewModel.localizer.t("There is no article {number} in the digest.", ["number": field.text])
+                }
+            case .escape:
+                gotoField = nil
+            default:
+                _ = field.handle(key)
+                gotoField = field
+            }
+            return true
+        }
+        if text.search.isTyping {
+            switch text.search.handleTyping(key) {
+            case .changed, .submitted: text.applySearch(height: textHeight); followText()
+            case .cancelled: text.search.clear()
+            case .none: break
+            }
+            return true
+        }
+        let showsContents = contentsOpen || hasSideContents
+        if key == .tab || key == .backTab, showsContents {
+            focus = focus == .text ? .contents : .text
+            return true
+        }
+        if focus == .contents && showsContents {
+            if contents.handle(key, pageSize: contentsHeight) {
+                viewModel.open(index: contents.selected)
+                return true
+            }
+            if key == .enter {
+                viewModel.open(index: contents.selected)
+                if contentsOpen { contentsOpen = false; focus = .text }
+                return true
+            }
+        } else if text.handle(key, height: textHeight) {
+            followText()
+            return true
+        }
+        switch key {
+        case .character("/"):
+            text.search.begin()
+        case .character("n"):
+            text.stepSearch(forward: true, height: textHeight); followText()
+        case .character("N"):
+            text.stepSearch(forward: false, height: textHeight); followText()
+        case .character("g"):
+            gotoField = TextFieldState("", maxLength: 12, allowed: { $0.isASCII && ($0.isNumber || $0 == ".") })
+        case .character("o"):
+            if !viewModel.toggleOfficial() {
+                message = viewModel.localizer.t("No official text imported yet. Run: locker rules import FILE.pdf")
+            }
+        case .character("t"):
+            contentsOpen.toggle()
+            focus = contentsOpen ? .contents : .text
+        case .escape:
+            if contentsOpen { contentsOpen = false; focus = .text; return true }
+            if !text.search.query.isEmpty { text.search.clear(); return true }
+            return false
+        default:
+            return false
+        }
+        return true
+    }
+
+    private var lastWidth = 80
+    private var hasSideContents: Bool { lastWidth >= 100 }
+
+    /// Selects, in the contents, the article at the top of the text (without jumping).
+    private func followText() {
+        let top = text.search.currentHit.map { max($0, text.offset) } ?? text.offset
+        guard let index = articleLines.lastIndex(where: { $0 <= top }) else { return }
+        viewModel.select(index)
+    }
+
+    // MARK: Hints
+
+    public func footerHints(_ l: Localizer) -> [KeyHint] {
+        [KeyHint("/", l.t("search")), KeyHint("g", l.t("go to")), KeyHint("o", l.t("official")),
+         KeyHint(hasSideContents ? "Tab" : "t", l.t("contents"))]
+    }
+
+    public func helpSections(_ l: Localizer) -> [HelpSection] {
+        [HelpSection(title: l.t("Rules"), hints: [
+            KeyHint("↑ ↓ PgUp PgDn Space", l.t("Scroll the text (or move in the contents)")),
+            KeyHint("Tab", l.t("Switch between the contents and the text (wide terminals)")),
+            KeyHint("t", l.t("Show or hide the contents")),
+            KeyHint("Enter", l.t("Open the article chosen in the contents")),
+            KeyHint("/", l.t("Search the whole digest; Enter keeps the search")),
+            KeyHint("n N", l.t("Next / previous match")),
+            KeyHint("g", l.t("Go to an article by number, e.g. 8.5.4")),
+            KeyHint("o", l.t("Show the imported official text instead of the digest, and back")),
+        ])]
+    }
+
+    public func status(_ l: Localizer) -> String? {
+        if let message { return message }
+        guard let article = viewModel.selected else { return nil }
+        var parts = [l.t("Article {number}", ["number": article.number])]
+        if !text.search.query.isEmpty {
+            parts.append(l.t("{count} matches for “{query}”", ["count": String(text.search.hits.count), "query": text.search.query]))
+        }
+        let range = text.visibleRange(height: textHeight)
+        parts.append(l.t("lines {first}–{last} of {total}", ["first": String(range.lowerBound), "last": String(range.upperBound), "total": String(text.lines.count)]))
+        return parts.joined(separator: " · ")
+    }
+
+    // MARK: Drawing
+
+    public func render(into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        lastWidth = rect.width
+        guard let digest = viewModel.digest else {
+            let reason = viewModel.loadError?.description ?? "?"
+            let lines = WordWrap.wrap(l.t("The rules digest could not be loaded: {reason}", ["reason": reason]), width: rect.width - 2)
+            for (i, line) in lines.enumerated() where i < rect.height {
+                surface.write(line, x: rect.x + 1, y: rect.y + 1 + i, style: Style(.bad, [.bold]), clip: rect)
+            }
+            return
+        }
+        let (header, body) = rect.splitTop(1)
+        renderHeader(into: surface, rect: header, context: context)
+        var textRect = Rect(x: body.x + 1, y: body.y, width: body.width - 1, height: body.height)
+        var contentsRect: Rect?
+        if hasSideContents {
+            let (left, right) = body.splitLeft(min(40, body.width / 3))
+            contentsRect = left
+            for y in right.y..<right.maxY { surface.write(context.glyphs.vertical, x: right.x, y: y, style: Style(.border)) }
+            textRect = Rect(x: right.x + 2, y: right.y, width: right.width - 2, height: right.height)
+        } else if contentsOpen {
+            contentsRect = body
+        }
+        if !hasSideContents && focus == .contents && !contentsOpen { focus = .text }
+        layout(digest, width: textRect.width - 1, context: context)
+        textHeight = textRect.height
+        if seenJump != viewModel.jumpRequest {
+            seenJump = viewModel.jumpRequest
+            if articleLines.indices.contains(viewModel.selectedIndex) {
+                text.scroll(to: articleLines[viewModel.selectedIndex], height: textHeight)
+            }
+        }
+        if !(contentsOpen && !hasSideContents) {
+            TextView().render(text, into: surface, rect: textRect)
+        }
+        if let contentsRect {
+            renderContents(digest, into: surface, rect: contentsRect, context: context)
+        }
+        if let gotoField {
+            surface.fill(header)
+            let label = l.t("Go to article:") + " "
+            let x = surface.write(label, x: header.x + 1, y: header.y, style: Style(.accent, [.bold]), clip: header)
+            TextField().render(gotoField, into: surface, rect: Rect(x: x, y: header.y, width: 14, height: 1), focused: true)
+        } else if text.search.isTyping {
+            surface.fill(header)
+            let x = surface.write(l.t("Search:") + " ", x: header.x + 1, y: header.y, style: Style(.accent, [.bold]), clip: header)
+            TextField().render(text.search.field, into: surface, rect: Rect(x: x, y: header.y, width: header.maxX - x, height: 1), focused: true)
+        }
+    }
+
+    private func renderHeader(into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        let title: String
+        if viewModel.showOfficial, let official = viewModel.official {
+            title = l.t("Official text ({file})", ["file": official.source])
+        } else {
+            title = l.t("Digest of the World Aquatics diving rules (2024) — not the official text")
+        }
+        surface.write(" " + title, x: rect.x, y: rect.y, style: Style(.title, [.bold]), clip: rect)
+    }
+
+    private func renderContents(_ digest: RulesDigest, into surface: Surface, rect: Rect, context: RenderContext) {
+        contents.setCount(digest.articles.count)
+        contents.select(viewModel.selectedIndex)
+        contentsHeight = rect.height
+        let focused = focus == .contents
+        let savedCursor = surface.cursor
+        ListView().render(&contents, into: surface, rect: rect, focused: focused) { index, _ in
+            let article = digest.articles[index]
+            let indent = String(repeating: " ", count: 2 * (article.level - 1))
+            let style = article.level == 1 ? Style(.accent, [.bold]) : Style(.text)
+            return [Span(" " + indent + article.number + " ", style), Span(article.title, article.level == 1 ? style : Style(.muted))]
+        }
+        if !focused {
+            // Unfocused contents still mark the current article.
+            let row = viewModel.selectedIndex - contents.offset
+            if row >= 0 && row < rect.height { surface.highlight(x: rect.x, y: rect.y + row, width: 1, style: Style(.accent, [.bold])) }
+            surface.write(context.glyphs.pointer, x: rect.x, y: rect.y + max(0, row), style: Style(.accent), clip: rect)
+            surface.cursor = savedCursor
+        }
+    }
+
+    /// Wraps the document for `width` once per width, language and mode.
+    private func layout(_ digest: RulesDigest, width: Int, context: RenderContext) {
+        let key = "\(width)|\(viewModel.language.rawValue)|\(viewModel.showOfficial)|\(viewModel.official?.importedAt.timeIntervalSince1970 ?? 0)"
+        guard key != layoutKey else { return }
+        layoutKey = key
+        var lines: [TextLine] = []
+        var starts: [Int] = []
+        let missing = context.localizer.t("(not found in the imported rule book)")
+        for article in digest.articles {
+            starts.append(lines.count)
+            let headingStyle = article.level <= 2 ? Style(.accent, [.bold]) : Style(.title, [.bold])
+            for line in WordWrap.wrap(article.number + "  " + article.title, width: width) { lines.append(TextLine(line, headingStyle)) }
+            let body: String
+            if viewModel.showOfficial {
+                body = viewModel.official?.text(of: article.number) ?? (article.level >= 2 ? missing : "")
+            } else {
+                body = article.bodyText
+            }
+            for paragraph in body.split(separator: "\n") {
+                for line in WordWrap.wrap(String(paragraph), width: width) {
+                    lines.append(TextLine(line, body == missing ? Style(.muted) : .plain))
+                }
+            }
+            lines.append(TextLine(""))
+        }
+        articleLines = starts
+        text.setLines(lines, height: textHeight)
+        if articleLines.indices.contains(viewModel.selectedIndex) {
+            text.scroll(to: articleLines[viewModel.selectedIndex], height: textHeight)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import FoundationEssentials
+
+/// The Rules tab: the digest in the interface language (English when a language's file is
+/// missing), the selected article, and the user's imported official text shown instead of the
+/// digest on request.
+public final class RulesViewModel: ViewModel {
+    public let localizer: Localizer
+    private let digestDirectory: URL
+    private let officialRepository: any Repository<OfficialRules>
+    private var digests: [Language: RulesDigest] = [:]
+    private var failures: [Language: DataFileError] = [:]
+    public private(set) var official: OfficialRules?
+    /// A stored official copy that could not be read (it was kept aside).
+    public private(set) var officialProblem: String?
+    public private(set) var showOfficial = false
+    /// Index of the selected article in `digest.articles`.
+    public private(set) var selectedIndex = 0
+    /// Increases each time an article is opened on purpose (TOC, `g`, a link from Penalties),
+    /// so the screen knows to scroll the text to it.
+    public private(set) var jumpRequest = 0
+
+    public init(localizer: Localizer, digestDirectory: URL, officialRepository: any Repository<OfficialRules>) {
+        self.localizer = localizer
+        self.digestDirectory = digestDirectory
+        self.officialRepository = officialRepository
+        super.init()
+        switch officialRepository.load() {
+        case .loaded(let rules): official = rules
+        case .missing: break
+        case .corrupt(let backup, _): officialProblem = backup?.lastPathComponent ?? "official-rules.json"
+        }
+    }
+
+    public var language: Language { localizer.language }
+
+    /// The digest in the interface language, else English; nil if neither can be read.
+    public var digest: RulesDigest? { digest(for: language) ?? digest(for: .en) }
+
+    /// Why the digest of the current language could not be read, if it could not.
+    public var loadError: DataFileError? { _ = digest; return failures[language] }
+
+    public func digest(for language: Language) -> RulesDigest? {
+        if let cached = digests[language] { return cached }
+        if failures[language] != nil { return nil }
+        do {
+            let loaded = try RulesDigest.load(from: digestDirectory.appendingPathComponent("\(language.rawValue).md"))
+            digests[language] = loaded
+            return loaded
+        } catch let error as DataFileError {
+            failures[language] = error
+        } catch {
+            failures[language] = DataFileError(file: "\(language.rawValue).md", reason: "\(error)")
+        }
+        return nil
+    }
+
+    public var selected: RuleArticle? {
+        guard let digest, digest.articles.indices.contains(selectedIndex) else { return nil }
+        return digest.articles[selectedIndex]
+    }
+
+    // MARK: Intents
+
+    /// Selects an article without moving the text (the text view follows the reader).
+    public func select(_ index: Int) {
+        guard let digest, digest.articles.indices.contains(index), index != selectedIndex else { return }
+        selectedIndex = index
+        notifyChanged()
+    }
+
+    /// Selects an article and asks the screen to show it.
+    public func open(index: Int) {
+        guard let digest, digest.articles.indices.contains(index) else { return }
+        selectedIndex = index
+        jumpRequest += 1
+        notifyChanged()
+    }
+
+    /// Opens an article by number ("8.5.4"); false when the digest has no such article.
+    @discardableResult
+    public func open(_ number: String) -> Bool {
+        let cleaned = number.trimmingSpaces.drop { $0 == "I" || $0 == "V" || $0 == "." }
+        guard let index = digest?.index(of: String(cleaned)) else { return false }
+        open(index: index)
+        return true
+    }
+
+    /// Switches between the digest and the imported official text; false when none is imported.
+    @discardableResult
+    public func toggleOfficial() -> Bool {
+        guard official != nil else { return false }
+        showOfficial.toggle()
+        jumpRequest += 1
+        notifyChanged()
+        return true
+    }
+
+    /// Stores a freshly imported official text (atomically; the previous copy stays if this fails).
+    public func storeOfficial(_ rules: OfficialRules) throws {
+        try officialRepository.save(rules)
+        official = rules
+        officialProblem = nil
+        notifyChanged()
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import LockerKit
+import TerminalUI
+import XCTest
+@testable import LockerApp
+
+final class RulesScreenTests: XCTestCase {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func makeScreen(_ language: Language) -> (RulesScreen, Localizer) {
+        let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
+        let repository = JSONRepository<OfficialRules>(url: FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString).json"))
+        let model = RulesViewModel(localizer: localizer, digestDirectory: root.appendingPathComponent("Data/diving/digest"), officialRepository: repository)
+        return (RulesScreen(viewModel: model), localizer)
+    }
+
+    func render(_ screen: RulesScreen, _ localizer: Localizer, _ width: Int, _ height: Int) -> MemorySurface {
+        let surface = MemorySurface(width: width, height: height)
+        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: localizer, glyphs: .unicode))
+        return surface
+    }
+
+    func testGoldenScreensInEnglishAndFrench() {
+        for language in [Language.en, .fr] {
+            let (screen, localizer) = makeScreen(language)
+            _ = render(screen, localizer, 80, 21)
+            _ = screen.handle(.character("g"))
+            for c in "8.5.4" { _ = screen.handle(.character(c)) }
+            _ = screen.handle(.enter)
+            assertGolden(render(screen, localizer, 80, 21), "rules-\(language.rawValue)-80x24")
+            assertGolden(render(screen, localizer, 120, 37), "rules-\(language.rawValue)-120x40")
+        }
+    }
+
+    func testSearchAcrossTheWholeDigest() {
+        let (screen, localizer) = makeScreen(.en)
+        _ = render(screen, localizer, 120, 37)
+        _ = screen.handle(.character("/"))
+        XCTAssertTrue(screen.capturesText)
+        for c in "crow hop" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        let surface = render(screen, localizer, 120, 37)
+        XCTAssertEqual(screen.viewModel.selected?.number, "8.2.4.3", "contents follow the match")
+        XCTAssertTrue(screen.status(localizer)?.contains("matches for “crow hop”") ?? false)
+        let row = surface.lines.firstIndex { $0.contains("crow hop") }
+        XCTAssertNotNil(row)
+        _ = screen.handle(.character("n"))
+        XCTAssertNotNil(screen.viewModel.selected)
+    }
+
+    func testGoToUnknownArticleSaysSo() {
+        let (screen, localizer) = makeScreen(.en)
+        _ = render(screen, localizer, 80, 21)
+        _ = screen.handle(.character("g"))
+        for c in "42.1" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.status(localizer), "There is no article 42.1 in the digest.")
+        _ = screen.handle(.character("o"))
+        XCTAssertEqual(screen.status(localizer), "No official text imported yet. Run: locker rules import FILE.pdf")
+    }
+
+    func testNarrowContentsOpenWithT() {
+        let (screen, localizer) = makeScreen(.en)
+        _ = render(screen, localizer, 80, 21)
+        _ = screen.handle(.character("t"))
+        var surface = render(screen, localizer, 80, 21)
+        XCTAssertTrue(surface.lines[1].contains("1 General"), surface.lines[1])
+        _ = screen.handle(.down)
+        _ = screen.handle(.enter)
+        surface = render(screen, localizer, 80, 21)
+        XCTAssertEqual(screen.viewModel.selected?.number, "1.5")
+        XCTAssertTrue(surface.lines[1].hasPrefix(" 1.5 Dive numbers"), surface.lines[1])
+    }
+}
