@@ -94,6 +94,10 @@ enum ScreenFactory {
             navigate(.rules)
             return true
         }
-        return [RulesScreen(viewModel: rules), penaltiesScreen]
+        let bank = try? QuestionBank.load(from: diving.appendingPathComponent("questions.json"))
+        let quiz = QuizViewModel(localizer: localizer, penalties: penalties.book, bank: bank,
+                                 historyRepository: JSONRepository<QuizHistory>(url: options.paths.quizHistoryFile),
+                                 leitnerRepository: JSONRepository<LeitnerBoxes>(url: options.paths.quizLeitnerFile))
+        return [RulesScreen(viewModel: rules), penaltiesScreen, QuizScreen(viewModel: quiz)]
     }
 }

@@ -46,7 +46,7 @@ struct Locker: ParsableCommand {
         abstract: localizer.t("Locker: diving rules, penalties and quiz, grades, workouts and pickup games in one terminal app."),
         discussion: localizer.t("Keys inside the app: 1…6 switch tabs, ? shows help, L changes language, T changes theme, q quits. Data is kept in --data-dir, else $LOCKER_DATA_DIR, else $XDG_DATA_HOME/locker, else ~/.local/share/locker."),
         version: "locker \(LockerVersion.current)",
-        subcommands: [RulesCommand.self, PenaltiesCommand.self])
+        subcommands: [RulesCommand.self, PenaltiesCommand.self, QuizCommand.self])
 
     @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"))
     var tab: String?
@@ -227,6 +227,55 @@ struct RulesImportCommand: ParsableCommand {
             fail(localizer.t("The official text could not be saved: {reason}. The previous copy is unchanged.", ["reason": "\(error)"]), status: 1)
         }
         print(localizer.t("Imported {count} articles from {file}. Press o in the Rules tab to read them.", ["count": String(rules.articles.count), "file": rules.source]))
+    }
+}
+
+struct QuizCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quiz",
+        abstract: localizer.t("Quiz results kept by the Quiz tab."),
+        subcommands: [QuizHistoryCommand.self])
+}
+
+struct QuizHistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: localizer.t("Print every finished quiz: date, kind, questions, points, percentage, passed."))
+
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print one JSON array instead of text.")))
+    var json = false
+
+    struct Row: Encodable {
+        var date: String
+        var kind: String
+        var questions: Int
+        var points: Int
+        var maxPoints: Int
+        var percent: Int
+        var passed: Bool
+    }
+
+    func run() throws {
+        let file = RootOptions.paths.quizHistoryFile
+        let history: QuizHistory
+        switch JSONRepository<QuizHistory>(url: file).load() {
+        case .loaded(let stored): history = stored
+        case .missing: history = QuizHistory()
+        case .corrupt(let backup, let reason):
+            fail(localizer.t("{file} could not be read ({reason}); it was kept as {backup}.",
+                             ["file": file.path, "reason": reason, "backup": backup?.lastPathComponent ?? "—"]), status: 1)
+        }
+        let iso = Date.ISO8601FormatStyle()
+        let rows = history.quizzes.map { record in
+            Row(date: record.date.formatted(iso), kind: record.kind.rawValue, questions: record.items.count,
+                points: record.points, maxPoints: record.maxPoints, percent: record.percent, passed: record.passed)
+        }
+        if json { printJSON(rows); return }
+        if rows.isEmpty { print(localizer.t("No finished quiz yet.")); return }
+        for (record, row) in zip(history.quizzes, rows) {
+            let verdict = row.passed ? localizer.t("Passed") : localizer.t("Failed")
+            print("\(LocalTime.minutes(record.date))  \(row.kind)  \(row.questions)  \(row.points)/\(row.maxPoints)  \(row.percent) %  \(verdict)")
+        }
     }
 }
 

@@ -301,3 +301,66 @@ final class RulesEndToEndTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("No article matches"))
     }
 }
+
+/// A five-question quiz taken as a judge would, then found again after a restart.
+final class QuizEndToEndTests: XCTestCase {
+    func testFiveQuestionQuizIsGatedScoredAndKept() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-quiz-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        do {
+            let session = try TmuxSession(arguments: ["--tab", "quiz"], width: 100, height: 30, dataDirectory: data)
+            try session.waitFor("Train on the diving rules")
+            for _ in 0..<3 { try session.send("Left") }
+            try session.waitFor("◀ 5 ▶")
+            try session.send("Enter")
+            try session.waitFor("Question 1 / 5")
+            try session.send("Enter")
+            try session.waitFor("Choose a sanction (a–f) and who gives it")
+            try session.send("a")
+            try session.send("Enter")
+            try session.waitFor("Choose who gives it")
+            XCTAssertTrue(try session.screen().contains("Question 1 / 5"), "Enter is refused until the answer is complete")
+            try session.send("r")
+            try session.send("Enter")
+            try session.waitFor("Question 2 / 5")
+            for number in 3...5 {
+                try session.send("b", "j", "Enter")
+                try session.waitFor("Question \(number) / 5")
+            }
+            try session.send("c", "r", "j", "Enter")
+            try session.waitFor("/ 50 points")
+            try session.waitFor("Review: Enter opens")
+            try session.send("Enter")
+            try session.waitFor("Right answer")
+            try session.send("q")
+            XCTAssertEqual(try session.waitForExit(), 0)
+        }
+        let again = try TmuxSession(arguments: ["--tab", "quiz"], width: 100, height: 30, dataDirectory: data)
+        try again.waitFor("h shows the 1 finished quizzes")
+        try again.send("h")
+        try again.waitFor("5 questions")
+        guard let binary = LockerBinary.url else { return }
+        let json = try runProcess([binary.path, "--data-dir", data.path, "quiz", "history", "--json"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.count, 1)
+        for field in ["date", "kind", "questions", "points", "maxPoints", "percent", "passed"] { XCTAssertNotNil(rows[0][field], field) }
+        XCTAssertEqual(rows[0]["questions"] as? Int, 5)
+        XCTAssertEqual(rows[0]["maxPoints"] as? Int, 50)
+    }
+
+    func testAbandonedQuizIsNotCounted() throws {
+        let session = try TmuxSession(arguments: ["--tab", "quiz"], width: 100, height: 30)
+        try session.waitFor("Train on the diving rules")
+        try session.send("Enter")
+        try session.waitFor("Question 1 / 20")
+        try session.send("Escape")
+        try session.waitFor("Abandon the quiz?")
+        try session.send("Enter")           // "Continue" is the safe default
+        try session.waitForAbsence("Abandon the quiz?")
+        try session.send("Escape")
+        try session.waitFor("Abandon the quiz?")
+        try session.send("a")
+        try session.waitFor("h shows the 0 finished quizzes")
+    }
+}

@@ -54,7 +54,7 @@ public enum AtomicFile {
     /// Moves an unreadable file aside as `name.corrupt-<timestamp>` so it is never overwritten.
     /// Returns the new location.
     public static func moveAside(_ url: URL, now: Date = Date()) throws -> URL {
-        let stamp = timestamp(now)
+        let stamp = LocalTime.compact(now)
         var target = url.deletingLastPathComponent()
             .appendingPathComponent("\(url.lastPathComponent).corrupt-\(stamp)")
         var suffix = 1
@@ -67,19 +67,6 @@ public enum AtomicFile {
             throw StorageError.writeFailed(path: target.path, reason: describe(errno))
         }
         return target
-    }
-
-    /// Local time as yyyyMMdd-HHmmss, for backup names.
-    static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970)
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        func pad(_ v: Int32, _ w: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, w - s.count)) + s
-        }
-        return pad(parts.tm_year + 1900, 4) + pad(parts.tm_mon + 1, 2) + pad(parts.tm_mday, 2) + "-"
-            + pad(parts.tm_hour, 2) + pad(parts.tm_min, 2) + pad(parts.tm_sec, 2)
     }
 
     static func describe(_ code: Int32) -> String {

@@ -48,6 +48,7 @@ public struct DataPaths: Equatable, Sendable {
     public var settingsFile: URL { directory.appendingPathComponent("settings.json") }
     public var gradesFile: URL { directory.appendingPathComponent("grades.json") }
     public var quizHistoryFile: URL { directory.appendingPathComponent("quiz-history.json") }
+    public var quizLeitnerFile: URL { directory.appendingPathComponent("quiz-leitner.json") }
     public var officialRulesFile: URL { directory.appendingPathComponent("official-rules.json") }
     public var workoutsDirectory: URL { directory.appendingPathComponent("workouts", isDirectory: true) }
 

@@ -36,7 +36,9 @@ public final class JSONRepository<Value: Codable>: Repository {
         let reason: String
         do {
             let data = try Data(contentsOf: url)
-            let value = try JSONDecoder().decode(Value.self, from: data)
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let value = try decoder.decode(Value.self, from: data)
             try validate(value)
             return .loaded(value)
         } catch let error as DecodingError {
@@ -51,6 +53,7 @@ public final class JSONRepository<Value: Codable>: Repository {
     public func save(_ value: Value) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(value)
         try AtomicFile.write(data + Data("\n".utf8), to: url)
     }

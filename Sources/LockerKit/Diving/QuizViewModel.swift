@@ -1,0 +1,294 @@
+import FoundationEssentials
+
+/// The Quiz tab: choose a length and a kind, answer the questions one by one, see the result
+/// and review every answer; finished quizzes are kept in a history, and penalties answered
+/// wrongly come back sooner (Leitner boxes). An abandoned quiz is not kept.
+public final class QuizViewModel: ViewModel {
+    public enum Page: Equatable, Sendable { case start, question, result, history }
+
+    /// What the current answer lacks before Enter can go on.
+    public struct Missing: OptionSet, Equatable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let sanction = Missing(rawValue: 1)
+        public static let owner = Missing(rawValue: 2)
+        public static let choice = Missing(rawValue: 4)
+    }
+
+    /// The answer being built for the current question.
+    public struct Draft: Equatable, Sendable {
+        public var sanction: Sanction?
+        public var referee = false
+        public var judge = false
+        public var choice: Int?
+        public var truth: Bool?
+    }
+
+    public let localizer: Localizer
+    public let penalties: PenaltyBook?
+    public let bank: QuestionBank?
+    private let historyRepository: any Repository<QuizHistory>
+    private let leitnerRepository: any Repository<LeitnerBoxes>
+
+    public private(set) var page = Page.start
+    public private(set) var questionCount = 20
+    public private(set) var kind = QuizKind.penalties
+    public private(set) var history = QuizHistory()
+    public private(set) var leitner = LeitnerBoxes()
+    /// Translated messages about files that could not be read or written.
+    public private(set) var problems: [String] = []
+
+    // The quiz in progress.
+    public private(set) var questions: [QuizQuestion] = []
+    public private(set) var answered: [QuizItem] = []
+    public private(set) var draft = Draft()
+    public private(set) var missing: Missing = []
+    /// The quiz the result page shows (just finished, or opened from the history).
+    public private(set) var shownRecord: QuizRecord?
+    /// The item of `shownRecord` being reviewed, if any.
+    public private(set) var reviewing: Int?
+
+    public static let countRange = 5...40
+    public static let countStep = 5
+
+    public init(localizer: Localizer, penalties: PenaltyBook?, bank: QuestionBank?,
+                historyRepository: any Repository<QuizHistory>, leitnerRepository: any Repository<LeitnerBoxes>) {
+        self.localizer = localizer
+        self.penalties = penalties
+        self.bank = bank
+        self.historyRepository = historyRepository
+        self.leitnerRepository = leitnerRepository
+        super.init()
+        switch historyRepository.load() {
+        case .loaded(let stored): history = stored
+        case .missing: break
+        case .corrupt(let backup, _): problems.append(corruptMessage(backup))
+        }
+        switch leitnerRepository.load() {
+        case .loaded(let stored): leitner = stored
+        case .missing: break
+        case .corrupt(let backup, _): problems.append(corruptMessage(backup))
+        }
+    }
+
+    private func corruptMessage(_ backup: URL?) -> String {
+        localizer.t("A quiz file could not be read; it was kept as {file} and Locker starts afresh.",
+                    ["file": backup?.lastPathComponent ?? "—"])
+    }
+
+    public var language: Language { localizer.language }
+    public var currentIndex: Int { answered.count }
+    public var currentQuestion: QuizQuestion? { questions.indices.contains(currentIndex) ? questions[currentIndex] : nil }
+    public var points: Int { answered.reduce(0) { $0 + $1.points } }
+
+    public func penalty(_ id: String) -> Penalty? { penalties?.penalties.first { $0.id == id } }
+
+    /// How many questions of `kind` exist.
+    public func available(_ kind: QuizKind) -> Int {
+        let penaltyCount = penalties?.penalties.count ?? 0
+        let choices = bank?.questions.filter { $0.kind == .choice }.count ?? 0
+        let truths = bank?.questions.filter { $0.kind == .truefalse }.count ?? 0
+        switch kind {
+        case .penalties: return penaltyCount
+        case .choice: return choices
+        case .trueFalse: return truths
+        case .mixed: return penaltyCount + choices + truths
+        }
+    }
+
+    // MARK: Start page
+
+    public func changeCount(by steps: Int) {
+        let next = min(max(questionCount + steps * QuizViewModel.countStep, QuizViewModel.countRange.lowerBound),
+                       QuizViewModel.countRange.upperBound)
+        guard next != questionCount else { return }
+        questionCount = next
+        notifyChanged()
+    }
+
+    public func changeKind(by steps: Int) {
+        let all = QuizKind.allCases
+        kind = all[((all.firstIndex(of: kind)! + steps) % all.count + all.count) % all.count]
+        notifyChanged()
+    }
+
+    /// Starts a quiz of `questionCount` distinct questions (fewer if fewer exist).
+    public func start() {
+        var rng = SystemRandomNumberGenerator()
+        start(using: &rng)
+    }
+
+    public func start<R: RandomNumberGenerator>(using rng: inout R) {
+        var keys: [String] = []
+        if kind == .penalties || kind == .mixed { keys += (penalties?.penalties ?? []).map { "p:" + $0.id } }
+        if kind == .choice || kind == .mixed { keys += (bank?.questions ?? []).filter { $0.kind == .choice }.map { "q:" + $0.id } }
+        if kind == .trueFalse || kind == .mixed { keys += (bank?.questions ?? []).filter { $0.kind == .truefalse }.map { "q:" + $0.id } }
+        guard !keys.isEmpty else { return }
+        questions = leitner.draw(questionCount, from: keys, using: &rng).map { key in
+            key.hasPrefix("p:") ? .penalty(String(key.dropFirst(2))) : .bank(String(key.dropFirst(2)))
+        }
+        answered = []
+        draft = Draft()
+        missing = []
+        page = .question
+        notifyChanged()
+    }
+
+    // MARK: Answering
+
+    /// Picks sanction `index` (data order 0…5); picking the lit one again clears it.
+    public func pickSanction(_ index: Int) {
+        guard case .penalty = currentQuestion, Sanction.allCases.indices.contains(index) else { return }
+        let sanction = Sanction.allCases[index]
+        draft.sanction = draft.sanction == sanction ? nil : sanction
+        missing.remove(.sanction)
+        notifyChanged()
+    }
+
+    public func toggleReferee() {
+        guard case .penalty = currentQuestion else { return }
+        draft.referee.toggle()
+        missing.remove(.owner)
+        notifyChanged()
+    }
+
+    public func toggleJudge() {
+        guard case .penalty = currentQuestion else { return }
+        draft.judge.toggle()
+        missing.remove(.owner)
+        notifyChanged()
+    }
+
+    /// Picks choice `index` (a…d) of a multiple-choice question.
+    public func pickChoice(_ index: Int) {
+        guard case .bank(let id) = currentQuestion, let q = bank?.question(id), q.kind == .choice, (0..<4).contains(index) else { return }
+        draft.choice = draft.choice == index ? nil : index
+        missing.remove(.choice)
+        notifyChanged()
+    }
+
+    /// Answers a true/false statement.
+    public func pickTruth(_ value: Bool) {
+        guard case .bank(let id) = currentQuestion, let q = bank?.question(id), q.kind == .truefalse else { return }
+        draft.truth = draft.truth == value ? nil : value
+        missing.remove(.choice)
+        notifyChanged()
+    }
+
+    /// Enter: goes on when the answer is complete; otherwise `missing` says what is lacking.
+    @discardableResult
+    public func submit() -> Bool {
+        guard page == .question, let question = currentQuestion else { return false }
+        var lacking: Missing = []
+        let answer: QuizAnswer
+        let points: Int
+        switch question {
+        case .penalty(let id):
+            if draft.sanction == nil { lacking.insert(.sanction) }
+            if !draft.referee && !draft.judge { lacking.insert(.owner) }
+            guard lacking.isEmpty, let sanction = draft.sanction, let penalty = penalty(id) else { break }
+            answer = .penalty(sanction: sanction, referee: draft.referee, judge: draft.judge)
+            points = QuizScoring.score(penalty, sanction: sanction, referee: draft.referee, judge: draft.judge)
+            return record(question, answer, points)
+        case .bank(let id):
+            guard let q = bank?.question(id) else { break }
+            if q.kind == .choice, let choice = draft.choice {
+                return record(question, .choice(choice), QuizScoring.score(q, .choice(choice)))
+            }
+            if q.kind == .truefalse, let truth = draft.truth {
+                return record(question, .truth(truth), QuizScoring.score(q, .truth(truth)))
+            }
+            lacking.insert(.choice)
+        }
+        missing = lacking
+        notifyChanged()
+        return false
+    }
+
+    private func record(_ question: QuizQuestion, _ answer: QuizAnswer, _ points: Int) -> Bool {
+        answered.append(QuizItem(question: question, answer: answer, points: points))
+        draft = Draft()
+        missing = []
+        if answered.count == questions.count { finish() }
+        notifyChanged()
+        return true
+    }
+
+    private func finish() {
+        // Whole seconds: what quiz-history.json keeps (ISO 8601), so a reloaded record is equal.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let record = QuizRecord(date: now, kind: kind, items: answered, points: points,
+                                maxPoints: answered.count * QuizScoring.pointsPerQuestion)
+        history.quizzes.append(record)
+        for item in answered {
+            switch item.question {
+            case .penalty(let id): leitner.record("p:" + id, verdict: item.verdict)
+            case .bank(let id): leitner.record("q:" + id, verdict: item.verdict)
+            }
+        }
+        do {
+            try historyRepository.save(history)
+            try leitnerRepository.save(leitner)
+        } catch {
+            problems.append(localizer.t("The quiz could not be saved: {reason}", ["reason": "\(error)"]))
+        }
+        shownRecord = record
+        reviewing = nil
+        questions = []
+        answered = []
+        page = .result
+    }
+
+    /// Esc (after confirmation): drops the quiz in progress; nothing is kept.
+    public func abandon() {
+        questions = []
+        answered = []
+        draft = Draft()
+        missing = []
+        page = .start
+        notifyChanged()
+    }
+
+    public var isInProgress: Bool { page == .question && !questions.isEmpty }
+
+    // MARK: Result, review, history
+
+    public func openReview(_ index: Int) {
+        guard let record = shownRecord, record.items.indices.contains(index) else { return }
+        reviewing = index
+        notifyChanged()
+    }
+
+    public func closeReview() {
+        guard reviewing != nil else { return }
+        reviewing = nil
+        notifyChanged()
+    }
+
+    public func showHistory() {
+        page = .history
+        reviewing = nil
+        notifyChanged()
+    }
+
+    /// Opens a past quiz (index into `history.quizzes`) on the result page.
+    public func openPast(_ index: Int) {
+        guard history.quizzes.indices.contains(index) else { return }
+        shownRecord = history.quizzes[index]
+        reviewing = nil
+        page = .result
+        notifyChanged()
+    }
+
+    public func backToStart() {
+        page = .start
+        reviewing = nil
+        notifyChanged()
+    }
+
+    public func dismissProblems() {
+        guard !problems.isEmpty else { return }
+        problems = []
+        notifyChanged()
+    }
+}

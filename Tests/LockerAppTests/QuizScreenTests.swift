@@ -1,0 +1,79 @@
+import Foundation
+import LockerKit
+import TerminalUI
+import XCTest
+@testable import LockerApp
+
+final class QuizScreenTests: XCTestCase {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func makeScreen(_ language: Language) throws -> (QuizScreen, Localizer) {
+        let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quiz-view-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let model = QuizViewModel(
+            localizer: localizer,
+            penalties: try PenaltyBook.load(from: root.appendingPathComponent("Data/diving/penalties.json")),
+            bank: try QuestionBank.load(from: root.appendingPathComponent("Data/diving/questions.json")),
+            historyRepository: JSONRepository<QuizHistory>(url: dir.appendingPathComponent("h.json")),
+            leitnerRepository: JSONRepository<LeitnerBoxes>(url: dir.appendingPathComponent("l.json")))
+        return (QuizScreen(viewModel: model), localizer)
+    }
+
+    func render(_ screen: QuizScreen, _ localizer: Localizer, _ width: Int, _ height: Int) -> MemorySurface {
+        let surface = MemorySurface(width: width, height: height)
+        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: localizer, glyphs: .unicode))
+        return surface
+    }
+
+    /// A fixed question so the golden text does not depend on chance.
+    func startOnKnownQuestion(_ screen: QuizScreen) {
+        var rng = SeededRandomNumberGenerator(seed: 11)
+        screen.viewModel.start(using: &rng)
+    }
+
+    func testGoldenStartAndQuestionPages() throws {
+        for language in [Language.en, .fr] {
+            let (screen, localizer) = try makeScreen(language)
+            assertGolden(render(screen, localizer, 80, 21), "quiz-start-\(language.rawValue)-80x24")
+            assertGolden(render(screen, localizer, 120, 37), "quiz-start-\(language.rawValue)-120x40")
+            startOnKnownQuestion(screen)
+            _ = screen.handle(.character("b"))
+            _ = screen.handle(.enter)   // refused: no owner
+            assertGolden(render(screen, localizer, 80, 21), "quiz-question-\(language.rawValue)-80x24")
+            assertGolden(render(screen, localizer, 120, 37), "quiz-question-\(language.rawValue)-120x40")
+        }
+    }
+
+    func testEscAsksBeforeAbandoning() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        startOnKnownQuestion(screen)
+        XCTAssertTrue(screen.hasUnsavedChanges)
+        _ = screen.handle(.escape)
+        XCTAssertTrue(screen.capturesText)
+        XCTAssertTrue(render(screen, localizer, 80, 21).text.contains("Abandon the quiz?"))
+        _ = screen.handle(.character("n"))
+        XCTAssertEqual(screen.viewModel.page, .question)
+        _ = screen.handle(.escape)
+        _ = screen.handle(.character("a"))   // "Abandon"'s first letter
+        XCTAssertEqual(screen.viewModel.page, .start)
+    }
+
+    func testResultReviewShowsBothAnswers() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        _ = screen.handle(.left); _ = screen.handle(.left); _ = screen.handle(.left)
+        startOnKnownQuestion(screen)
+        for _ in 0..<5 {
+            _ = screen.handle(.character("a")); _ = screen.handle(.character("r")); _ = screen.handle(.enter)
+        }
+        XCTAssertEqual(screen.viewModel.page, .result)
+        let result = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(result.contains("/ 50 points"), result)
+        _ = screen.handle(.enter)
+        let review = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(review.contains("Your answer") && review.contains("Right answer"), review)
+        XCTAssertTrue(review.contains("Article "), review)
+        _ = screen.handle(.escape); _ = screen.handle(.character("h"))
+        XCTAssertTrue(render(screen, localizer, 80, 21).text.contains("10 %") || screen.viewModel.history.quizzes.count == 1)
+    }
+}

@@ -1,0 +1,140 @@
+import XCTest
+@testable import LockerKit
+
+final class QuizTests: XCTestCase {
+    var book: PenaltyBook!
+    var bank: QuestionBank!
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        book = try PenaltyBook.load(from: packageRoot.appendingPathComponent("Data/diving/penalties.json"))
+        bank = try QuestionBank.load(from: packageRoot.appendingPathComponent("Data/diving/questions.json"))
+        dir = try makeTemporaryDirectory(self)
+    }
+
+    func makeModel() -> QuizViewModel {
+        QuizViewModel(localizer: .english, penalties: book, bank: bank,
+                      historyRepository: JSONRepository<QuizHistory>(url: dir.appendingPathComponent("quiz-history.json")),
+                      leitnerRepository: JSONRepository<LeitnerBoxes>(url: dir.appendingPathComponent("quiz-leitner.json")))
+    }
+
+    func testScoringAllPartialCases() {
+        let both = book.penalties.first { $0.referee && $0.judge }!      // truth R+J
+        let referee = book.penalties.first { $0.referee && !$0.judge }!  // truth R
+        let s = both.sanction
+        XCTAssertEqual(QuizScoring.score(both, sanction: s, referee: true, judge: true), 10)
+        XCTAssertEqual(QuizScoring.score(both, sanction: s, referee: true, judge: false), 5)
+        XCTAssertEqual(QuizScoring.score(both, sanction: s, referee: false, judge: true), 5)
+        XCTAssertEqual(QuizScoring.score(referee, sanction: referee.sanction, referee: true, judge: true), 5)
+        XCTAssertEqual(QuizScoring.score(referee, sanction: referee.sanction, referee: false, judge: true), 0, "both flags wrong")
+        XCTAssertEqual(QuizScoring.score(referee, sanction: referee.sanction, referee: true, judge: false), 10)
+        let wrong = Sanction.allCases.first { $0 != s }!
+        XCTAssertEqual(QuizScoring.score(both, sanction: wrong, referee: true, judge: true), 0, "wrong sanction scores nothing")
+        XCTAssertTrue(QuizScoring.passed(points: 160, maxPoints: 200))
+        XCTAssertFalse(QuizScoring.passed(points: 155, maxPoints: 200))
+        XCTAssertEqual(QuizScoring.percent(points: 155, maxPoints: 200), 77)
+    }
+
+    func testBankIsValidAndAnswersScore() throws {
+        XCTAssertGreaterThanOrEqual(bank.questions.count, 40)
+        let choice = bank.questions.first { $0.kind == .choice }!
+        guard case .index(let right) = choice.answer else { return XCTFail() }
+        XCTAssertEqual(QuizScoring.score(choice, .choice(right)), 10)
+        XCTAssertEqual(QuizScoring.score(choice, .choice((right + 1) % 4)), 0)
+        let digest = try RulesDigest.load(from: packageRoot.appendingPathComponent("Data/diving/digest/en.md"))
+        XCTAssertEqual(bank.questions.filter { digest.index(of: $0.article) == nil }.map(\.id), [], "every question's article is in the digest")
+    }
+
+    func testGatingSanctionToggleAndAFullQuizIsKept() throws {
+        let model = makeModel()
+        model.changeCount(by: -10)
+        XCTAssertEqual(model.questionCount, 5, "clamped at 5")
+        var rng = SeededRandomNumberGenerator(seed: 7)
+        model.start(using: &rng)
+        XCTAssertEqual(model.questions.count, 5)
+        XCTAssertEqual(Set(model.questions).count, 5, "questions are distinct")
+        XCTAssertFalse(model.submit())
+        XCTAssertEqual(model.missing, [.sanction, .owner])
+        model.pickSanction(2)
+        model.pickSanction(2)
+        XCTAssertNil(model.draft.sanction, "picking the lit sanction again clears it")
+        model.pickSanction(0)
+        model.pickSanction(4)
+        XCTAssertEqual(model.draft.sanction, .deductHalfTo2, "picking one clears the others")
+        XCTAssertFalse(model.submit())
+        XCTAssertEqual(model.missing, [.owner])
+        for _ in 0..<5 {
+            guard case .penalty(let id) = model.currentQuestion!, let truth = model.penalty(id) else { return XCTFail() }
+            model.pickSanction(Sanction.allCases.firstIndex(of: truth.sanction)!)
+            if model.draft.sanction == nil { model.pickSanction(Sanction.allCases.firstIndex(of: truth.sanction)!) }
+            model.toggleReferee()
+            XCTAssertTrue(model.submit())
+        }
+        XCTAssertEqual(model.page, .result)
+        let record = try XCTUnwrap(model.shownRecord)
+        XCTAssertEqual(record.items.count, 5)
+        XCTAssertEqual(model.history.quizzes.count, 1)
+        let reloaded = makeModel()
+        XCTAssertEqual(reloaded.history, model.history, "history round-trips through quiz-history.json")
+        XCTAssertEqual(reloaded.leitner, model.leitner)
+    }
+
+    func testAbandonedQuizIsNotKept() {
+        let model = makeModel()
+        var rng = SeededRandomNumberGenerator(seed: 1)
+        model.start(using: &rng)
+        model.pickSanction(0); model.toggleJudge(); model.submit()
+        model.abandon()
+        XCTAssertEqual(model.page, .start)
+        XCTAssertTrue(model.history.quizzes.isEmpty)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("quiz-history.json").path))
+    }
+
+    func testLeitnerBringsWrongAnswersBackSooner() {
+        var boxes = LeitnerBoxes()
+        boxes.record("p:wrong", verdict: .wrong)
+        boxes.record("p:right", verdict: .right)
+        boxes.record("p:right", verdict: .right)
+        XCTAssertEqual(boxes.box(of: "p:wrong"), 1)
+        XCTAssertEqual(boxes.box(of: "p:new"), 2)
+        XCTAssertEqual(boxes.box(of: "p:right"), 4)
+        boxes.record("p:right", verdict: .partial)
+        XCTAssertEqual(boxes.box(of: "p:right"), 3)
+        XCTAssertGreaterThan(boxes.weight(of: "p:wrong"), boxes.weight(of: "p:new"))
+        var rng = SeededRandomNumberGenerator(seed: 42)
+        var firsts: [String: Int] = [:]
+        for _ in 0..<2000 {
+            let drawn = boxes.draw(1, from: ["p:wrong", "p:new", "p:right"], using: &rng)
+            firsts[drawn[0], default: 0] += 1
+        }
+        XCTAssertGreaterThan(firsts["p:wrong"]!, firsts["p:new"]!)
+        XCTAssertGreaterThan(firsts["p:new"]!, firsts["p:right"]!)
+        let all = boxes.draw(10, from: ["a", "b", "c"], using: &rng)
+        XCTAssertEqual(Set(all).count, 3, "never more than exist, never twice")
+    }
+
+    func testMixedAndBankQuestionsGateOnAnAnswer() {
+        let model = makeModel()
+        model.changeKind(by: 2)
+        XCTAssertEqual(model.kind, .trueFalse)
+        var rng = SeededRandomNumberGenerator(seed: 3)
+        model.start(using: &rng)
+        XCTAssertFalse(model.submit())
+        XCTAssertEqual(model.missing, [.choice])
+        model.pickTruth(true)
+        XCTAssertTrue(model.submit())
+        model.changeKind(by: 1)
+        XCTAssertEqual(model.kind, .mixed)
+        XCTAssertEqual(model.available(.mixed), 48 + model.available(.choice) + model.available(.trueFalse))
+    }
+
+    func testCorruptHistoryIsKeptAsideAndReported() throws {
+        try Data("{ nope".utf8).write(to: dir.appendingPathComponent("quiz-history.json"))
+        try Data("[]".utf8).write(to: dir.appendingPathComponent("quiz-leitner.json"))
+        let model = makeModel()
+        XCTAssertEqual(model.problems.count, 2)
+        XCTAssertTrue(model.problems[0].contains("quiz-history.json.corrupt-"), model.problems[0])
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        XCTAssertEqual(files.filter { $0.contains(".corrupt-") }.count, 2)
+    }
+}
