@@ -85,19 +85,30 @@ enum ScreenFactory {
     static func makeScreens(options: AppOptions, localizer: Localizer, navigate: @escaping (Tab) -> Void) -> [Screen] {
         let diving = options.resources?.dataDirectory.appendingPathComponent("diving")
             ?? URL(fileURLWithPath: "Data/diving")
-        let rules = RulesViewModel(localizer: localizer, digestDirectory: diving.appendingPathComponent("digest"),
-                                   officialRepository: JSONRepository<OfficialRules>(url: options.paths.officialRulesFile))
-        let penalties = PenaltiesViewModel(localizer: localizer, loading: diving.appendingPathComponent("penalties.json"))
-        let penaltiesScreen = PenaltiesScreen(viewModel: penalties)
-        penaltiesScreen.openArticle = { number in
-            guard rules.open(number) else { return false }
-            navigate(.rules)
-            return true
+        // Each tab is built when first shown; bundled files are read once, when first needed.
+        let rules = Lazy {
+            RulesViewModel(localizer: localizer, digestDirectory: diving.appendingPathComponent("digest"),
+                           officialRepository: JSONRepository<OfficialRules>(url: options.paths.officialRulesFile))
         }
-        let bank = try? QuestionBank.load(from: diving.appendingPathComponent("questions.json"))
-        let quiz = QuizViewModel(localizer: localizer, penalties: penalties.book, bank: bank,
-                                 historyRepository: JSONRepository<QuizHistory>(url: options.paths.quizHistoryFile),
-                                 leitnerRepository: JSONRepository<LeitnerBoxes>(url: options.paths.quizLeitnerFile))
-        return [RulesScreen(viewModel: rules), penaltiesScreen, QuizScreen(viewModel: quiz)]
+        let penalties = Lazy { PenaltiesViewModel(localizer: localizer, loading: diving.appendingPathComponent("penalties.json")) }
+        return [
+            LazyScreen(tab: .rules) { RulesScreen(viewModel: rules.get) },
+            LazyScreen(tab: .penalties) {
+                let screen = PenaltiesScreen(viewModel: penalties.get)
+                screen.openArticle = { number in
+                    guard rules.get.open(number, preferOfficial: true) else { return false }
+                    navigate(.rules)
+                    return true
+                }
+                return screen
+            },
+            LazyScreen(tab: .quiz) {
+                let bank = try? QuestionBank.load(from: diving.appendingPathComponent("questions.json"))
+                return QuizScreen(viewModel: QuizViewModel(
+                    localizer: localizer, penalties: penalties.get.book, bank: bank,
+                    historyRepository: JSONRepository<QuizHistory>(url: options.paths.quizHistoryFile),
+                    leitnerRepository: JSONRepository<LeitnerBoxes>(url: options.paths.quizLeitnerFile)))
+            },
+        ]
     }
 }

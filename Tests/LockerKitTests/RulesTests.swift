@@ -98,6 +98,9 @@ final class RulesTests: XCTestCase {
         try model.storeOfficial(OfficialRules(source: "r.pdf", importedAt: Date(), articles: [.init(number: "6.5.4", text: "official")]))
         XCTAssertTrue(model.toggleOfficial())
         XCTAssertTrue(model.showOfficial)
+        XCTAssertTrue(model.toggleOfficial())
+        XCTAssertTrue(model.open("6.5.4", preferOfficial: true))
+        XCTAssertTrue(model.showOfficial, "a link opens the official article when it was imported")
         let reloaded = RulesViewModel(localizer: localizer, digestDirectory: packageRoot.appendingPathComponent("Data/diving/digest"),
                                       officialRepository: repository)
         XCTAssertEqual(reloaded.official?.text(of: "6.5.4"), "official", "stored atomically and read back")

@@ -77,10 +77,13 @@ public final class RulesViewModel: ViewModel {
     }
 
     /// Opens an article by number ("8.5.4"); false when the digest has no such article.
+    /// A link from another tab (`preferOfficial`) shows the official text of the article when
+    /// the user has imported it.
     @discardableResult
-    public func open(_ number: String) -> Bool {
-        let cleaned = number.trimmingSpaces.drop { $0 == "I" || $0 == "V" || $0 == "." }
-        guard let index = digest?.index(of: String(cleaned)) else { return false }
+    public func open(_ number: String, preferOfficial: Bool = false) -> Bool {
+        let cleaned = String(number.trimmingSpaces.drop { $0 == "I" || $0 == "V" || $0 == "." })
+        guard let index = digest?.index(of: cleaned) else { return false }
+        if preferOfficial, official?.text(of: cleaned) != nil { showOfficial = true }
         open(index: index)
         return true
     }

@@ -102,9 +102,15 @@ public struct SearchState: Equatable, Sendable {
     /// Recomputes hits for `items` (one string per item or line) and picks the first hit at or
     /// after `from`.
     public mutating func update(items: [String], from: Int) {
+        update(foldedItems: items.map(TextMatcher.fold), from: from)
+    }
+
+    /// The same, over items already folded with `TextMatcher.fold` (callers that search the
+    /// same text often keep them).
+    public mutating func update(foldedItems: [String], from: Int) {
         let q = TextMatcher.fold(liveQuery)
         guard !q.isEmpty else { hits = []; current = nil; return }
-        hits = items.indices.filter { TextMatcher.fold(items[$0]).contains(q) }
+        hits = foldedItems.indices.filter { foldedItems[$0].contains(q) }
         current = hits.firstIndex { $0 >= from } ?? (hits.isEmpty ? nil : 0)
     }
 

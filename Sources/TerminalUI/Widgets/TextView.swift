@@ -75,14 +75,17 @@ public struct TextViewState: Equatable, Sendable {
     public private(set) var lines: [TextLine] = []
     public private(set) var offset = 0
     public var search = SearchState()
+    /// `lines` folded for search, computed on the first search after the text changes.
+    private var folded: [String]?
 
     public init(lines: [TextLine] = []) { self.lines = lines }
 
     /// Replaces the content (e.g. after a resize re-wraps it), keeping the offset in range.
     public mutating func setLines(_ newLines: [TextLine], height: Int) {
         lines = newLines
+        folded = nil
         clamp(height: height)
-        if !search.liveQuery.isEmpty { search.update(items: lines.map(\.text), from: offset) }
+        if !search.liveQuery.isEmpty { search.update(foldedItems: foldedLines(), from: offset) }
     }
 
     public mutating func scroll(to line: Int, height: Int) {
@@ -110,8 +113,15 @@ public struct TextViewState: Equatable, Sendable {
     }
 
     /// Runs the search on the lines and scrolls to the first hit at or after the top line.
+    private mutating func foldedLines() -> [String] {
+        if let folded { return folded }
+        let made = lines.map { TextMatcher.fold($0.text) }
+        folded = made
+        return made
+    }
+
     public mutating func applySearch(height: Int) {
-        search.update(items: lines.map(\.text), from: offset)
+        search.update(foldedItems: foldedLines(), from: offset)
         if let hit = search.currentHit { reveal(hit, height: height) }
     }
 
@@ -140,12 +150,13 @@ public struct TextView {
         let needsBar = state.lines.count > rect.height
         let content = needsBar ? Rect(x: rect.x, y: rect.y, width: rect.width - 1, height: rect.height) : rect
         let query = state.search.liveQuery
+        let hitLines = Set(state.search.hits)
         for row in 0..<rect.height {
             let index = state.offset + row
             guard index < state.lines.count else { break }
             let line = state.lines[index]
             surface.write(line.text, x: content.x, y: content.y + row, style: line.style, clip: content)
-            if !query.isEmpty {
+            if !query.isEmpty && hitLines.contains(index) {
                 let current = state.search.currentHit == index
                 for range in TextMatcher.columnRanges(of: query, in: line.text) {
                     let start = content.x + range.lowerBound

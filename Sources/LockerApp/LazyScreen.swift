@@ -1,0 +1,54 @@
+import LockerKit
+import TerminalUI
+
+/// A screen built the first time it is shown, so start-up pays only for the tab it opens on.
+/// Until then it forwards nothing and reports no unsaved changes; the shell's change callback
+/// is attached as soon as the real screen exists.
+final class LazyScreen: Screen {
+    let tab: Tab
+    private let make: () -> Screen
+    private var made: Screen?
+    private var observer: (() -> Void)?
+    private var token: ObservationToken?
+
+    init(tab: Tab, make: @escaping () -> Screen) {
+        self.tab = tab
+        self.make = make
+    }
+
+    /// The real screen, built on first use.
+    var screen: Screen {
+        if let made { return made }
+        let built = make()
+        made = built
+        if let observer { token = built.observeChanges(observer) }
+        return built
+    }
+
+    func footerHints(_ localizer: Localizer) -> [KeyHint] { screen.footerHints(localizer) }
+    func helpSections(_ localizer: Localizer) -> [HelpSection] { screen.helpSections(localizer) }
+    func status(_ localizer: Localizer) -> String? { screen.status(localizer) }
+    func handle(_ key: Key) -> Bool { screen.handle(key) }
+    func render(into surface: Surface, rect: Rect, context: RenderContext) { screen.render(into: surface, rect: rect, context: context) }
+    var capturesText: Bool { made?.capturesText ?? false }
+    var hasUnsavedChanges: Bool { made?.hasUnsavedChanges ?? false }
+
+    func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
+        observer = callback
+        if let made { token = made.observeChanges(callback) }
+        return nil
+    }
+}
+
+/// A value computed once, on first use (bundled files shared by several tabs).
+final class Lazy<Value> {
+    private let make: () -> Value
+    private var value: Value?
+    init(_ make: @escaping () -> Value) { self.make = make }
+    var get: Value {
+        if let value { return value }
+        let made = make()
+        value = made
+        return made
+    }
+}
