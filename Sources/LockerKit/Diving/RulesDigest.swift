@@ -60,7 +60,8 @@ public struct RulesDigest: Equatable, Sendable {
             articles[articles.count - 1].blocks.append(.paragraph(paragraph.joined(separator: " ")))
             paragraph = []
         }
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let raw = Substring(bytes)
             let line = raw.trimmingSpaces
             let lineNumber = offset + 1
             if line.isEmpty { flush(); continue }

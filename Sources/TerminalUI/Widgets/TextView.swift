@@ -6,8 +6,9 @@ public enum WordWrap {
     public static func wrap(_ text: String, width: Int, hangingIndent: Bool = true) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lines.append(contentsOf: wrapParagraph(String(paragraph), width: width, hangingIndent: hangingIndent))
+        // Split on bytes: "\n" and " " never occur inside a multi-byte character.
+        for paragraph in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lines.append(contentsOf: wrapParagraph(String(Substring(paragraph)), width: width, hangingIndent: hangingIndent))
         }
         return lines
     }
@@ -22,9 +23,10 @@ public enum WordWrap {
         var lines: [String] = []
         var current = String(leading)
         var currentWidth = current.displayWidth
-        let words = paragraph.dropFirst(leading.count).split(separator: " ", omittingEmptySubsequences: true)
-        for wordSub in words {
-            var word = String(wordSub)
+        let body = paragraph.dropFirst(leading.count)
+        let words = body.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+        for wordBytes in words {
+            var word = String(Substring(wordBytes))
             var wordWidth = word.displayWidth
             let separator = current.allSatisfy({ $0 == " " }) ? 0 : 1
             if currentWidth + separator + wordWidth <= width {
