@@ -73,16 +73,8 @@ public struct PenaltyBook: Codable, Equatable, Sendable {
     /// Reads and checks the file: the right format, all six sanctions once, unique ids, each
     /// penalty with at least one owner and one article, every text in four languages.
     public static func load(from url: URL) throws -> PenaltyBook {
-        let name = url.lastPathComponent
-        let book: PenaltyBook
-        do {
-            book = try JSONDecoder().decode(PenaltyBook.self, from: Data(contentsOf: url))
-        } catch let error as DecodingError {
-            throw DataFileError(file: name, reason: JSONRepository<PenaltyBook>.describe(error))
-        } catch {
-            throw DataFileError(file: name, reason: "\(error)")
-        }
-        try book.validate(file: name)
+        let book = try DataFileError.decode(PenaltyBook.self, from: url)
+        try book.validate(file: url.lastPathComponent)
         return book
     }
 

@@ -54,14 +54,7 @@ public struct QuestionBank: Codable, Equatable, Sendable {
 
     public static func load(from url: URL) throws -> QuestionBank {
         let name = url.lastPathComponent
-        let bank: QuestionBank
-        do {
-            bank = try JSONDecoder().decode(QuestionBank.self, from: Data(contentsOf: url))
-        } catch let error as DecodingError {
-            throw DataFileError(file: name, reason: JSONRepository<QuestionBank>.describe(error))
-        } catch {
-            throw DataFileError(file: name, reason: "\(error)")
-        }
+        let bank = try DataFileError.decode(QuestionBank.self, from: url)
         guard bank.format == "locker-questions", bank.version == 1 else {
             throw DataFileError(file: name, reason: "not a locker-questions version 1 file")
         }

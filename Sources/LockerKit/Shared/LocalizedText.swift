@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A text written in each interface language (data files carry these; the interface strings go
 /// through the PO catalogues instead). English is the fallback.
 public struct LocalizedText: Codable, Equatable, Sendable {
@@ -34,4 +36,17 @@ public struct DataFileError: Error, Equatable, CustomStringConvertible {
     public var reason: String
     public init(file: String, reason: String) { self.file = file; self.reason = reason }
     public var description: String { "\(file): \(reason)" }
+
+    /// Decodes a JSON data file; any failure becomes a `DataFileError` naming the file and,
+    /// for bad content, where in it.
+    public static func decode<T: Decodable>(_ type: T.Type, from url: URL) throws -> T {
+        let name = url.lastPathComponent
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
+        } catch let error as DecodingError {
+            throw DataFileError(file: name, reason: error.summary)
+        } catch {
+            throw DataFileError(file: name, reason: "cannot be read")
+        }
+    }
 }

@@ -42,7 +42,7 @@ public final class JSONRepository<Value: Codable>: Repository {
             try validate(value)
             return .loaded(value)
         } catch let error as DecodingError {
-            reason = JSONRepository.describe(error)
+            reason = error.summary
         } catch {
             reason = "\(error)"
         }
@@ -57,14 +57,16 @@ public final class JSONRepository<Value: Codable>: Repository {
         let data = try encoder.encode(value)
         try AtomicFile.write(data + Data("\n".utf8), to: url)
     }
+}
 
+extension DecodingError {
     /// A short, technical description of a decoding error: where in the file and what.
-    static func describe(_ error: DecodingError) -> String {
+    public var summary: String {
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
             return keys.isEmpty ? "" : " at " + keys.joined()
         }
-        switch error {
+        switch self {
         case .dataCorrupted(let context):
             let underlying = context.underlyingError.map { "\($0)" }
             return (underlying ?? context.debugDescription) + path(context)
@@ -73,7 +75,7 @@ public final class JSONRepository<Value: Codable>: Repository {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return context.debugDescription + path(context)
         @unknown default:
-            return "\(error)"
+            return "\(self)"
         }
     }
 }
