@@ -1,3 +1,4 @@
+#define _GNU_SOURCE 1 /* strcasestr */
 #include "CNcurses.h"
 
 #include <langinfo.h>
@@ -12,11 +13,36 @@ static SCREEN *lk_screen = NULL;
 static volatile sig_atomic_t lk_is_active = 0;
 static int lk_cursor_shown = -1;
 
-int lk_setlocale_utf8(void) {
-    setlocale(LC_ALL, "");
+static int lk_codeset_is_utf8(void) {
     const char *codeset = nl_langinfo(CODESET);
     if (codeset == NULL) return 0;
     return (strcasecmp(codeset, "UTF-8") == 0 || strcasecmp(codeset, "utf8") == 0) ? 1 : 0;
+}
+
+/* Whether the environment asks for a UTF-8 locale (LC_ALL, else LC_CTYPE, else LANG). */
+static int lk_environment_wants_utf8(void) {
+    const char *names[] = {"LC_ALL", "LC_CTYPE", "LANG"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *value = getenv(names[i]);
+        if (value == NULL || *value == '\0') continue;
+        return (strcasestr(value, "utf-8") != NULL || strcasestr(value, "utf8") != NULL) ? 1 : 0;
+    }
+    return 0;
+}
+
+int lk_setlocale_utf8(void) {
+    setlocale(LC_ALL, "");
+    if (lk_codeset_is_utf8()) return 1;
+    /* A UTF-8 locale that is asked for but not installed (common over SSH: LANG=fr_FR.UTF-8
+     * forwarded to a server that never generated it) would make every non-ASCII character
+     * vanish. The terminal still speaks UTF-8, so take the character handling from C.UTF-8. */
+    if (lk_environment_wants_utf8()) {
+        const char *fallbacks[] = {"C.UTF-8", "C.utf8", "en_US.UTF-8"};
+        for (size_t i = 0; i < sizeof fallbacks / sizeof fallbacks[0]; i++) {
+            if (setlocale(LC_CTYPE, fallbacks[i]) != NULL && lk_codeset_is_utf8()) return 1;
+        }
+    }
+    return 0;
 }
 
 int lk_start(const char *term) {
