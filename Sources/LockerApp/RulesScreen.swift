@@ -172,6 +172,8 @@ public final class RulesScreen: Screen {
             contentsRect = body
         }
         if !hasSideContents && focus == .contents && !contentsOpen { focus = .text }
+        // Lines longer than about 100 columns are hard to read on wide terminals.
+        textRect.width = min(textRect.width, 100)
         layout(digest, width: textRect.width - 1, context: context)
         textHeight = textRect.height
         if seenJump != viewModel.jumpRequest {

@@ -71,6 +71,14 @@ final class ShellEndToEndTests: XCTestCase {
         try session.waitFor("1 Reglas")
     }
 
+    func testAccentsShowEvenWhenTheAskedForLocaleIsNotInstalled() throws {
+        // fr_FR.UTF-8 is usually not generated on CI or on a fresh server; accents must still show.
+        let session = try TmuxSession(environment: ["LANG": "fr_FR.UTF-8"])
+        try session.waitFor("1 Règles")
+        try session.waitFor("2 Pénalités")
+        XCTAssertFalse(try session.screen().contains("not UTF-8"))
+    }
+
     func testThemeKeyCyclesAndNoColorMeansNoColourCodes() throws {
         let colored = try TmuxSession()
         try colored.waitFor("1 Rules")
