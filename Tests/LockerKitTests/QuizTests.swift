@@ -79,6 +79,16 @@ final class QuizTests: XCTestCase {
         XCTAssertEqual(reloaded.leitner, model.leitner)
     }
 
+    func testHistoryFileUsesNamedFields() throws {
+        let item = QuizItem(question: .penalty("double-bounce"), answer: .penalty(sanction: .failed, referee: true, judge: false), points: 5)
+        let json = String(decoding: try JSONEncoder().encode(item), as: UTF8.self)
+        XCTAssertTrue(json.contains(#""question":{"penalty":"double-bounce"}"#), json)
+        XCTAssertTrue(json.contains(#""sanction":"failed""#), json)
+        let bank = QuizItem(question: .bank("scale"), answer: .choice(2), points: 10)
+        XCTAssertEqual(try JSONDecoder().decode(QuizItem.self, from: JSONEncoder().encode(bank)), bank)
+        XCTAssertThrowsError(try JSONDecoder().decode(QuizQuestion.self, from: Data("{}".utf8)))
+    }
+
     func testAbandonedQuizIsNotKept() {
         let model = makeModel()
         var rng = SeededRandomNumberGenerator(seed: 1)

@@ -79,16 +79,69 @@ public struct QuestionBank: Codable, Equatable, Sendable {
 }
 
 /// One question as asked in a quiz (by stable id, so history survives data updates).
+/// Stored as `{"penalty": "double-bounce"}` or `{"bank": "scale-very-good"}`.
 public enum QuizQuestion: Codable, Equatable, Hashable, Sendable {
     case penalty(String)
     case bank(String)
+
+    enum CodingKeys: String, CodingKey { case penalty, bank }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let id = try container.decodeIfPresent(String.self, forKey: .penalty) {
+            self = .penalty(id)
+        } else if let id = try container.decodeIfPresent(String.self, forKey: .bank) {
+            self = .bank(id)
+        } else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "a question needs \"penalty\" or \"bank\""))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .penalty(let id): try container.encode(id, forKey: .penalty)
+        case .bank(let id): try container.encode(id, forKey: .bank)
+        }
+    }
 }
 
-/// What the user answered.
+/// What the user answered. Stored as `{"sanction": "failed", "referee": true, "judge": false}`,
+/// `{"choice": 2}` or `{"truth": true}`.
 public enum QuizAnswer: Codable, Equatable, Sendable {
     case penalty(sanction: Sanction, referee: Bool, judge: Bool)
     case choice(Int)
     case truth(Bool)
+
+    enum CodingKeys: String, CodingKey { case sanction, referee, judge, choice, truth }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let sanction = try container.decodeIfPresent(Sanction.self, forKey: .sanction) {
+            self = .penalty(sanction: sanction, referee: try container.decode(Bool.self, forKey: .referee),
+                            judge: try container.decode(Bool.self, forKey: .judge))
+        } else if let choice = try container.decodeIfPresent(Int.self, forKey: .choice) {
+            self = .choice(choice)
+        } else if let truth = try container.decodeIfPresent(Bool.self, forKey: .truth) {
+            self = .truth(truth)
+        } else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                    debugDescription: "an answer needs \"sanction\", \"choice\" or \"truth\""))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .penalty(let sanction, let referee, let judge):
+            try container.encode(sanction, forKey: .sanction)
+            try container.encode(referee, forKey: .referee)
+            try container.encode(judge, forKey: .judge)
+        case .choice(let index): try container.encode(index, forKey: .choice)
+        case .truth(let value): try container.encode(value, forKey: .truth)
+        }
+    }
 }
 
 /// How an answer was judged.
