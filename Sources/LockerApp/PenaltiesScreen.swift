@@ -189,7 +189,6 @@ public final class PenaltiesScreen: Screen {
         let referee = context.localizer.t("R", context: "referee initial")
         let judge = context.localizer.t("J", context: "judge initial")
         let hidden = context.glyphs.ascii ? "." : "·"
-        let savedCursor = surface.cursor
         let textWidth = rect.width - 7 - (viewModel.visible.count > rect.height ? 1 : 0)
         ListView().render(&list, into: surface, rect: rect) { index, _ in
             let penalty = self.viewModel.visible[index]
@@ -202,7 +201,6 @@ public final class PenaltiesScreen: Screen {
                 Span(self.rowText(penalty, width: textWidth, context: context)),
             ]
         }
-        if search.isTyping { surface.cursor = savedCursor ?? surface.cursor }
     }
 
     /// Row texts are cut to the list width once per width and language, not on every key.

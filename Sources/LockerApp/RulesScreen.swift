@@ -224,10 +224,12 @@ public final class RulesScreen: Screen {
             return [Span(" " + indent + article.number + " ", style), Span(article.title, article.level == 1 ? style : Style(.muted))]
         }
         if !focused {
-            // Unfocused contents still mark the current article.
+            // The unfocused contents still point at the current article; the cursor (which
+            // screen readers follow) stays in the text, where the text view parked it.
             let row = viewModel.selectedIndex - contents.offset
-            if row >= 0 && row < rect.height { surface.highlight(x: rect.x, y: rect.y + row, width: 1, style: Style(.accent, [.bold])) }
-            surface.write(context.glyphs.pointer, x: rect.x, y: rect.y + max(0, row), style: Style(.accent), clip: rect)
+            if (0..<rect.height).contains(row) {
+                surface.write(context.glyphs.pointer, x: rect.x, y: rect.y + row, style: Style(.accent, [.bold]), clip: rect)
+            }
             surface.cursor = savedCursor
         }
     }

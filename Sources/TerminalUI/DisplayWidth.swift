@@ -9,7 +9,7 @@ public enum DisplayWidth {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         let value = first.value
-        if value < 0x7F { return value < 0x20 ? 1 : 1 }  // controls are drawn as a replacement glyph
+        if value < 0x7F { return 1 }  // ASCII; controls are drawn as a one-column replacement glyph
         if scalars.count == 1 {
             if isZeroWidth(value) { return 0 }
             if (0x7F...0x9F).contains(value) { return 1 }
