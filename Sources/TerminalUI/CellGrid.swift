@@ -121,19 +121,26 @@ public struct CellGrid: Equatable, Sendable {
             }
             let w = DisplayWidth.of(grapheme)
             if w == 0 { continue }
-            if column + w > end {
-                // A wide grapheme that does not fit leaves a blank instead of half a glyph.
-                if column >= 0 { setPacked(PackedCell(code: 0x20, style: style), x: column, y: y) }
-                column += 1
-                break
-            }
-            if column >= 0 {
-                setPacked(PackedCell(code: encode(grapheme), style: style), x: column, y: y, wide: w == 2)
-                if w == 2, column + 1 < width { setPacked(PackedCell(code: 0, style: style), x: column + 1, y: y) }
-            }
-            column += w
+            guard let next = place(column + w > end ? 0 : encode(grapheme), width: w, style: style,
+                                   column: column, y: y, end: end) else { return column + 1 }
+            column = next
         }
         return column
+    }
+
+    /// Puts one glyph of display width `w` at `column`; a wide one also gets its continuation
+    /// cell. Returns the next column, or nil when the glyph does not fit before `end` — then a
+    /// blank is left instead of half a glyph and the caller stops.
+    private mutating func place(_ code: UInt32, width w: Int, style: Style, column: Int, y: Int, end: Int) -> Int? {
+        if column + w > end {
+            if column >= 0 { setPacked(PackedCell(code: 0x20, style: style), x: column, y: y) }
+            return nil
+        }
+        if column >= 0 {
+            setPacked(PackedCell(code: code, style: style), x: column, y: y, wide: w == 2)
+            if w == 2, column + 1 < width { setPacked(PackedCell(code: 0, style: style), x: column + 1, y: y) }
+        }
+        return column + w
     }
 
     /// The fast path of `write` for text where every scalar is a grapheme of its own (all ASCII
@@ -150,16 +157,8 @@ public struct CellGrid: Equatable, Sendable {
             }
             let w = value < 0x300 ? 1 : DisplayWidth.of(scalar: scalar)
             if w == 0 { continue }
-            if column + w > end {
-                if column >= 0 { setPacked(PackedCell(code: 0x20, style: style), x: column, y: y) }
-                column += 1
-                break
-            }
-            if column >= 0 {
-                setPacked(PackedCell(code: value, style: style), x: column, y: y, wide: w == 2)
-                if w == 2, column + 1 < width { setPacked(PackedCell(code: 0, style: style), x: column + 1, y: y) }
-            }
-            column += w
+            guard let next = place(value, width: w, style: style, column: column, y: y, end: end) else { return column + 1 }
+            column = next
         }
         return column
     }
