@@ -100,6 +100,9 @@ final class TmuxSession {
 
     deinit {
         _ = try? tmux(["kill-server"])
+        // kill-server can leave the socket file behind; tmux keeps it in $TMUX_TMPDIR/tmux-UID.
+        let socketDirectory = (ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp") + "/tmux-\(getuid())"
+        try? FileManager.default.removeItem(atPath: socketDirectory + "/" + socket)
         try? FileManager.default.removeItem(at: config)
         if ownsDataDirectory { try? FileManager.default.removeItem(at: dataDirectory) }
     }
