@@ -111,12 +111,6 @@ public final class Shell {
         return nil
     }
 
-    /// Switches between Unicode and ASCII glyphs.
-    public func setGlyphs(_ newGlyphs: Glyphs) {
-        glyphs = newGlyphs
-        needsRender = true
-    }
-
     // MARK: Drawing
 
     public func render(into surface: Surface) {

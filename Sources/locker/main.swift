@@ -135,6 +135,15 @@ func bundledData() -> URL {
     return resources.dataDirectory
 }
 
+/// The bundled rules digest of a language, or a clear error and exit status 1.
+func loadDigest(_ language: Language) -> RulesDigest {
+    do {
+        return try RulesDigest.load(from: bundledData().appendingPathComponent("diving/digest/\(language.rawValue).md"))
+    } catch {
+        fail(localizer.t("The rules digest could not be loaded: {reason}", ["reason": "\(error)"]), status: 1)
+    }
+}
+
 /// Writes a value as pretty JSON (sorted keys) on standard output.
 func printJSON<T: Encodable>(_ value: T) {
     let encoder = JSONEncoder()
@@ -161,11 +170,7 @@ struct RulesCommand: ParsableCommand {
     @OptionGroup var parent: LanguageHelp
 
     func run() throws {
-        let digestURL = bundledData().appendingPathComponent("diving/digest/\(localizer.language.rawValue).md")
-        let digest: RulesDigest
-        do { digest = try RulesDigest.load(from: digestURL) } catch {
-            fail(localizer.t("The rules digest could not be loaded: {reason}", ["reason": "\(error)"]), status: 1)
-        }
+        let digest = loadDigest(localizer.language)
         guard let search, !search.isEmpty else {
             for article in digest.articles {
                 print(String(repeating: "  ", count: article.level - 1) + article.number + "  " + article.title)
@@ -195,10 +200,7 @@ struct RulesImportCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let digest: RulesDigest
-        do { digest = try RulesDigest.load(from: bundledData().appendingPathComponent("diving/digest/en.md")) } catch {
-            fail(localizer.t("The rules digest could not be loaded: {reason}", ["reason": "\(error)"]), status: 1)
-        }
+        let digest = loadDigest(.en)
         guard FileManager.default.isReadableFile(atPath: file) else {
             fail(localizer.t("Cannot read {file}.", ["file": file]), status: 1)
         }

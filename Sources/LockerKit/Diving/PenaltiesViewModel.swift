@@ -98,9 +98,6 @@ public final class PenaltiesViewModel: ViewModel {
         setFilters(sanction: nil, owner: .any)
     }
 
-    /// Tells observers that the language changed (texts are read in the current language).
-    public func languageChanged() { notifyChanged() }
-
     private func applyFilters(keeping id: String?) {
         visible = (book?.penalties ?? []).filter { penalty in
             (sanctionFilter == nil || penalty.sanction == sanctionFilter) && ownerFilter.matches(penalty)

@@ -97,12 +97,3 @@ public struct RulesDigest: Equatable, Sendable {
         return RulesDigest(articles: articles)
     }
 }
-
-extension RuleArticle {
-    /// Compares article numbers part by part ("8.5.10" after "8.5.9").
-    public static func numberOrder(_ a: String, _ b: String) -> Bool {
-        let x = a.split(separator: ".").map { Int($0) ?? 0 }
-        let y = b.split(separator: ".").map { Int($0) ?? 0 }
-        return x.lexicographicallyPrecedes(y)
-    }
-}

@@ -4,10 +4,18 @@ import Glibc
 #endif
 
 /// Why something could not be stored; each case names the file so messages can say which.
-public enum StorageError: Error, Equatable {
+public enum StorageError: Error, Equatable, CustomStringConvertible {
     case cannotCreateDirectory(path: String, reason: String)
     case writeFailed(path: String, reason: String)
     case readOnly(path: String)
+
+    /// "path: reason", as messages show it.
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason), .writeFailed(let path, let reason): return "\(path): \(reason)"
+        case .readOnly(let path): return path
+        }
+    }
 }
 
 /// Writes files so that a reader — or the next start after a crash or power loss — sees either

@@ -60,11 +60,6 @@ public final class Localizer {
         return Localizer.fill(text, all)
     }
 
-    /// Whether the current language's catalogue has its own text for `msgid`.
-    public func hasTranslation(_ msgid: String, context: String? = nil) -> Bool {
-        catalogs[language]?.translation(msgid, context: context) != nil
-    }
-
     static func fill(_ text: String, _ arguments: [String: String]) -> String {
         guard !arguments.isEmpty, text.contains("{") else { return text }
         var result = text

@@ -172,19 +172,8 @@ public final class ShellViewModel: ViewModel {
             try repository.save(settings)
         } catch {
             readOnly = true
-            notice = Notice(.error, localizer.t("Settings could not be saved: {reason}", ["reason": describe(error)]))
+            notice = Notice(.error, localizer.t("Settings could not be saved: {reason}", ["reason": "\(error)"]))
             notifyChanged()
-        }
-    }
-
-    private func describe(_ error: Error) -> String {
-        switch error {
-        case StorageError.writeFailed(let path, let reason), StorageError.cannotCreateDirectory(let path, let reason):
-            return "\(path): \(reason)"
-        case StorageError.readOnly(let path):
-            return path
-        default:
-            return "\(error)"
         }
     }
 }

@@ -114,12 +114,6 @@ public struct SearchState: Equatable, Sendable {
         current = hits.firstIndex { $0 >= from } ?? (hits.isEmpty ? nil : 0)
     }
 
-    /// Sets precomputed hits (when the caller searches a structure of its own).
-    public mutating func setHits(_ newHits: [Int], from: Int) {
-        hits = newHits
-        current = hits.firstIndex { $0 >= from } ?? (hits.isEmpty ? nil : 0)
-    }
-
     /// The index of the current hit, if any.
     public var currentHit: Int? { current.map { hits[$0] } }
 
