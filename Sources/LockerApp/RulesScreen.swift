@@ -136,6 +136,9 @@ public final class RulesScreen: Screen {
 
     public func status(_ l: Localizer) -> String? {
         if let message { return message }
+        if let kept = viewModel.officialProblem {
+            return l.t("The imported official text could not be read; it was kept as {file}. Import it again with locker rules import.", ["file": kept])
+        }
         guard let article = viewModel.selected else { return nil }
         var parts = [l.t("Article {number}", ["number": article.number])]
         if !text.search.query.isEmpty {

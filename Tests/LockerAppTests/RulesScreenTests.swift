@@ -59,6 +59,18 @@ final class RulesScreenTests: XCTestCase {
         XCTAssertEqual(screen.status(localizer), "No official text imported yet. Run: locker rules import FILE.pdf")
     }
 
+    func testCorruptOfficialTextIsReported() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rules-corrupt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("{ broken".utf8).write(to: dir.appendingPathComponent("official-rules.json"))
+        let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: .en)
+        let model = RulesViewModel(localizer: localizer, digestDirectory: root.appendingPathComponent("Data/diving/digest"),
+                                   officialRepository: JSONRepository<OfficialRules>(url: dir.appendingPathComponent("official-rules.json")))
+        let status = RulesScreen(viewModel: model).status(localizer) ?? ""
+        XCTAssertTrue(status.contains("official-rules.json.corrupt-"), status)
+    }
+
     func testNarrowContentsOpenWithT() {
         let (screen, localizer) = makeScreen(.en)
         _ = render(screen, localizer, 80, 21)
