@@ -92,7 +92,7 @@ enum ScreenFactory {
         }
         let penalties = Lazy { PenaltiesViewModel(localizer: localizer, loading: diving.appendingPathComponent("penalties.json")) }
         return [
-            LazyScreen(tab: .rules) { RulesScreen(viewModel: rules.get) },
+            LazyScreen(tab: .rules) { RulesScreen(viewModel: rules.get, calculator: DiveCalculatorViewModel(localizer: localizer)) },
             LazyScreen(tab: .penalties) {
                 let screen = PenaltiesScreen(viewModel: penalties.get)
                 screen.openArticle = { number in

@@ -325,7 +325,7 @@ public final class QuizScreen: Screen {
         let l = context.localizer
         var y = rect.y + 1
         let verdict = record.passed ? context.glyphs.check + " " + l.t("Passed") : context.glyphs.cross + " " + l.t("Failed")
-        var x = surface.write(l.t("{points} / {max} points", ["points": String(record.points), "max": String(record.maxPoints)]) + " · \(record.percent) % · ",
+        let x = surface.write(l.t("{points} / {max} points", ["points": String(record.points), "max": String(record.maxPoints)]) + " · \(record.percent) % · ",
                               x: rect.x, y: y, style: Style(.title, [.bold]), clip: rect)
         surface.write(verdict, x: x, y: y, style: record.passed ? Style(.good, [.bold]) : Style(.bad, [.bold]), clip: rect)
         y += 1

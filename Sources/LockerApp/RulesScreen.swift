@@ -4,10 +4,12 @@ import TerminalUI
 /// The Rules tab: a table of contents by article and the whole digest as one scrolling text,
 /// searchable with `/` (n/N across every article), `g` to go to an article by number, `o` to show
 /// the imported official text instead of the digest. The contents pane shows from 100 columns;
-/// below that `t` opens it in place of the text.
+/// below that `t` opens it in place of the text. `c` opens the dive calculator over the text.
 public final class RulesScreen: Screen {
     public let tab = Tab.rules
     let viewModel: RulesViewModel
+    let calculator: DiveCalculatorPane
+    private var calculatorOpen = false
     private enum Focus { case contents, text }
     private var focus = Focus.text
     private var contentsOpen = false
@@ -22,20 +24,27 @@ public final class RulesScreen: Screen {
     private var layoutKey = ""
     private var articleLines: [Int] = []
 
-    public init(viewModel: RulesViewModel) {
+    public init(viewModel: RulesViewModel, calculator: DiveCalculatorViewModel) {
         self.viewModel = viewModel
+        self.calculator = DiveCalculatorPane(viewModel: calculator)
     }
 
-    public var capturesText: Bool { gotoField != nil || text.search.isTyping }
+    public var capturesText: Bool { gotoField != nil || text.search.isTyping || calculatorOpen }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
-        viewModel.observe(callback)
+        let rules = viewModel.observe(callback)
+        let dive = calculator.viewModel.observe(callback)
+        return ObservationToken.combined([rules, dive])
     }
 
     // MARK: Keys
 
     public func handle(_ key: Key) -> Bool {
         message = nil
+        if calculatorOpen {
+            if !calculator.handle(key) { calculatorOpen = false }
+            return true
+        }
         if var field = gotoField {
             switch key {
             case .enter:
@@ -91,6 +100,8 @@ public final class RulesScreen: Screen {
             if !viewModel.toggleOfficial() {
                 message = viewModel.localizer.t("No official text imported yet. Run: locker rules import FILE.pdf")
             }
+        case .character("c"):
+            calculatorOpen = true
         case .character("t"):
             contentsOpen.toggle()
             focus = contentsOpen ? .contents : .text
@@ -117,7 +128,10 @@ public final class RulesScreen: Screen {
     // MARK: Hints
 
     public func footerHints(_ l: Localizer) -> [KeyHint] {
-        [KeyHint("/", l.t("search")), KeyHint("g", l.t("go to")), KeyHint("o", l.t("official")),
+        if calculatorOpen {
+            return [KeyHint("Tab", l.t("next field")), KeyHint("← →", l.t("change")), KeyHint("Esc", l.t("close"))]
+        }
+        return [KeyHint("/", l.t("search")), KeyHint("c", l.t("dive calculator")), KeyHint("g", l.t("go to")), KeyHint("o", l.t("official")),
          KeyHint(hasSideContents ? "Tab" : "t", l.t("contents"))]
     }
 
@@ -131,11 +145,12 @@ public final class RulesScreen: Screen {
             KeyHint("n N", l.t("Next / previous match")),
             KeyHint("g", l.t("Go to an article by number, e.g. 8.5.4")),
             KeyHint("o", l.t("Show the imported official text instead of the digest, and back")),
-        ])]
+        ]), HelpSection(title: l.t("Dive calculator"), hints: calculator.helpHints(l))]
     }
 
     public func status(_ l: Localizer) -> String? {
         if let message { return message }
+        if calculatorOpen { return l.t("Dive calculator: DD from the 2024 component tables; scores as art. 7 of the rules.") }
         if let kept = viewModel.officialProblem {
             return l.t("The imported official text could not be read; it was kept as {file}. Import it again with locker rules import.", ["file": kept])
         }
@@ -200,6 +215,9 @@ public final class RulesScreen: Screen {
             surface.fill(header)
             let x = surface.write(l.t("Search:") + " ", x: header.x + 1, y: header.y, style: Style(.accent, [.bold]), clip: header)
             TextField().render(text.search.field, into: surface, rect: Rect(x: x, y: header.y, width: header.maxX - x, height: 1), focused: true)
+        }
+        if calculatorOpen {
+            calculator.render(into: surface, rect: body, context: context)
         }
     }
 

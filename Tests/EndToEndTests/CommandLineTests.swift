@@ -66,3 +66,55 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("Lingua dell'interfaccia"), result.stdout)
     }
 }
+
+/// `locker dive dd` and `locker dive score` as a script would call them.
+final class DiveCommandTests: XCTestCase {
+    func locker(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        return try runProcess([binary.path] + arguments, environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+    }
+
+    func testDDAsJSONAndText() throws {
+        let json = try locker(["dive", "dd", "5253B", "--height", "3", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(object?["code"] as? String, "5253B")
+        XCTAssertEqual(object?["height"] as? Double, 3)
+        XCTAssertEqual(object?["dd"] as? Double, 3.4)
+        let components = object?["components"] as? [String: Double]
+        XCTAssertEqual(components?["A"], 2.2)
+        XCTAssertEqual(components?["C"], 0.7)
+        XCTAssertEqual(Set(components?.keys.map { $0 } ?? []), ["A", "B", "C", "D", "E"])
+        let french = try locker(["dive", "dd", "626C", "--height", "7.5", "--lang", "fr"])
+        XCTAssertEqual(french.status, 0)
+        XCTAssertTrue(french.stdout.contains("3.1") || french.stdout.contains("3,1"), french.stdout)
+    }
+
+    func testInvalidDivesExitOneSayingWhy() throws {
+        for (arguments, reason) in [(["dive", "dd", "5253A", "--height", "3"], "position"),
+                                    (["dive", "dd", "626C", "--height", "1"], "platform"),
+                                    (["dive", "dd", "105", "--height", "3"], "not a dive number"),
+                                    (["dive", "dd", "105B", "--height", "2"], "height"),
+                                    (["dive", "dd", "1011C", "--height", "3"], "somersaults")] {
+            let result = try locker(arguments)
+            XCTAssertEqual(result.status, 1, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains(reason), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
+        }
+    }
+
+    func testScoresForEveryPanel() throws {
+        let five = try locker(["dive", "score", "--dd", "2.0", "--awards", "8,7.5,7.5,7.5,7", "--json"])
+        XCTAssertEqual(five.status, 0, five.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(five.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(object?["score"] as? Double, 45)
+        XCTAssertEqual(object?["kept"] as? [Double], [7.5, 7.5, 7.5])
+        XCTAssertEqual(object?["cancelled"] as? [Double], [8, 7])
+        let synchro = try locker(["dive", "score", "--synchro", "--dd", "2.8", "--awards", "7,7.5,8,7,7.5,8,6.5,6.5,7,7,7.5"])
+        XCTAssertEqual(synchro.status, 0, synchro.stderr)
+        XCTAssertTrue(synchro.stdout.contains("35.5 ÷ 5 × 3 × 2.8 = 59.64"), synchro.stdout)
+        let wrong = try locker(["dive", "score", "--dd", "2.0", "--awards", "8,7.5,7"])
+        XCTAssertEqual(wrong.status, 1)
+        XCTAssertTrue(wrong.stderr.contains("5 or 7 judges"), wrong.stderr)
+    }
+}

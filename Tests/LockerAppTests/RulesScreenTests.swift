@@ -11,7 +11,7 @@ final class RulesScreenTests: XCTestCase {
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         let repository = JSONRepository<OfficialRules>(url: FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString).json"))
         let model = RulesViewModel(localizer: localizer, digestDirectory: root.appendingPathComponent("Data/diving/digest"), officialRepository: repository)
-        return (RulesScreen(viewModel: model), localizer)
+        return (RulesScreen(viewModel: model, calculator: DiveCalculatorViewModel(localizer: localizer)), localizer)
     }
 
     func render(_ screen: RulesScreen, _ localizer: Localizer, _ width: Int, _ height: Int) -> MemorySurface {
@@ -48,6 +48,29 @@ final class RulesScreenTests: XCTestCase {
         XCTAssertNotNil(screen.viewModel.selected)
     }
 
+    func testCalculatorPaneShowsDDAndScore() {
+        let (screen, localizer) = makeScreen(.en)
+        _ = render(screen, localizer, 80, 21)
+        _ = screen.handle(.character("c"))
+        XCTAssertTrue(screen.capturesText, "typing goes to the calculator")
+        for c in "5253b" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.tab); _ = screen.handle(.tab); _ = screen.handle(.tab)
+        for c in "8 7.5 - 7.5 7" { _ = screen.handle(.character(c)) }
+        let surface = render(screen, localizer, 80, 21)
+        let text = surface.text
+        XCTAssertTrue(text.contains("Back 2½ somersaults, 1½ twists, pike"), text)
+        XCTAssertTrue(text.contains("DD 3.4 = A 2.2 + B 0.3 + C 0.7 + D 0.2 + E 0.0"), text)
+        XCTAssertTrue(text.contains("(8)  7.5  7.5*  7.5  (7)"), text)
+        XCTAssertTrue(text.contains("22.5 × 3.4 = 76.50"), text)
+        assertGolden(surface, "rules-calculator-en-80x24")
+        // Height and event are chosen with the arrows; synchro needs 9 or 11 awards.
+        _ = screen.handle(.backTab)
+        _ = screen.handle(.right)
+        XCTAssertTrue(render(screen, localizer, 80, 21).text.contains("Synchronised panels have 9 or 11 judges; 5 awards were given."))
+        XCTAssertFalse(screen.handle(.escape) == false)
+        XCTAssertFalse(screen.capturesText, "Esc closes the calculator")
+    }
+
     func testGoToUnknownArticleSaysSo() {
         let (screen, localizer) = makeScreen(.en)
         _ = render(screen, localizer, 80, 21)
@@ -67,7 +90,7 @@ final class RulesScreenTests: XCTestCase {
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: .en)
         let model = RulesViewModel(localizer: localizer, digestDirectory: root.appendingPathComponent("Data/diving/digest"),
                                    officialRepository: JSONRepository<OfficialRules>(url: dir.appendingPathComponent("official-rules.json")))
-        let status = RulesScreen(viewModel: model).status(localizer) ?? ""
+        let status = RulesScreen(viewModel: model, calculator: DiveCalculatorViewModel(localizer: localizer)).status(localizer) ?? ""
         XCTAssertTrue(status.contains("official-rules.json.corrupt-"), status)
     }
 

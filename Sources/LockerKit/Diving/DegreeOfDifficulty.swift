@@ -27,6 +27,8 @@ public enum DiveCodeError: Error, Equatable, Sendable {
     case positionNotTabled
     /// The rules give no value for this many twists with this many somersaults.
     case twistsNotTabled
+    /// Armstand dives (group 6) are performed from the platform only.
+    case armstandOnSpringboard
 }
 
 /// A parsed dive number (art. 1.5): group, direction, flying, half somersaults, half twists and
@@ -121,6 +123,7 @@ public struct DDComponents: Equatable, Sendable {
 public enum DegreeOfDifficulty {
     public static func compute(_ code: DiveCode, height: DiveHeight) throws -> DDComponents {
         let hs = code.halfSomersaults
+        guard !code.isArmstand || height.isPlatform else { throw DiveCodeError.armstandOnSpringboard }
         guard let a = Tables.somersaults[height]?[safe: hs] ?? nil else { throw DiveCodeError.tooManySomersaults }
         guard let b = flightPosition(code, height: height) else { throw DiveCodeError.positionNotTabled }
         var c = 0

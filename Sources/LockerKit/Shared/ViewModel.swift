@@ -12,6 +12,11 @@ public final class ObservationToken {
     }
 
     deinit { cancel() }
+
+    /// One token that cancels several observations (a screen observing more than one view-model).
+    public static func combined(_ tokens: [ObservationToken]) -> ObservationToken {
+        ObservationToken { tokens.forEach { $0.cancel() } }
+    }
 }
 
 /// Base class of every view-model: it owns or wraps plain-struct models, exposes what a screen
