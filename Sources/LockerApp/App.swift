@@ -67,6 +67,7 @@ public final class App {
             if shell.needsRender || action == .repaint || key == .resize { draw() }
         }
         shell.viewModel.saveSettingsIfNeeded()
+        shell.flushPendingWork()
         terminal.stop()
         return 0
     }
@@ -108,6 +109,12 @@ enum ScreenFactory {
                     localizer: localizer, penalties: penalties.get.book, bank: bank,
                     historyRepository: JSONRepository<QuizHistory>(url: options.paths.quizHistoryFile),
                     leitnerRepository: JSONRepository<LeitnerBoxes>(url: options.paths.quizLeitnerFile)))
+            },
+            LazyScreen(tab: .grades) {
+                let defaultsFile = options.resources?.dataDirectory.appendingPathComponent("grades/grades.json")
+                let (defaults, _) = GradesViewModel.bundledDefaults(defaultsFile, localizer)
+                return GradesScreen(viewModel: GradesViewModel(
+                    localizer: localizer, repository: GradesViewModel.repository(options.paths.gradesFile, localizer), defaults: defaults))
             },
         ]
     }

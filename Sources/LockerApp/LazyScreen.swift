@@ -32,6 +32,8 @@ final class LazyScreen: Screen {
     func render(into surface: Surface, rect: Rect, context: RenderContext) { screen.render(into: surface, rect: rect, context: context) }
     var capturesText: Bool { made?.capturesText ?? false }
     var hasUnsavedChanges: Bool { made?.hasUnsavedChanges ?? false }
+    var hasPendingWork: Bool { made?.hasPendingWork ?? false }
+    func flushPendingWork() { made?.flushPendingWork() }
 
     func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         observer = callback

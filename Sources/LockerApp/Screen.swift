@@ -32,6 +32,11 @@ public protocol Screen: AnyObject {
     var hasUnsavedChanges: Bool { get }
     /// Registers a callback for changes of the screen's view-model (so the app redraws).
     func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken?
+    /// True while a change waits to be saved; the app saves it once keys pause (or at quit),
+    /// so holding an arrow key does not write the file at every step.
+    var hasPendingWork: Bool { get }
+    /// Saves what is pending.
+    func flushPendingWork()
 }
 
 extension Screen {
@@ -39,6 +44,8 @@ extension Screen {
     public var capturesText: Bool { false }
     public var hasUnsavedChanges: Bool { false }
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? { nil }
+    public var hasPendingWork: Bool { false }
+    public func flushPendingWork() {}
 }
 
 /// The screen of a tab whose feature has not landed yet: one honest line, no fake content.

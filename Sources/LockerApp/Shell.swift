@@ -102,16 +102,26 @@ public final class Shell {
     public func tick(now: Date = Date()) {
         if viewModel.expireNotice(now: now) { needsRender = true }
         viewModel.saveSettingsIfNeeded()
+        flushPendingWork()
     }
 
     /// Milliseconds the run loop may wait for a key before `tick` has work (nil: forever).
+    /// Milliseconds without a key before pending changes are saved.
+    static let saveDelay = 250
+
     public var idleTimeout: Int? {
+        if screens.values.contains(where: { $0.hasPendingWork }) { return Shell.saveDelay }
         if viewModel.notice != nil { return 500 }
         if viewModel.hasPendingSettings { return 1000 }
         return nil
     }
 
     // MARK: Drawing
+
+    /// Saves what every screen has pending (called when keys pause, and at quit).
+    public func flushPendingWork() {
+        for screen in screens.values where screen.hasPendingWork { screen.flushPendingWork() }
+    }
 
     public func render(into surface: Surface) {
         needsRender = false

@@ -37,10 +37,20 @@ public enum DisplayWidth {
     /// Columns of a scalar that is a grapheme on its own.
     public static func of(scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
-        if value < 0x300 { return 1 }
+        if value < 0x300 || isCommonNarrowSymbol(value) { return 1 }
         if isZeroWidth(value) { return 0 }
         if isWide(value) || scalar.properties.isEmojiPresentation { return 2 }
         return 1
+    }
+
+    /// Punctuation, arrows, box drawing, blocks, geometric shapes and braille that the UI draws
+    /// all the time: one column, never joining (saves Unicode property lookups per cell).
+    @inline(__always)
+    static func isCommonNarrowSymbol(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x25FC, 0x2800...0x28FF: return true
+        default: return false
+        }
     }
 
     /// Whether some scalar of `text` may join its neighbour into one grapheme (combining marks,
@@ -52,7 +62,7 @@ public enum DisplayWidth {
             return text.unicodeScalars.contains { scalar in
                 let v = scalar.value
                 if v == 0x0D { return true }
-                if v < 0x300 { return false }
+                if v < 0x300 || isCommonNarrowSymbol(v) { return false }
                 switch v {
                 case 0x0300...0x036F, 0x0483...0x0489, 0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F,
                      0x0900...0x0DFF, 0x0E31...0x0E4E, 0x1100...0x11FF, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF,

@@ -47,13 +47,6 @@ final class TextWidgetsTests: XCTestCase {
         XCTAssertEqual(empty.style(x: 0, y: 0).role, .muted)
     }
 
-    func testSliderAdjustClamps() {
-        XCTAssertEqual(Slider.adjust(19.8, by: 0.5, maximum: 20), 20)
-        XCTAssertEqual(Slider.adjust(0.2, by: -0.5, maximum: 20), 0)
-        XCTAssertEqual(Slider.adjust(nil, by: 0.1, maximum: 20), 10.1)
-        XCTAssertEqual(Slider.adjust(12.3, by: 0.1, maximum: 20), 12.4)
-    }
-
     func testTextFieldEditing() {
         var field = TextFieldState()
         for c in "héllo" { _ = field.handle(.character(c)) }

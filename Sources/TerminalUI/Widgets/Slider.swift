@@ -15,14 +15,6 @@ public struct Slider {
         self.style = style
     }
 
-    /// Changes `value` by `delta`, clamped to 0 … maximum and rounded to `step` precision
-    /// (an ungraded value starts from the middle).
-    public static func adjust(_ value: Double?, by delta: Double, maximum: Double) -> Double {
-        let start = value ?? maximum / 2
-        let raw = min(max(0, start + delta), maximum)
-        return (raw * 100).rounded() / 100
-    }
-
     public func render(into surface: Surface, rect: Rect) {
         let width = rect.width
         guard width > 0 else { return }
@@ -34,13 +26,20 @@ public struct Slider {
             filled = 0
         }
         let markerColumn = marker.map { m in min(width - 1, Int((m / maximum * Double(width)).rounded())) }
-        for column in 0..<width {
-            let isFilled = column < filled
-            var glyph = isFilled ? g.sliderFilled : g.sliderEmpty
-            var cellStyle = isFilled ? style : Style(.border)
-            if column == markerColumn && !isFilled { glyph = g.sliderMarker; cellStyle = Style(.muted) }
-            if value == nil { cellStyle = Style(.muted) }
-            surface.write(glyph, x: rect.x + column, y: rect.y, style: cellStyle, clip: rect)
+        let ungraded = value == nil
+        // Three runs at most: filled, empty with the marker inside, written as whole strings.
+        if filled > 0 {
+            surface.write(String(repeating: g.sliderFilled, count: filled), x: rect.x, y: rect.y, style: ungraded ? Style(.muted) : style, clip: rect)
+        }
+        guard filled < width else { return }
+        let emptyStyle = ungraded ? Style(.muted) : Style(.border)
+        if let markerColumn, markerColumn >= filled {
+            let before = markerColumn - filled, after = width - markerColumn - 1
+            if before > 0 { surface.write(String(repeating: g.sliderEmpty, count: before), x: rect.x + filled, y: rect.y, style: emptyStyle, clip: rect) }
+            surface.write(g.sliderMarker, x: rect.x + markerColumn, y: rect.y, style: Style(.muted), clip: rect)
+            if after > 0 { surface.write(String(repeating: g.sliderEmpty, count: after), x: rect.x + markerColumn + 1, y: rect.y, style: emptyStyle, clip: rect) }
+        } else {
+            surface.write(String(repeating: g.sliderEmpty, count: width - filled), x: rect.x + filled, y: rect.y, style: emptyStyle, clip: rect)
         }
     }
 }

@@ -1,0 +1,179 @@
+import LockerKit
+import TerminalUI
+
+/// The form that edits one unit on a copy (key `e` in Grades): its name and coefficient, and its
+/// courses' names and coefficients. `i` (or F2) types into the chosen field, `a` adds a course,
+/// `d` deletes one, Enter saves after checking everything, Esc discards everything.
+final class GradesEditForm {
+    enum Result { case stay, closed }
+
+    private let viewModel: GradesViewModel
+    /// 0 = unit name, 1 = unit coefficient, 2… = courses.
+    private var row = 0
+    /// On a course row: 0 = name, 1 = coefficient.
+    private var column = 0
+    private var typing: TextFieldState?
+    private var offset = 0
+    private(set) var problem: String?
+
+    init(viewModel: GradesViewModel) {
+        self.viewModel = viewModel
+    }
+
+    private var draft: UnitForm? { viewModel.editor.draft }
+    private var rowCount: Int { 2 + (draft?.courses.count ?? 0) }
+
+    func handle(_ key: Key) -> Result {
+        let l = viewModel.localizer
+        if var field = typing {
+            switch key {
+            case .enter, .tab:
+                write(field.text)
+                typing = nil
+            case .escape:
+                typing = nil
+            default:
+                _ = field.handle(key)
+                typing = field
+            }
+            return .stay
+        }
+        problem = nil
+        switch key {
+        case .up: row = max(0, row - 1)
+        case .down: row = min(rowCount - 1, row + 1)
+        case .home: row = 0
+        case .end: row = rowCount - 1
+        case .left, .right, .tab, .backTab:
+            if row >= 2 { column = 1 - column } else if key == .tab { row = min(rowCount - 1, row + 1) }
+        case .character("i"), .function(2):
+            beginTyping()
+        case .character("a"):
+            viewModel.updateDraft { $0.addCourse(named: l.t("New course")) }
+            row = rowCount - 1
+            column = 0
+            beginTyping(empty: true)
+        case .character("d"):
+            guard row >= 2 else { problem = l.t("Choose a course row to delete it."); return .stay }
+            let index = row - 2
+            viewModel.updateDraft { $0.courses.remove(at: index) }
+            row = min(row, rowCount - 1)
+        case .enter:
+            let problems = viewModel.commitEdit()
+            guard let first = problems.first else { return .closed }
+            problem = first.message + (problems.count > 1 ? " " + l.n("({count} more problem)", "({count} more problems)", count: problems.count - 1) : "")
+            focus(first.field)
+        case .escape:
+            viewModel.cancelEdit()
+            return .closed
+        default:
+            break
+        }
+        return .stay
+    }
+
+    private func focus(_ field: UnitForm.Field) {
+        switch field {
+        case .name: row = 0
+        case .coefficient: row = 1
+        case .courseName(let i): row = i + 2; column = 0
+        case .courseCoefficient(let i): row = i + 2; column = 1
+        }
+    }
+
+    private func currentText() -> String {
+        guard let draft else { return "" }
+        switch row {
+        case 0: return draft.name
+        case 1: return draft.coefficient
+        default: return column == 0 ? draft.courses[row - 2].name : draft.courses[row - 2].coefficient
+        }
+    }
+
+    /// Starts typing in the chosen field (empty for a course just added: its name is typed
+    /// from scratch, and confirming nothing keeps the default name).
+    private func beginTyping(empty: Bool = false) {
+        let isNumber = row == 1 || (row >= 2 && column == 1)
+        let text = empty ? "" : currentText()
+        if isNumber {
+            typing = TextFieldState(text, maxLength: 10, allowed: { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") })
+        } else {
+            typing = TextFieldState(text, maxLength: 80)
+        }
+    }
+
+    private func write(_ text: String) {
+        if text.allSatisfy(\.isWhitespace) && row >= 2 && column == 0 { return }
+        let (row, column) = (self.row, self.column)
+        viewModel.updateDraft { form in
+            switch row {
+            case 0: form.name = text
+            case 1: form.coefficient = text
+            default:
+                if column == 0 { form.courses[row - 2].name = text } else { form.courses[row - 2].coefficient = text }
+            }
+        }
+    }
+
+    func footerHints(_ l: Localizer) -> [KeyHint] {
+        if typing != nil { return [KeyHint("Enter", l.t("keep")), KeyHint("Esc", l.t("undo field"))] }
+        return [KeyHint("Enter", l.t("save")), KeyHint("Esc", l.t("discard")), KeyHint("i", l.t("edit field")),
+                KeyHint("a", l.t("add course")), KeyHint("d", l.t("delete course"))]
+    }
+
+    static func helpHints(_ l: Localizer) -> [KeyHint] {
+        [KeyHint("↑ ↓ Tab ← →", l.t("Choose a field")),
+         KeyHint("i F2", l.t("Type in the field; Enter keeps it, Esc undoes it")),
+         KeyHint("a", l.t("Add a course (coefficient 1, not graded)")),
+         KeyHint("d", l.t("Delete the chosen course")),
+         KeyHint("Enter", l.t("Check and save the unit")),
+         KeyHint("Esc", l.t("Discard every change, adds and deletes included"))]
+    }
+
+    func render(into surface: Surface, area: Rect, context: RenderContext) {
+        guard let draft else { return }
+        let l = context.localizer
+        let height = min(area.height, draft.courses.count + 7)
+        let rect = area.centered(width: min(area.width, 78), height: height)
+        surface.fill(rect)
+        surface.drawBox(rect, title: l.t("Edit unit {code}", ["code": "UE\(draft.code)"]) + (viewModel.editor.hasChanges ? " *" : ""))
+        let inner = rect.inset(dx: 2, dy: 1)
+        let labelWidth = 14
+        let g = context.glyphs
+        func field(_ text: String, focused: Bool, x: Int, y: Int, width: Int) {
+            if focused, let typing {
+                TextField().render(typing, into: surface, rect: Rect(x: x, y: y, width: width, height: 1), focused: true)
+                return
+            }
+            let style = focused ? Style(.selection, [.bold]) : Style(.text, [.underline])
+            surface.fill(Rect(x: x, y: y, width: width, height: 1), style: style)
+            surface.write(text.truncated(toWidth: width, ellipsis: g.ellipsis), x: x, y: y, style: style, clip: inner)
+            if focused { surface.parkCursor(x: x, y: y) }
+        }
+        let fieldWidth = inner.width - labelWidth
+        surface.write(l.t("Name"), x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
+        field(draft.name, focused: row == 0, x: inner.x + labelWidth, y: inner.y, width: fieldWidth)
+        surface.write(l.t("Coefficient"), x: inner.x, y: inner.y + 1, style: Style(.muted), clip: inner)
+        field(draft.coefficient, focused: row == 1, x: inner.x + labelWidth, y: inner.y + 1, width: 8)
+        let coefficientWidth = 8
+        let nameWidth = inner.width - coefficientWidth - 2
+        surface.write(l.t("Courses"), x: inner.x, y: inner.y + 3, style: Style(.title, [.bold]), clip: inner)
+        surface.write(l.t("coef."), x: inner.x + nameWidth + 2, y: inner.y + 3, style: Style(.muted), clip: inner)
+        let visible = max(1, inner.maxY - (inner.y + 4))
+        let courseRow = row - 2
+        if courseRow >= 0 {
+            if courseRow < offset { offset = courseRow }
+            if courseRow >= offset + visible { offset = courseRow - visible + 1 }
+        }
+        offset = max(0, min(offset, max(0, draft.courses.count - visible)))
+        if draft.courses.isEmpty {
+            surface.write(l.t("No courses: press a to add one."), x: inner.x, y: inner.y + 4, style: Style(.muted), clip: inner)
+        }
+        for (line, index) in (offset..<min(draft.courses.count, offset + visible)).enumerated() {
+            let y = inner.y + 4 + line
+            let course = draft.courses[index]
+            field(course.name, focused: courseRow == index && column == 0, x: inner.x, y: y, width: nameWidth)
+            field(course.coefficient, focused: courseRow == index && column == 1, x: inner.x + nameWidth + 2, y: y, width: coefficientWidth)
+        }
+    }
+}

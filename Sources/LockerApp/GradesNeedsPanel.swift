@@ -1,0 +1,92 @@
+import LockerKit
+import TerminalUI
+
+/// "What do I need" (key `n` in Grades): for each block the mark every ungraded course would
+/// need for the block to pass (or secured / impossible), the year's answer, and how much one
+/// more point on the ungraded courses raises each block, highest first.
+struct GradesNeedsPanel {
+    let viewModel: GradesViewModel
+    let selectedCourse: String?
+
+    /// The panel's lines as plain text with a style each (also used by tests).
+    func lines(_ l: Localizer, glyphs g: Glyphs) -> [(String, Style)] {
+        let book = viewModel.book
+        let needs = viewModel.needs()
+        var lines: [(String, Style)] = []
+        for need in needs.blocks {
+            let name = book.blocks.first { $0.id == need.blockID }?.name ?? need.blockID
+            lines.append((name + ": " + sentence(need.status, need.needed, need.unbounded, l), style(need.status)))
+        }
+        lines.append((l.t("Year") + ": " + sentence(needs.status, needs.needed, nil, l), style(needs.status).with(.bold)))
+        let ranked = leverageByCourse(needs)
+        if !ranked.isEmpty {
+            lines.append(("", .plain))
+            lines.append((l.t("One more point on … raises the block averages by"), Style(.title, [.bold])))
+            for entry in ranked {
+                let marker = entry.courseID == selectedCourse ? g.pointer : " "
+                let effects = entry.effects.map { "\($0.block) +\(GradeFormat.needed($0.value))" }.joined(separator: ", ")
+                lines.append((marker + entry.name + ": " + effects, entry.courseID == selectedCourse ? Style(.accent, [.bold]) : Style(.text)))
+            }
+        }
+        return lines
+    }
+
+    private func sentence(_ status: NeedStatus, _ needed: Double?, _ unbounded: Double?, _ l: Localizer) -> String {
+        switch status {
+        case .secured: return l.t("secured — passes even with 0 in every ungraded course")
+        case .reachable: return l.t("needs {mark} in every ungraded course", ["mark": GradeFormat.needed(needed ?? 0)])
+        case .impossible:
+            if let unbounded { return l.t("impossible — would need {mark} in every ungraded course", ["mark": GradeFormat.needed(unbounded)]) }
+            return l.t("impossible — nothing left to grade can bring it to the pass mark")
+        }
+    }
+
+    private func style(_ status: NeedStatus) -> Style {
+        switch status {
+        case .secured: return Style(.good)
+        case .reachable: return Style(.warn)
+        case .impossible: return Style(.bad)
+        }
+    }
+
+    private struct Ranked {
+        var courseID: String
+        var name: String
+        var effects: [(block: String, value: Double)]
+        var best: Double
+    }
+
+    /// Ungraded courses with their effect on each block, the strongest lever first.
+    private func leverageByCourse(_ needs: GradeNeeds) -> [Ranked] {
+        let book = viewModel.book
+        var byCourse: [String: Ranked] = [:]
+        var order: [String] = []
+        for entry in needs.leverage {
+            let blockName = book.blocks.first { $0.id == entry.blockID }?.name ?? entry.blockID
+            if byCourse[entry.courseID] == nil {
+                order.append(entry.courseID)
+                byCourse[entry.courseID] = Ranked(courseID: entry.courseID, name: viewModel.course(entry.courseID)?.name ?? entry.courseID, effects: [], best: 0)
+            }
+            if var ranked = byCourse[entry.courseID] {
+                ranked.effects.append((blockName, entry.pointsPerPoint))
+                ranked.best = max(ranked.best, entry.pointsPerPoint)
+                byCourse[entry.courseID] = ranked
+            }
+        }
+        return order.compactMap { byCourse[$0] }.enumerated()
+            .sorted { ($0.element.best, -$0.offset) > ($1.element.best, -$1.offset) }
+            .map(\.element)
+    }
+
+    func render(into surface: Surface, area: Rect, context: RenderContext) {
+        let l = context.localizer
+        let content = lines(l, glyphs: context.glyphs)
+        let rect = area.centered(width: min(area.width, 90), height: min(area.height, content.count + 3))
+        surface.fill(rect)
+        surface.drawBox(rect, title: l.t("What do I need?") + "  (n/Esc)")
+        let inner = rect.inset(dx: 2, dy: 1)
+        for (index, line) in content.enumerated() where index < inner.height {
+            surface.write(line.0.truncated(toWidth: inner.width, ellipsis: context.glyphs.ellipsis), x: inner.x, y: inner.y + index, style: line.1, clip: inner)
+        }
+    }
+}

@@ -1,0 +1,369 @@
+import LockerKit
+import TerminalUI
+
+/// The Grades tab: blocks with their average and standing, under them their units, under each
+/// unit its courses with a slider, the mark and a lock. Arrow keys move marks, Space locks,
+/// `x` clears, `e` edits a unit on a copy, `n` shows what is still needed, Enter folds.
+public final class GradesScreen: Screen {
+    public let tab = Tab.grades
+    let viewModel: GradesViewModel
+    private var items: (blocks: [BlockViewModel], units: [String: UnitViewModel], courses: [String: CourseViewModel])
+    private var builtVersion = -1
+
+    /// One line of the tree.
+    enum Row: Equatable {
+        case block(String)
+        case unit(String, block: String)
+        case course(String, unit: String, block: String)
+    }
+    private var rows: [Row] = []
+    private var list = ListState()
+    private var listHeight = 10
+    private var folded = Set<String>()   // "block" ids and "block/unit" keys
+    private var search = SearchState()
+    private var message: String?
+    private var showNeeds = false
+    private var editForm: GradesEditForm?
+    private var reportedLoadProblem = false
+
+    public init(viewModel: GradesViewModel) {
+        self.viewModel = viewModel
+        items = ([], [:], [:])
+        rebuild()
+    }
+
+    public var capturesText: Bool { search.isTyping || editForm != nil }
+    public var hasUnsavedChanges: Bool { viewModel.editor.hasChanges }
+
+    public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
+        viewModel.observe(callback)
+    }
+
+    public var hasPendingWork: Bool { viewModel.hasPendingSave }
+    public func flushPendingWork() { viewModel.savePending() }
+
+    // MARK: Rows
+
+    private func rebuild() {
+        if builtVersion != viewModel.structureVersion {
+            items = viewModel.makeItemViewModels()
+            builtVersion = viewModel.structureVersion
+        }
+        let previous = rows.indices.contains(list.selected) ? rows[list.selected] : nil
+        var newRows: [Row] = []
+        for block in items.blocks {
+            newRows.append(.block(block.id))
+            guard !folded.contains(block.id) else { continue }
+            for unitID in block.block.units {
+                guard let unit = items.units[unitID] else { continue }
+                newRows.append(.unit(unitID, block: block.id))
+                guard !folded.contains(block.id + "/" + unitID) else { continue }
+                for course in unit.unit.courses { newRows.append(.course(course.id, unit: unitID, block: block.id)) }
+            }
+        }
+        rows = newRows
+        list.setCount(rows.count)
+        if let previous, let index = rows.firstIndex(of: previous) { list.select(index) }
+    }
+
+    private var selectedRow: Row? { rows.indices.contains(list.selected) ? rows[list.selected] : nil }
+
+    private var selectedCourse: CourseViewModel? {
+        if case .course(let id, _, _)? = selectedRow { return items.courses[id] }
+        return nil
+    }
+
+    private var selectedUnitID: String? {
+        switch selectedRow {
+        case .unit(let id, _)?, .course(_, let id, _)?: return id
+        default: return nil
+        }
+    }
+
+    private func text(of row: Row) -> String {
+        switch row {
+        case .block(let id): return items.blocks.first { $0.id == id }?.name ?? ""
+        case .unit(let id, _): return items.units[id]?.title ?? ""
+        case .course(let id, _, _): return items.courses[id]?.course.name ?? ""
+        }
+    }
+
+    // MARK: Keys
+
+    public func handle(_ key: Key) -> Bool {
+        reportedLoadProblem = true   // the start-up problem stays until the first key
+        if builtVersion != viewModel.structureVersion { rebuild() }
+        if let form = editForm {
+            switch form.handle(key) {
+            case .stay: break
+            case .closed:
+                editForm = nil
+                rebuild()
+            }
+            return true
+        }
+        if search.isTyping {
+            let event = search.handleTyping(key)
+            if event == .changed || event == .submitted { updateSearch() }
+            if event == .cancelled { search.clear() }
+            return true
+        }
+        if showNeeds {
+            if key == .escape || key == .character("n") || key == .enter { showNeeds = false; return true }
+        }
+        message = nil
+        if list.handle(key, pageSize: listHeight) { return true }
+        let l = viewModel.localizer
+        switch key {
+        case .left: step(-0.5)
+        case .right: step(0.5)
+        case .character("<"), .shiftLeft: step(-0.1)
+        case .character(">"), .shiftRight: step(0.1)
+        case .character(" "):
+            guard let course = selectedCourse else { message = l.t("Choose a course to lock or unlock its mark."); return true }
+            report(course.toggleLock(), course)
+        case .character("x"):
+            guard let course = selectedCourse else { message = l.t("Choose a course to clear its mark."); return true }
+            report(course.clear(), course)
+        case .character("e"):
+            guard let unitID = selectedUnitID, let unit = items.units[unitID] else {
+                message = l.t("Choose a unit or one of its courses to edit the unit.")
+                return true
+            }
+            unit.edit()
+            editForm = GradesEditForm(viewModel: viewModel)
+        case .character("n"):
+            // With a search kept, n steps through its matches (Esc drops the search first).
+            if !search.query.isEmpty { if let hit = search.step(forward: true) { list.select(hit) } }
+            else { showNeeds.toggle() }
+        case .enter:
+            switch selectedRow {
+            case .block(let id)?: toggleFold(id)
+            case .unit(let id, let block)?: toggleFold(block + "/" + id)
+            default: return false
+            }
+        case .character("/"): search.begin()
+        case .character("N"): if let hit = search.step(forward: false) { list.select(hit) }
+        case .escape:
+            if showNeeds { showNeeds = false; return true }
+            if !search.query.isEmpty { search.clear(); return true }
+            return false
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func toggleFold(_ key: String) {
+        if folded.contains(key) { folded.remove(key) } else { folded.insert(key) }
+        rebuild()
+    }
+
+    private func step(_ delta: Double) {
+        guard let course = selectedCourse else {
+            message = viewModel.localizer.t("Choose a course: marks are set on course rows.")
+            return
+        }
+        report(course.nudge(by: delta), course)
+    }
+
+    private func report(_ outcome: GradesViewModel.Outcome, _ course: CourseViewModel) {
+        let l = viewModel.localizer
+        switch outcome {
+        case .locked: message = l.t("“{course}” is locked; Space unlocks it.", ["course": course.course.name])
+        case .atLimit: message = l.t("The mark is already at the end of the scale.")
+        case .needsMark: message = l.t("Give “{course}” a mark before locking it.", ["course": course.course.name])
+        case .changed, .nothing: break
+        }
+    }
+
+    private func updateSearch() {
+        search.update(items: rows.map(text(of:)), from: list.selected)
+        if let hit = search.currentHit { list.select(hit) }
+    }
+
+    // MARK: Hints
+
+    public func footerHints(_ l: Localizer) -> [KeyHint] {
+        if let editForm { return editForm.footerHints(l) }
+        return [KeyHint("← →", l.t("mark ±0.5")), KeyHint("< >", l.t("±0.1")), KeyHint("Space", l.t("lock")),
+                KeyHint("x", l.t("clear")), KeyHint("e", l.t("edit unit")), KeyHint("n", l.t("what do I need"))]
+    }
+
+    public func helpSections(_ l: Localizer) -> [HelpSection] {
+        [HelpSection(title: l.t("Grades"), hints: [
+            KeyHint("↑ ↓ PgUp PgDn Home End", l.t("Move between blocks, units and courses")),
+            KeyHint("← →", l.t("Lower / raise the selected mark by 0.5 (an ungraded course starts at the pass mark)")),
+            KeyHint("< > Shift-← →", l.t("Lower / raise the selected mark by 0.1")),
+            KeyHint("Space", l.t("Lock or unlock the mark (a locked mark does not move)")),
+            KeyHint("x", l.t("Clear the mark (not graded yet)")),
+            KeyHint("e", l.t("Edit the selected unit on a copy: Enter saves, Esc discards")),
+            KeyHint("n", l.t("What do I need: the mark still needed in each block")),
+            KeyHint("Enter", l.t("Fold or unfold a block or a unit")),
+            KeyHint("/ n N", l.t("Search course and unit names")),
+        ]), HelpSection(title: l.t("Editing a unit"), hints: GradesEditForm.helpHints(l))]
+    }
+
+    public func status(_ l: Localizer) -> String? {
+        if let message { return message }
+        if let problem = viewModel.saveProblem { return problem }
+        if let form = editForm, let problem = form.problem { return problem }
+        if !reportedLoadProblem, let problem = viewModel.loadProblem { return problem }
+        if let course = selectedCourse, let unit = items.units[course.unitID] {
+            return l.t("{unit} · coefficient {coefficient} · {course}", ["unit": unit.title, "coefficient": GradeFormat.number(course.course.coefficient), "course": course.course.name])
+        }
+        return nil
+    }
+
+    // MARK: Drawing
+
+    public func render(into surface: Surface, rect: Rect, context: RenderContext) {
+        if builtVersion != viewModel.structureVersion { rebuild() }
+        let l = context.localizer
+        let (header, body) = rect.splitTop(1)
+        renderYear(into: surface, rect: header, context: context)
+        let listRect = Rect(x: body.x, y: body.y, width: body.width, height: body.height)
+        listHeight = listRect.height
+        renderRows(into: surface, rect: listRect, context: context)
+        if showNeeds {
+            GradesNeedsPanel(viewModel: viewModel, selectedCourse: selectedCourse?.id).render(into: surface, area: body, context: context)
+        }
+        if let editForm {
+            editForm.render(into: surface, area: body, context: context)
+        } else if search.isTyping {
+            surface.fill(header)
+            let x = surface.write(l.t("Search:") + " ", x: header.x + 1, y: header.y, style: Style(.accent, [.bold]), clip: header)
+            TextField().render(search.field, into: surface, rect: Rect(x: x, y: header.y, width: header.maxX - x, height: 1), focused: true)
+        }
+    }
+
+    /// "Year: ✓ passed · Total 12.31 ✓ · Projet/Stage 9.50 ✗".
+    private func renderYear(into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        let standing = viewModel.results.yearStanding
+        var spans = [Span(" " + l.t("Year") + ": ", Style(.title, [.bold])),
+                     Span(GradesStyle.glyph(standing, context.glyphs) + " " + GradesStyle.yearWord(standing, l), GradesStyle.style(standing, bold: true))]
+        for block in items.blocks {
+            spans.append(Span("  " + context.glyphs.separator + " ", Style(.border)))
+            spans.append(Span(block.name + " ", Style(.text)))
+            spans.append(Span(GradesStyle.mark(block.average, context.glyphs) + " " + GradesStyle.glyph(block.standing, context.glyphs), GradesStyle.style(block.standing, bold: false)))
+        }
+        surface.write(spans, x: rect.x, y: rect.y, clip: rect)
+    }
+
+    private func renderRows(into surface: Surface, rect: Rect, context: RenderContext) {
+        guard !rect.isEmpty else { return }
+        list.setCount(rows.count)
+        list.scrollToSelection(height: rect.height)
+        let needsBar = rows.count > rect.height
+        let content = Rect(x: rect.x, y: rect.y, width: rect.width - (needsBar ? 1 : 0), height: rect.height)
+        let g = context.glyphs
+        // Columns from the right: lock (2), mark (6), slider, coefficient (7).
+        let lockWidth = 2, markWidth = 7, coefficientWidth = 7
+        let sliderWidth = max(6, min(30, content.width / 4))
+        let nameWidth = max(8, content.width - lockWidth - markWidth - sliderWidth - coefficientWidth - 3)
+        let coefficientX = content.x + nameWidth + 1
+        let sliderX = coefficientX + coefficientWidth
+        let markX = sliderX + sliderWidth + 1
+        let lockX = markX + markWidth
+        for line in 0..<content.height {
+            let index = list.offset + line
+            guard index < rows.count else { break }
+            let row = content.row(line)
+            let selected = index == list.selected
+            if selected { surface.fill(row, style: Style(.selection)) }
+            let base: Style = selected ? Style(.selection) : Style(.text)
+            func styled(_ style: Style) -> Style { selected ? Style(.selection, style.attributes) : style }
+            switch rows[index] {
+            case .block(let id):
+                guard let block = items.blocks.first(where: { $0.id == id }) else { continue }
+                let fold = folded.contains(id) ? (g.ascii ? "+" : "▸") : (g.ascii ? "-" : "▾")
+                surface.write(" " + fold + " " + block.name.truncated(toWidth: nameWidth - 3, ellipsis: g.ellipsis), x: row.x, y: row.y, style: styled(Style(.title, [.bold])), clip: row)
+                writeAverage(block.average, block.standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
+                let word = GradesStyle.blockWord(block.standing, context.localizer)
+                surface.write(word, x: sliderX + sliderWidth - word.displayWidth, y: row.y, style: selected ? base : GradesStyle.style(block.standing, bold: true), clip: row)
+            case .unit(let id, let blockID):
+                guard let unit = items.units[id] else { continue }
+                let fold = folded.contains(blockID + "/" + id) ? (g.ascii ? "+" : "▸") : " "
+                surface.write("  " + fold + " " + unit.title.truncated(toWidth: nameWidth - 4, ellipsis: g.ellipsis), x: row.x, y: row.y, style: styled(Style(.accent, [.bold])), clip: row)
+                surface.write((GradesStyle.times(g) + GradeFormat.number(unit.unit.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
+                if unit.unit.professional {
+                    surface.write(context.localizer.t("pro"), x: sliderX, y: row.y, style: styled(Style(.muted)), clip: row)
+                }
+                writeAverage(unit.average, unit.standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
+            case .course(let id, _, _):
+                guard let course = items.courses[id] else { continue }
+                let c = course.course
+                surface.write("      " + c.name.truncated(toWidth: nameWidth - 6, ellipsis: g.ellipsis), x: row.x, y: row.y, style: base, clip: row)
+                surface.write((GradesStyle.times(g) + GradeFormat.number(c.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
+                Slider(value: c.mark, maximum: course.scale, marker: viewModel.book.passMark, style: GradesStyle.style(course.standing, bold: false))
+                    .render(into: surface, rect: Rect(x: sliderX, y: row.y, width: sliderWidth, height: 1))
+                writeAverage(c.mark, course.standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row, glyph: false)
+                if c.locked { surface.write(g.lock, x: lockX, y: row.y, style: styled(Style(.warn, [.bold])), clip: row) }
+            }
+            if selected { surface.parkCursor(x: row.x, y: row.y) }
+        }
+        if rows.isEmpty {
+            surface.write(" " + context.localizer.t("No units yet. Import a CSV with locker grades import FILE.csv."), x: content.x, y: content.y, style: Style(.muted), clip: content)
+        }
+        if needsBar {
+            ScrollBar(total: rows.count, visible: rect.height, offset: list.offset)
+                .render(into: surface, rect: Rect(x: rect.maxX - 1, y: rect.y, width: 1, height: rect.height))
+        }
+    }
+
+    /// "12.31 ✓" in the standing's colour (the glyph keeps the meaning without colour).
+    private func writeAverage(_ value: Double?, _ standing: GradeStanding, x: Int, y: Int, surface: Surface, g: Glyphs,
+                              selected: Bool, clip: Rect, glyph: Bool = true) {
+        let text = GradesStyle.mark(value, g).padded(toWidth: 5, alignment: .right) + (glyph ? " " + GradesStyle.glyph(standing, g) : "")
+        surface.write(text, x: x, y: y, style: selected ? Style(.selection, [.bold]) : GradesStyle.style(standing, bold: true), clip: clip)
+    }
+}
+
+/// Colours, glyphs and words of a standing, shared by the Grades views.
+enum GradesStyle {
+    /// A mark or average with two decimals, "—" (ASCII "-") when there is none.
+    static func mark(_ value: Double?, _ g: Glyphs) -> String {
+        value == nil && g.ascii ? "-" : GradeFormat.mark(value)
+    }
+
+    /// The coefficient sign: "×6" (ASCII "x6").
+    static func times(_ g: Glyphs) -> String { g.ascii ? "x" : "×" }
+
+    static func style(_ standing: GradeStanding, bold: Bool) -> Style {
+        let attributes: TextAttributes = bold ? [.bold] : []
+        switch standing {
+        case .pass: return Style(.good, attributes)
+        case .atRisk: return Style(.warn, attributes)
+        case .fail: return Style(.bad, attributes)
+        case .ungraded: return Style(.muted, attributes)
+        }
+    }
+
+    static func glyph(_ standing: GradeStanding, _ g: Glyphs) -> String {
+        switch standing {
+        case .pass: return g.check
+        case .atRisk: return g.warning
+        case .fail: return g.cross
+        case .ungraded: return g.ascii ? "-" : "·"
+        }
+    }
+
+    static func blockWord(_ standing: GradeStanding, _ l: Localizer) -> String {
+        switch standing {
+        case .pass: return l.t("pass")
+        case .atRisk: return l.t("at risk")
+        case .fail: return l.t("fail")
+        case .ungraded: return l.t("no marks")
+        }
+    }
+
+    static func yearWord(_ standing: GradeStanding, _ l: Localizer) -> String {
+        switch standing {
+        case .pass: return l.t("passed")
+        case .atRisk: return l.t("at risk")
+        case .fail: return l.t("not passed")
+        case .ungraded: return l.t("not enough marks yet")
+        }
+    }
+}

@@ -1,0 +1,102 @@
+/// "What do I need": the unknowns are the ungraded courses. For a block, the smallest mark that,
+/// given to every ungraded course of the block, brings it to the pass mark.
+public enum NeedStatus: String, Sendable, Codable {
+    /// The block passes even with 0 everywhere still ungraded.
+    case secured
+    /// Some mark within the scale is enough.
+    case reachable
+    /// Even the full scale everywhere is not enough (or nothing is left to grade).
+    case impossible
+}
+
+/// What one block needs.
+public struct BlockNeed: Equatable, Sendable {
+    public var blockID: String
+    public var status: NeedStatus
+    /// The smallest uniform mark in 0 … scale that passes: 0 when secured, nil when impossible.
+    public var needed: Double?
+    /// The mark that would be needed without the 0 … scale bounds (nil when nothing is ungraded);
+    /// shows how far out of reach an impossible block is.
+    public var unbounded: Double?
+}
+
+/// How much one more point on an ungraded course raises a block's average (with every ungraded
+/// course counted, as in the solver).
+public struct CourseLeverage: Equatable, Sendable {
+    public var courseID: String
+    public var blockID: String
+    public var pointsPerPoint: Double
+}
+
+/// The solver's answer for the whole year.
+public struct GradeNeeds: Equatable, Sendable {
+    public var blocks: [BlockNeed]
+    public var leverage: [CourseLeverage]
+    /// The year needs the largest of the blocks' marks; impossible when any block is.
+    public var status: NeedStatus
+    public var needed: Double?
+}
+
+extension GradeBook {
+    /// Solves "what do I need" for every block and the year.
+    public func needs() -> GradeNeeds {
+        var blockNeeds: [BlockNeed] = []
+        var leverage: [CourseLeverage] = []
+        for block in blocks {
+            let (need, blockLeverage) = need(for: block)
+            blockNeeds.append(need)
+            leverage += blockLeverage
+        }
+        let status: NeedStatus
+        let needed: Double?
+        if blockNeeds.isEmpty || blockNeeds.contains(where: { $0.status == .impossible }) {
+            status = .impossible
+            needed = nil
+        } else if blockNeeds.allSatisfy({ $0.status == .secured }) {
+            status = .secured
+            needed = 0
+        } else {
+            status = .reachable
+            needed = blockNeeds.compactMap(\.needed).max()
+        }
+        return GradeNeeds(blocks: blockNeeds, leverage: leverage, status: status, needed: needed)
+    }
+
+    /// The block average as a function of one mark m given to every ungraded course is
+    /// α + β·m (each unit average is linear in m, and so is their weighted mean).
+    private func need(for block: GradeBlock) -> (BlockNeed, [CourseLeverage]) {
+        var seen = Set<String>()
+        var alpha = 0.0, beta = 0.0, unitWeights = 0.0
+        var perCourse: [(id: String, share: Double)] = []
+        for id in block.units where seen.insert(id).inserted {
+            guard let unit = unit(id) else { continue }
+            var graded = 0.0, weights = 0.0, unknown = 0.0
+            for course in unit.courses {
+                weights += course.coefficient
+                if let mark = course.mark { graded += course.coefficient * mark } else { unknown += course.coefficient }
+            }
+            guard weights > 0 else { continue }   // a unit without courses has no average
+            alpha += unit.coefficient * graded / weights
+            beta += unit.coefficient * unknown / weights
+            unitWeights += unit.coefficient
+            for course in unit.courses where course.mark == nil {
+                perCourse.append((course.id, unit.coefficient * course.coefficient / weights))
+            }
+        }
+        guard unitWeights > 0 else {
+            return (BlockNeed(blockID: block.id, status: .impossible, needed: nil, unbounded: nil), [])
+        }
+        alpha /= unitWeights
+        beta /= unitWeights
+        let leverage = perCourse.map { CourseLeverage(courseID: $0.id, blockID: block.id, pointsPerPoint: $0.share / unitWeights) }
+        let tolerance = 1e-9
+        guard beta > tolerance else {
+            let status: NeedStatus = alpha >= passMark - tolerance ? .secured : .impossible
+            return (BlockNeed(blockID: block.id, status: status, needed: status == .secured ? 0 : nil, unbounded: nil), leverage)
+        }
+        let m = (passMark - alpha) / beta
+        if m <= tolerance { return (BlockNeed(blockID: block.id, status: .secured, needed: 0, unbounded: m), leverage) }
+        if m > scale + tolerance { return (BlockNeed(blockID: block.id, status: .impossible, needed: nil, unbounded: m), leverage) }
+        return (BlockNeed(blockID: block.id, status: .reachable, needed: min(m, scale), unbounded: m), leverage)
+    }
+}

@@ -1,0 +1,369 @@
+import FoundationEssentials
+
+/// The root view-model of the Grades tab. It owns the `GradeBook` (a plain struct), applies the
+/// intents of the screen (slider steps, locks, clearing, editing a unit on a copy) and saves
+/// every change atomically. Block, unit and course view-models observe it and notify their own
+/// observers only when their part changed.
+public final class GradesViewModel: ViewModel {
+    public let localizer: Localizer
+    private let repository: any Repository<GradeBook>
+    public private(set) var book: GradeBook
+    /// Where each course and unit is in `book`, so per-course lookups stay O(1) on large books.
+    private var courseIndex: [String: (unit: Int, course: Int)] = [:]
+    private var unitIndex: [String: Int] = [:]
+    /// Callbacks of the unit, course and block view-models, by unit id: a mark change calls only
+    /// those of its unit (a book of 4,000 courses stays fast).
+    private var unitObservers: [String: [Int: () -> Void]] = [:]
+    private var nextUnitObserver = 0
+    /// Averages computed once per change, on first use.
+    private var cache: Results?
+
+    /// Every average of the current book.
+    public struct Results {
+        public var units: [String: Double?]
+        public var blocks: [String: Double?]
+        public var yearStanding: GradeStanding
+        public var passed: Bool
+    }
+    /// Bumped whenever units, courses or blocks are added, removed or reordered (rows must be rebuilt).
+    public private(set) var structureVersion = 0
+    /// Set when the stored file could not be used (it was kept aside); shown once as a notice.
+    public private(set) var loadProblem: String?
+    /// Set when the last save failed; cleared by the next successful one.
+    public private(set) var saveProblem: String?
+    /// True while a change waits to be written (saves run after the frame is drawn).
+    public private(set) var hasPendingSave = false
+    /// The unit being edited on a copy, if any.
+    public private(set) var editor = Editor<UnitForm>()
+
+    /// What a slider, lock or clear intent did, for the status line.
+    public enum Outcome: Equatable, Sendable {
+        case changed
+        /// The mark is locked; nothing moved.
+        case locked
+        /// The mark is already at 0 or at the scale.
+        case atLimit
+        /// An ungraded course cannot be locked.
+        case needsMark
+        case nothing
+    }
+
+    public init(localizer: Localizer, repository: any Repository<GradeBook>, defaults: GradeBook) {
+        self.localizer = localizer
+        self.repository = repository
+        switch repository.load() {
+        case .loaded(let stored):
+            book = stored
+        case .missing:
+            book = defaults
+            hasPendingSave = true   // first start: copy the default curriculum to the data folder
+        case .corrupt(let backup, let reason):
+            book = defaults
+            loadProblem = localizer.t("grades.json could not be used ({reason}); it was kept as {backup} and the default curriculum is shown.",
+                                      ["reason": reason, "backup": backup?.lastPathComponent ?? "—"])
+            hasPendingSave = true
+        }
+        super.init()
+        reindex()
+    }
+
+    private func reindex() {
+        courseIndex = [:]
+        unitIndex = [:]
+        for (u, unit) in book.units.enumerated() {
+            unitIndex[unit.id] = u
+            for (c, course) in unit.courses.enumerated() { courseIndex[course.id] = (u, c) }
+        }
+    }
+
+    private func location(ofCourse id: String) -> (unit: Int, course: Int)? {
+        if let found = courseIndex[id], book.units.indices.contains(found.unit),
+           book.units[found.unit].courses.indices.contains(found.course),
+           book.units[found.unit].courses[found.course].id == id { return found }
+        return book.location(ofCourse: id)
+    }
+
+    public func unit(_ id: String) -> GradeUnit? {
+        if let u = unitIndex[id], book.units.indices.contains(u), book.units[u].id == id { return book.units[u] }
+        return book.unit(id)
+    }
+
+    /// The default curriculum bundled in Data/grades/grades.json, or an empty book when that
+    /// file cannot be read (the reason is returned for a notice).
+    public static func bundledDefaults(_ url: URL?, _ l: Localizer) -> (GradeBook, String?) {
+        guard let url else { return (GradeBook(units: [], blocks: []), nil) }
+        do {
+            return (try GradeBook.load(from: url, l), nil)
+        } catch {
+            return (GradeBook(units: [], blocks: []), "\(error)")
+        }
+    }
+
+    /// A repository that refuses files breaking the format's rules, naming the field.
+    public static func repository(_ url: URL, _ l: Localizer) -> JSONRepository<GradeBook> {
+        JSONRepository<GradeBook>(url: url) { try $0.validate(l) }
+    }
+
+    // MARK: Reading
+
+    public func course(_ id: String) -> GradeCourse? {
+        location(ofCourse: id).map { book.units[$0.unit].courses[$0.course] }
+    }
+
+    public func unitAverage(_ id: String) -> Double? { results.units[id] ?? nil }
+
+    public func blockAverage(_ id: String) -> Double? { results.blocks[id] ?? nil }
+
+    public func needs() -> GradeNeeds { book.needs() }
+
+    /// The averages of every unit and block, computed once after each change.
+    public var results: Results {
+        if let cache { return cache }
+        var units: [String: Double?] = [:]
+        for unit in book.units { units[unit.id] = book.average(ofUnit: unit) }
+        var blocks: [String: Double?] = [:]
+        var standings = Set<GradeStanding>()
+        for block in book.blocks {
+            var weighted = 0.0, weights = 0.0
+            for id in block.units {
+                guard let u = unitIndex[id], let average = units[id] ?? nil else { continue }
+                weighted += book.units[u].coefficient * average
+                weights += book.units[u].coefficient
+            }
+            let average: Double? = weights > 0 ? weighted / weights : nil
+            blocks[block.id] = average
+            standings.insert(book.standing(average))
+        }
+        let year: GradeStanding = standings.contains(.fail) ? .fail : standings.contains(.atRisk) ? .atRisk
+            : (standings == [.pass] ? .pass : .ungraded)
+        let computed = Results(units: units, blocks: blocks, yearStanding: year, passed: year == .pass)
+        cache = computed
+        return computed
+    }
+
+    /// Registers `callback` for changes of one unit (its courses, marks, name, coefficient) and
+    /// for structure changes. Used by the unit, course and block view-models.
+    public func observe(unit id: String, _ callback: @escaping () -> Void) -> ObservationToken {
+        let key = nextUnitObserver
+        nextUnitObserver += 1
+        unitObservers[id, default: [:]][key] = callback
+        return ObservationToken { [weak self] in self?.unitObservers[id]?[key] = nil }
+    }
+
+    // MARK: Marks
+
+    /// Moves a mark by `delta` (±0.5 or ±0.1), clamped to 0 … scale. An ungraded course starts
+    /// at the pass mark, where a student would begin to simulate.
+    @discardableResult
+    public func nudge(_ courseID: String, by delta: Double) -> Outcome {
+        guard let (u, c) = location(ofCourse: courseID) else { return .nothing }
+        let course = book.units[u].courses[c]
+        if course.locked { return .locked }
+        let target: Double
+        if let mark = course.mark {
+            target = min(max(((mark + delta) * 100).rounded() / 100, 0), book.scale)
+            if target == mark { return .atLimit }
+        } else {
+            target = book.passMark
+        }
+        book.units[u].courses[c].mark = target
+        changed(unit: book.units[u].id)
+        return .changed
+    }
+
+    /// Sets a mark directly (typed), clamped to 0 … scale.
+    @discardableResult
+    public func setMark(_ courseID: String, to value: Double?) -> Outcome {
+        guard let (u, c) = location(ofCourse: courseID) else { return .nothing }
+        if book.units[u].courses[c].locked { return .locked }
+        book.units[u].courses[c].mark = value.map { min(max(($0 * 100).rounded() / 100, 0), book.scale) }
+        changed(unit: book.units[u].id)
+        return .changed
+    }
+
+    /// Makes the mark not graded again.
+    @discardableResult
+    public func clear(_ courseID: String) -> Outcome {
+        guard let (u, c) = location(ofCourse: courseID) else { return .nothing }
+        let course = book.units[u].courses[c]
+        if course.locked { return .locked }
+        if course.mark == nil { return .nothing }
+        book.units[u].courses[c].mark = nil
+        changed(unit: book.units[u].id)
+        return .changed
+    }
+
+    /// Locks or unlocks a mark; a course without a mark cannot be locked.
+    @discardableResult
+    public func toggleLock(_ courseID: String) -> Outcome {
+        guard let (u, c) = location(ofCourse: courseID) else { return .nothing }
+        if book.units[u].courses[c].mark == nil && !book.units[u].courses[c].locked { return .needsMark }
+        book.units[u].courses[c].locked.toggle()
+        changed(unit: book.units[u].id)
+        return .changed
+    }
+
+    // MARK: Editing a unit on a copy
+
+    public var isEditing: Bool { editor.isEditing }
+
+    public func beginEditing(_ unitID: String) {
+        guard let unit = book.unit(unitID) else { return }
+        editor.beginEditing(UnitForm(unit))
+        notifyChanged()
+    }
+
+    /// Changes the draft; nothing reaches the book before `commitEdit`.
+    public func updateDraft(_ change: (inout UnitForm) -> Void) {
+        editor.update(change)
+        notifyChanged()
+    }
+
+    /// Checks the draft; when valid, replaces the unit and saves. Returns the problems otherwise
+    /// (and keeps editing).
+    public func commitEdit() -> [UnitForm.Problem] {
+        guard let draft = editor.draft else { return [] }
+        switch draft.unit(scale: book.scale, existingCourseIDs: Set(book.units.flatMap { $0.courses.map(\.id) }), localizer) {
+        case .failure(let problems):
+            return problems.problems
+        case .success(let unit):
+            editor.endEditing(cancel: false)
+            if let index = book.units.firstIndex(where: { $0.id == unit.id }) {
+                book.units[index] = unit
+            }
+            structureVersion += 1
+            reindex()
+            changed()
+            return []
+        }
+    }
+
+    /// Drops the draft: every change since `beginEditing`, adds and deletes included.
+    public func cancelEdit() {
+        editor.endEditing(cancel: true)
+        notifyChanged()
+    }
+
+    /// Replaces the whole book (CSV import) and saves it.
+    public func replace(with newBook: GradeBook) {
+        book = newBook
+        structureVersion += 1
+        reindex()
+        changed()
+    }
+
+    // MARK: Saving
+
+    /// After a change of one unit (or of everything when `unit` is nil): drop the cached
+    /// averages, tell that unit's observers, then the screen.
+    private func changed(unit: String? = nil) {
+        hasPendingSave = true
+        cache = nil
+        if let unit {
+            for key in (unitObservers[unit] ?? [:]).keys.sorted() { unitObservers[unit]?[key]?() }
+        } else {
+            for id in unitObservers.keys.sorted() {
+                for key in (unitObservers[id] ?? [:]).keys.sorted() { unitObservers[id]?[key]?() }
+            }
+        }
+        notifyChanged()
+    }
+
+    /// Writes a pending change (atomically). Called after each frame, so a slider step is drawn
+    /// before the disk is touched.
+    public func savePending() {
+        guard hasPendingSave else { return }
+        hasPendingSave = false
+        do {
+            try repository.save(book)
+            if saveProblem != nil { saveProblem = nil; notifyChanged() }
+        } catch {
+            saveProblem = localizer.t("Your grades could not be saved: {reason}. They stay in memory; the file keeps the last saved version.",
+                                      ["reason": "\(error)"])
+            notifyChanged()
+        }
+    }
+}
+
+/// A unit as the edit form holds it: text as typed, checked only when the edit is committed.
+public struct UnitForm: Equatable, Sendable {
+    public struct CourseRow: Equatable, Sendable {
+        /// Empty for a course added in this edit.
+        public var id: String
+        public var name: String
+        public var coefficient: String
+        public var mark: Double?
+        public var locked: Bool
+    }
+
+    public var unitID: String
+    public var code: Int
+    public var professional: Bool
+    public var name: String
+    public var coefficient: String
+    public var courses: [CourseRow]
+
+    public init(_ unit: GradeUnit) {
+        unitID = unit.id
+        code = unit.code
+        professional = unit.professional
+        name = unit.name
+        coefficient = GradeFormat.number(unit.coefficient)
+        courses = unit.courses.map { CourseRow(id: $0.id, name: $0.name, coefficient: GradeFormat.number($0.coefficient), mark: $0.mark, locked: $0.locked) }
+    }
+
+    /// Adds an ungraded course with coefficient 1 at the end.
+    public mutating func addCourse(named name: String) {
+        courses.append(CourseRow(id: "", name: name, coefficient: "1", mark: nil, locked: false))
+    }
+
+    /// Which field of the form a problem is about: the unit's name or coefficient, or a course row.
+    public enum Field: Equatable, Sendable {
+        case name, coefficient
+        case courseName(Int), courseCoefficient(Int)
+    }
+
+    public struct Problem: Equatable, Sendable {
+        public var field: Field
+        public var message: String
+    }
+
+    public struct Problems: Error { public var problems: [Problem] }
+
+    /// The unit this form describes, or every problem found.
+    public func unit(scale: Double, existingCourseIDs: Set<String>, _ l: Localizer) -> Result<GradeUnit, Problems> {
+        var problems: [Problem] = []
+        let trimmedName = name.trimmingSpaces
+        if trimmedName.isEmpty { problems.append(Problem(field: .name, message: l.t("The unit needs a name."))) }
+        let unitCoefficient = UnitForm.coefficient(coefficient)
+        if unitCoefficient == nil {
+            problems.append(Problem(field: .coefficient, message: l.t("“{value}” is not a coefficient: write a number above 0, e.g. 6 or 1.5.", ["value": coefficient])))
+        }
+        var used = existingCourseIDs
+        var built: [GradeCourse] = []
+        for (index, row) in courses.enumerated() {
+            let rowName = row.name.trimmingSpaces
+            if rowName.isEmpty { problems.append(Problem(field: .courseName(index), message: l.t("Course {number} needs a name.", ["number": String(index + 1)]))) }
+            guard let value = UnitForm.coefficient(row.coefficient) else {
+                problems.append(Problem(field: .courseCoefficient(index), message: l.t("“{value}” is not a coefficient: write a number above 0, e.g. 6 or 1.5.", ["value": row.coefficient])))
+                continue
+            }
+            var id = row.id
+            if id.isEmpty {
+                var n = index + 1
+                while used.contains("\(unitID)-c\(n)") { n += 1 }
+                id = "\(unitID)-c\(n)"
+                used.insert(id)
+            }
+            built.append(GradeCourse(id: id, name: rowName, coefficient: value, mark: row.mark.map { min($0, scale) }, locked: row.locked))
+        }
+        guard problems.isEmpty, let unitCoefficient else { return .failure(Problems(problems: problems)) }
+        return .success(GradeUnit(id: unitID, code: code, name: trimmedName, coefficient: unitCoefficient, professional: professional, courses: built))
+    }
+
+    /// A coefficient typed with a point or a comma; nil unless it is a number above 0.
+    static func coefficient(_ text: String) -> Double? {
+        guard let value = Double(text.trimmingSpaces.replacing(",", with: ".")), value.isFinite, value > 0 else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,247 @@
+// `locker grades`: results, "what do I need", CSV export and import of grades.json.
+import ArgumentParser
+import FoundationEssentials
+import LockerKit
+import TerminalUI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The grades file a command works on: `--file`, else grades.json in the data folder, else the
+/// bundled default curriculum (no marks) when the data folder has none yet.
+struct GradesSource: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(localizer.t("A grades.json file (default: the one in the data folder)."), valueName: "file"))
+    var file: String?
+
+    func load() -> GradeBook {
+        let url: URL
+        if let file {
+            url = URL(fileURLWithPath: file)
+        } else {
+            url = RootOptions.paths.gradesFile
+            if !FileManager.default.fileExists(atPath: url.path) {
+                return loadBook(bundledData().appendingPathComponent("grades/grades.json"))
+            }
+        }
+        return loadBook(url)
+    }
+
+    private func loadBook(_ url: URL) -> GradeBook {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            fail(localizer.t("Cannot read {file}.", ["file": url.path]), status: 1)
+        }
+        do {
+            return try GradeBook.load(from: url, localizer)
+        } catch {
+            fail(localizer.t("{file} is not a valid grades file: {reason}", ["file": url.path, "reason": "\(error)"]), status: 1)
+        }
+    }
+}
+
+struct GradesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "grades",
+        abstract: localizer.t("Unit and block averages and whether the year is passed."),
+        subcommands: [GradesResultsCommand.self, GradesNeedCommand.self, GradesExportCommand.self, GradesImportCommand.self],
+        defaultSubcommand: GradesResultsCommand.self)
+}
+
+/// `locker grades [--file F] [--json]` (the default subcommand, so each subcommand owns its options).
+struct GradesResultsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "results",
+        abstract: localizer.t("Unit and block averages and whether the year is passed."))
+
+    @OptionGroup var source: GradesSource
+
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
+    var json = false
+
+    @OptionGroup var parent: LanguageHelp
+
+    func run() throws {
+        let book = source.load()
+        if json {
+            printJSON(GradesJSON(book: book))
+            return
+        }
+        let l = localizer
+        for unit in book.units {
+            let average = book.average(ofUnit: unit)
+            print("UE\(unit.code)  \(GradeFormat.mark(average).padded(toWidth: 5, alignment: .right))  ×\(GradeFormat.number(unit.coefficient))  \(unit.name)")
+        }
+        print("")
+        for block in book.blocks {
+            let average = book.average(ofBlock: block)
+            let verdict = book.passes(block) ? l.t("pass") : (average == nil ? l.t("no marks") : l.t("fail"))
+            print("\(block.name)  \(GradeFormat.mark(average))  \(verdict)")
+        }
+        print(book.passed ? l.t("Year passed.") : l.t("Year not passed (yet)."))
+    }
+}
+
+/// `locker grades --json`: averages as numbers (not rounded) or null.
+struct GradesJSON: Encodable {
+    let book: GradeBook
+
+    private enum Keys: String, CodingKey { case units, blocks, passed, id, code, name, average }
+
+    func encode(to encoder: Encoder) throws {
+        var root = encoder.container(keyedBy: Keys.self)
+        var units = root.nestedUnkeyedContainer(forKey: .units)
+        for unit in book.units {
+            var item = units.nestedContainer(keyedBy: Keys.self)
+            try item.encode(unit.id, forKey: .id)
+            try item.encode(unit.code, forKey: .code)
+            try item.encode(unit.name, forKey: .name)
+            try item.encode(book.average(ofUnit: unit), forKey: .average)
+        }
+        var blocks = root.nestedUnkeyedContainer(forKey: .blocks)
+        for block in book.blocks {
+            var item = blocks.nestedContainer(keyedBy: Keys.self)
+            try item.encode(block.id, forKey: .id)
+            try item.encode(block.name, forKey: .name)
+            try item.encode(book.average(ofBlock: block), forKey: .average)
+            try item.encode(book.passes(block), forKey: .passed)
+        }
+        try root.encode(book.passed, forKey: .passed)
+    }
+}
+
+struct GradesNeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "need",
+        abstract: localizer.t("The mark every ungraded course needs for each block, and for the year, to pass."))
+
+    @OptionGroup var source: GradesSource
+
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
+    var json = false
+
+    @OptionGroup var parent: LanguageHelp
+
+    private struct Output: Encodable {
+        struct Block: Encodable {
+            var id: String
+            var needed: Double?
+            var status: String
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: Keys.self)
+                try c.encode(id, forKey: .id)
+                try c.encode(needed, forKey: .needed)
+                try c.encode(status, forKey: .status)
+            }
+        }
+        var blocks: [Block]
+        var needed: Double?
+        var status: String
+        enum Keys: String, CodingKey { case id, blocks, needed, status }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(blocks, forKey: .blocks)
+            try c.encode(needed, forKey: .needed)
+            try c.encode(status, forKey: .status)
+        }
+    }
+
+    func run() throws {
+        let book = source.load()
+        let needs = book.needs()
+        if json {
+            printJSON(Output(blocks: needs.blocks.map { Output.Block(id: $0.blockID, needed: $0.needed, status: $0.status.rawValue) },
+                             needed: needs.needed, status: needs.status.rawValue))
+            return
+        }
+        let l = localizer
+        func sentence(_ status: NeedStatus, _ needed: Double?) -> String {
+            switch status {
+            case .secured: return l.t("secured — passes even with 0 in every ungraded course")
+            case .reachable: return l.t("needs {mark} in every ungraded course", ["mark": GradeFormat.needed(needed ?? 0)])
+            case .impossible: return l.t("impossible — nothing left to grade can bring it to the pass mark")
+            }
+        }
+        for need in needs.blocks {
+            let name = book.blocks.first { $0.id == need.blockID }?.name ?? need.blockID
+            print("\(name): \(sentence(need.status, need.needed))")
+        }
+        print(l.t("Year") + ": " + sentence(needs.status, needs.needed))
+    }
+}
+
+struct GradesExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: localizer.t("Write the grades as a CSV file (one row per course) for a spreadsheet."))
+
+    @OptionGroup var source: GradesSource
+
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The CSV file to write."), valueName: "file"))
+    var csv: String
+
+    func run() throws {
+        let book = source.load()
+        do {
+            try AtomicFile.write(Data(GradesCSV.export(book).utf8), to: URL(fileURLWithPath: csv))
+        } catch {
+            fail(localizer.t("{file} could not be written: {reason}", ["file": csv, "reason": "\(error)"]), status: 1)
+        }
+        let courses = book.units.reduce(0) { $0 + $1.courses.count }
+        print(localizer.n("Wrote {count} course to {file}.", "Wrote {count} courses to {file}.", count: courses, ["file": csv]))
+    }
+}
+
+struct GradesImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: localizer.t("Replace the units and courses of grades.json by those of a CSV file (every row is checked first)."))
+
+    @Argument(help: ArgumentHelp(localizer.t("A CSV file as written by locker grades export."), valueName: "file.csv"))
+    var file: String
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            fail(localizer.t("Cannot read {file}.", ["file": file]), status: 1)
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            fail(localizer.t("{file} is not UTF-8 text; save it from the spreadsheet as CSV UTF-8.", ["file": file]), status: 1)
+        }
+        let paths = RootOptions.paths
+        let current: GradeBook
+        if FileManager.default.fileExists(atPath: paths.gradesFile.path) {
+            current = GradesSource(file: paths.gradesFile.path).load()
+        } else {
+            current = GradesSource(file: nil).load()
+        }
+        let imported: GradeBook
+        do {
+            imported = try GradesCSV.importing(text, into: current, localizer)
+        } catch let error as GradesCSV.ImportError {
+            for problem in error.problems.prefix(20) {
+                fputs("locker: " + localizer.t("{file}, line {line}: {problem}", ["file": file, "line": String(problem.line), "problem": problem.message]) + "\n", stderr)
+            }
+            if error.problems.count > 20 {
+                fputs("locker: " + localizer.n("… and {count} more problem.", "… and {count} more problems.", count: error.problems.count - 20) + "\n", stderr)
+            }
+            fail(localizer.t("Nothing was imported; grades.json is unchanged."), status: 1)
+        }
+        guard paths.prepare() else {
+            fail(localizer.t("The data folder {path} cannot be written.", ["path": paths.directory.path]), status: 1)
+        }
+        do {
+            try GradesViewModel.repository(paths.gradesFile, localizer).save(imported)
+        } catch {
+            fail(localizer.t("Your grades could not be saved: {reason}. The file keeps the last saved version.", ["reason": "\(error)"]), status: 1)
+        }
+        let courses = imported.units.reduce(0) { $0 + $1.courses.count }
+        print(localizer.t("Imported {units} units and {courses} courses into {file}.",
+                          ["units": String(imported.units.count), "courses": String(courses), "file": paths.gradesFile.path]))
+    }
+}
+
+extension GradesSource {
+    init(file: String?) {
+        self.init()
+        self.file = file
+    }
+}

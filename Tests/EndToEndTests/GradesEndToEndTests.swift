@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// The Grades tab as a student uses it: a slider moves a mark, the unit and block averages follow,
+/// and the mark is there again after a restart; the command line reads the same file.
+final class GradesEndToEndTests: XCTestCase {
+    func testSliderMovesAveragesAndTheMarkSurvivesARestart() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-grades-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        do {
+            let session = try TmuxSession(arguments: ["--tab", "grades"], width: 100, height: 30, dataDirectory: data)
+            try session.waitFor("UE1 Génie Logiciel")
+            try session.send("Down", "Down")                 // first course of UE1
+            try session.send("Right")                        // ungraded → pass mark 10
+            try session.send("Right", "Right", ">", ">")     // 11.20
+            let screen = try session.waitFor("11.20")
+            let lines = screen.split(separator: "\n").map(String.init)
+            XCTAssertTrue(lines.contains { $0.contains("UE1 Génie Logiciel") && $0.contains("11.20 ✓") }, screen)
+            XCTAssertTrue(lines.contains { $0.contains("Total") && $0.contains("pass") && $0.contains("11.20") }, screen)
+            try session.send("Space")
+            try session.waitFor("🔒")
+            try session.send("Left")
+            try session.waitFor("is locked; Space unlocks it")
+            try session.send("q")
+            XCTAssertEqual(try session.waitForExit(), 0)
+        }
+        let again = try TmuxSession(arguments: ["--tab", "grades"], width: 100, height: 30, dataDirectory: data)
+        let screen = try again.waitFor("11.20")
+        XCTAssertTrue(screen.contains("🔒"), screen)
+        guard let binary = LockerBinary.url else { return }
+        let json = try runProcess([binary.path, "--data-dir", data.path, "grades", "--json"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let units = try XCTUnwrap(object["units"] as? [[String: Any]])
+        XCTAssertEqual(units[0]["average"] as? Double, 11.2)
+        XCTAssertTrue(units[1]["average"] is NSNull, "ungraded units are null")
+        XCTAssertEqual(object["passed"] as? Bool, false)
+        let need = try runProcess([binary.path, "--data-dir", data.path, "grades", "need", "--json"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        let needs = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(need.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(needs["status"] as? String, "reachable")
+        XCTAssertEqual((needs["blocks"] as? [[String: Any]])?.count, 2)
+    }
+
+    func testEditingAUnitOnACopyThenSaving() throws {
+        let session = try TmuxSession(arguments: ["--tab", "grades"], width: 100, height: 30)
+        try session.waitFor("UE1 Génie Logiciel")
+        try session.send("Down", "e")
+        try session.waitFor("Edit unit UE1")
+        try session.send("a")                      // adds a course and starts typing its name
+        try session.send("C-u")
+        try session.send("Kotlin", literal: true)
+        try session.send("Enter")
+        try session.send("Escape")                 // Esc discards everything
+        try session.waitForAbsence("Edit unit UE1")
+        XCTAssertFalse(try session.screen().contains("Kotlin"))
+        try session.send("e", "a")
+        try session.send("Kotlin", literal: true)
+        try session.send("Enter", "Enter")          // keep the field, then save the unit
+        try session.waitForAbsence("Edit unit UE1")
+        try session.waitFor("Kotlin")
+    }
+
+    func testCSVExportAndImportThroughTheCommandLine() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-csv-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let env = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let csv = data.appendingPathComponent("grades.csv")
+        let export = try runProcess([binary.path, "--data-dir", data.path, "grades", "export", "--csv", csv.path], environment: env)
+        XCTAssertEqual(export.status, 0, export.stderr)
+        var text = try String(contentsOf: csv, encoding: .utf8)
+        text = text.replacingOccurrences(of: "Anglais,5,,false", with: "Anglais,5,15.5,true")
+        try text.write(to: csv, atomically: true, encoding: .utf8)
+        let imported = try runProcess([binary.path, "--data-dir", data.path, "grades", "import", csv.path], environment: env)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let results = try runProcess([binary.path, "--data-dir", data.path, "grades"], environment: env)
+        XCTAssertTrue(results.stdout.contains("UE3  15.50"), results.stdout)
+        try "unit_code,unit_name\n1,x,6,false,y,0,,false\n".write(to: csv, atomically: true, encoding: .utf8)
+        let bad = try runProcess([binary.path, "--data-dir", data.path, "grades", "import", csv.path], environment: env)
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("line 2"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("unchanged"), bad.stderr)
+    }
+}

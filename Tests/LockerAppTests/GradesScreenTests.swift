@@ -1,0 +1,111 @@
+import Foundation
+import LockerKit
+import TerminalUI
+import XCTest
+@testable import LockerApp
+
+/// Repository in memory: the view tests do not touch the disk.
+final class MemoryRepository<Value>: Repository {
+    var stored: Value?
+    init(_ value: Value? = nil) { stored = value }
+    func load() -> LoadOutcome<Value> { stored.map { .loaded($0) } ?? .missing }
+    func save(_ value: Value) throws { stored = value }
+}
+
+final class GradesScreenTests: XCTestCase {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func makeScreen(_ language: Language = .en, marks: [String: Double] = [:]) throws -> (GradesScreen, Localizer, MemoryRepository<GradeBook>) {
+        let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
+        var book = try GradeBook.load(from: root.appendingPathComponent("Data/grades/grades.json"), localizer)
+        for u in book.units.indices {
+            for c in book.units[u].courses.indices {
+                if let mark = marks[book.units[u].courses[c].name] { book.units[u].courses[c].mark = mark }
+            }
+        }
+        let repository = MemoryRepository(book)
+        let model = GradesViewModel(localizer: localizer, repository: repository, defaults: book)
+        return (GradesScreen(viewModel: model), localizer, repository)
+    }
+
+    func render(_ screen: GradesScreen, _ localizer: Localizer, _ width: Int, _ height: Int, ascii: Bool = false) -> MemorySurface {
+        let surface = MemorySurface(width: width, height: height, glyphs: ascii ? .ascii : .unicode)
+        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: localizer, glyphs: ascii ? .ascii : .unicode))
+        return surface
+    }
+
+    let someMarks: [String: Double] = ["Processus de développement": 13.5, "Programmation Objets": 9.25, "Anglais": 16,
+                                       "Projet tuteuré": 8, "Android": 11.75]
+
+    func testGoldenScreens() throws {
+        let (screen, localizer, _) = try makeScreen(marks: someMarks)
+        _ = screen.handle(.down); _ = screen.handle(.down)
+        _ = screen.handle(.character(" "))
+        assertGolden(render(screen, localizer, 80, 21), "grades-en-80x24")
+        assertGolden(render(screen, localizer, 120, 37), "grades-en-120x40")
+        let (french, frLocalizer, _) = try makeScreen(.fr, marks: someMarks)
+        assertGolden(render(french, frLocalizer, 80, 21, ascii: true), "grades-fr-ascii-80x24")
+    }
+
+    func testSliderKeysChangeTheMarkAndTheAverages() throws {
+        let (screen, localizer, repository) = try makeScreen()
+        _ = screen.handle(.down); _ = screen.handle(.down)
+        _ = screen.handle(.right)               // ungraded → 10
+        _ = screen.handle(.right)               // 10.5
+        _ = screen.handle(.character(">"))      // 10.6
+        _ = screen.handle(.shiftLeft)           // 10.5
+        _ = screen.handle(.character("<"))      // 10.4
+        let text = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(text.contains("10.40"), text)
+        XCTAssertTrue(text.lines.contains { $0.contains("UE1 Génie Logiciel") && $0.contains("10.40 ✓") }, text)
+        XCTAssertTrue(text.lines.contains { $0.contains("Total") && $0.contains("pass") }, text)
+        screen.flushPendingWork()
+        XCTAssertEqual(repository.stored?.units[0].courses[0].mark, 10.4, "saved when keys pause")
+        _ = screen.handle(.character("x"))
+        XCTAssertFalse(render(screen, localizer, 80, 21).text.contains("10.40"))
+    }
+
+    func testNeedsPanelAndFolding() throws {
+        var marks: [String: Double] = [:]
+        let book = try GradeBook.load(from: root.appendingPathComponent("Data/grades/grades.json"), .english)
+        for unit in book.units where unit.code <= 5 { for course in unit.courses { marks[course.name] = 12 } }
+        marks["Projet tuteuré"] = 8
+        for unit in book.units where unit.code == 6 { for course in unit.courses { marks[course.name] = 8 } }
+        let (screen, localizer, _) = try makeScreen(marks: marks)
+        _ = screen.handle(.character("n"))
+        let surface = render(screen, localizer, 120, 37)
+        XCTAssertTrue(surface.text.contains("Projet/Stage: needs 11.20 in every ungraded course"), surface.text)
+        XCTAssertTrue(surface.text.contains("Total: needs 6.40 in every ungraded course"), surface.text)
+        XCTAssertTrue(surface.text.contains("Year: needs 11.20"), surface.text)
+        assertGolden(surface, "grades-needs-en-120x40")
+        _ = screen.handle(.escape)
+        _ = screen.handle(.home)
+        _ = screen.handle(.enter)   // fold Total
+        let folded = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(folded.contains("▸ Total"), folded)
+        XCTAssertFalse(folded.contains("UE1 Génie Logiciel") && folded.lines.firstIndex { $0.contains("UE1") }! < folded.lines.firstIndex { $0.contains("Projet/Stage") && $0.contains("▾") }!)
+    }
+
+    func testEditFormValidatesAndEscDiscards() throws {
+        let (screen, localizer, repository) = try makeScreen()
+        _ = screen.handle(.down)
+        _ = screen.handle(.character("e"))
+        XCTAssertTrue(screen.capturesText)
+        _ = screen.handle(.down)                   // coefficient
+        _ = screen.handle(.character("i"))
+        _ = screen.handle(.control("u"))
+        for c in "0" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)                  // keep the field
+        _ = screen.handle(.enter)                  // try to save
+        XCTAssertEqual(screen.status(localizer), "“0” is not a coefficient: write a number above 0, e.g. 6 or 1.5.")
+        assertGolden(render(screen, localizer, 80, 21), "grades-edit-en-80x24")
+        _ = screen.handle(.escape)
+        XCTAssertFalse(screen.capturesText)
+        screen.flushPendingWork()
+        XCTAssertEqual(repository.stored?.units[0].coefficient, 6, "nothing reached the file")
+    }
+}
+
+private extension String {
+    var lines: [String] { split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+}

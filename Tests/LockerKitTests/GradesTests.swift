@@ -1,0 +1,320 @@
+import Foundation
+import XCTest
+@testable import LockerKit
+
+/// The bundled curriculum with marks set by course name.
+func curriculum(_ marks: [String: Double] = [:]) throws -> GradeBook {
+    var book = try GradeBook.load(from: packageRoot.appendingPathComponent("Data/grades/grades.json"), .english)
+    for u in book.units.indices {
+        for c in book.units[u].courses.indices {
+            if let mark = marks[book.units[u].courses[c].name] { book.units[u].courses[c].mark = mark }
+        }
+    }
+    return book
+}
+
+/// Every course of the units with these codes set to one mark.
+func setUnits(_ book: inout GradeBook, codes: Set<Int>, to mark: Double?) {
+    for u in book.units.indices where codes.contains(book.units[u].code) {
+        for c in book.units[u].courses.indices { book.units[u].courses[c].mark = mark }
+    }
+}
+
+final class GradeAverageTests: XCTestCase {
+    func testBundledCurriculumHasTheSevenUnitsAndTwoBlocks() throws {
+        let book = try curriculum()
+        XCTAssertEqual(book.units.map(\.coefficient), [6, 6, 6, 9, 9, 9, 15])
+        XCTAssertEqual(book.units.flatMap(\.courses).count, 24)
+        XCTAssertEqual(book.blocks.map(\.id), ["total", "project"])
+        XCTAssertTrue(book.units.flatMap(\.courses).allSatisfy { $0.mark == nil && !$0.locked })
+        XCTAssertNil(book.average(ofBlock: book.blocks[0]), "nothing graded: no average, never 0")
+    }
+
+    func testUnitAverageSkipsUngradedCourses() throws {
+        let book = try curriculum(["Processus de développement": 19.04, "Programmation Objets": 9.08,
+                                   "Qualité de développement": 13, "Remise à niveau objets": 12])
+        XCTAssertEqual(book.average(ofUnit: book.units[0])!, 270.88 / 22, accuracy: 1e-9)
+        XCTAssertEqual(GradeFormat.mark(book.average(ofUnit: book.units[0])), "12.31")
+        let one = try curriculum(["Programmation Objets": 12])
+        XCTAssertEqual(one.average(ofUnit: one.units[0]), 12, "ungraded courses are skipped with their weight")
+        XCTAssertNil(one.average(ofUnit: one.units[1]))
+        XCTAssertEqual(one.average(ofBlock: one.blocks[0]), 12, "ungraded units are skipped in the block")
+    }
+
+    func testDecimalCoefficientsAndEmptyUnits() {
+        let book = GradeBook(units: [
+            GradeUnit(id: "a", code: 1, name: "A", coefficient: 1.5, courses: [
+                GradeCourse(id: "a1", name: "x", coefficient: 0.25, mark: 20), GradeCourse(id: "a2", name: "y", coefficient: 0.75, mark: 8)]),
+            GradeUnit(id: "b", code: 2, name: "B", coefficient: 2.5, courses: []),
+            GradeUnit(id: "c", code: 3, name: "C", coefficient: 0.5, courses: [GradeCourse(id: "c1", name: "z", coefficient: 2, mark: 15)]),
+        ], blocks: [GradeBlock(id: "all", name: "All", units: ["a", "b", "c"])])
+        XCTAssertEqual(book.average(ofUnit: book.units[0]), 11)
+        XCTAssertNil(book.average(ofUnit: book.units[1]))
+        XCTAssertEqual(book.average(ofBlock: book.blocks[0])!, (1.5 * 11 + 0.5 * 15) / 2, accuracy: 1e-12)
+    }
+
+    func testPassRules() throws {
+        var book = try curriculum()
+        setUnits(&book, codes: [1, 2, 3, 4, 5, 6, 7], to: 10)
+        XCTAssertTrue(book.passed, "exactly the pass mark passes")
+        XCTAssertEqual(book.yearStanding, .pass)
+        setUnits(&book, codes: [1, 2, 3, 4, 5], to: 12)
+        setUnits(&book, codes: [6], to: 12)
+        setUnits(&book, codes: [7], to: 8)
+        XCTAssertEqual(book.average(ofBlock: book.blocks[0])!, 11, accuracy: 1e-9)
+        XCTAssertEqual(book.average(ofBlock: book.blocks[1])!, 9.5, accuracy: 1e-9)
+        XCTAssertTrue(book.passes(book.blocks[0]))
+        XCTAssertFalse(book.passes(book.blocks[1]))
+        XCTAssertFalse(book.passed, "every block must pass")
+        XCTAssertEqual(book.yearStanding, .atRisk)
+        XCTAssertEqual(GradeStanding(average: 7.99, passMark: 10), .fail)
+        XCTAssertEqual(GradeStanding(average: 8, passMark: 10), .atRisk)
+        XCTAssertEqual(GradeFormat.mark(9.996), "9.99", "a shown 10.00 always passes")
+    }
+}
+
+final class GradeNeedsTests: XCTestCase {
+    func testWorkedExampleNeedsTheLargestBlockMark() throws {
+        var book = try curriculum()
+        setUnits(&book, codes: [1, 2, 3, 4, 5], to: 12)
+        setUnits(&book, codes: [6], to: 8)
+        let needs = book.needs()
+        XCTAssertEqual(needs.blocks[0].status, .reachable)
+        XCTAssertEqual(needs.blocks[0].needed!, 6.4, accuracy: 1e-9)
+        XCTAssertEqual(needs.blocks[1].needed!, 11.2, accuracy: 1e-9)
+        XCTAssertEqual(needs.status, .reachable)
+        XCTAssertEqual(needs.needed!, 11.2, accuracy: 1e-9)
+        // Check by giving the answer: both blocks pass at 11.2, not at 11.1.
+        setUnits(&book, codes: [7], to: 11.2)
+        XCTAssertTrue(book.passed)
+        setUnits(&book, codes: [7], to: 11.1)
+        XCTAssertFalse(book.passed)
+    }
+
+    func testNothingGradedNeedsThePassMark() throws {
+        let needs = try curriculum().needs()
+        XCTAssertEqual(needs.needed!, 10, accuracy: 1e-9)
+        XCTAssertEqual(needs.blocks.map(\.status), [.reachable, .reachable])
+    }
+
+    func testSecuredAndImpossible() throws {
+        var book = try curriculum()
+        setUnits(&book, codes: [1, 2, 3, 4, 5, 6], to: 20)
+        setUnits(&book, codes: [7], to: nil)
+        // Stage (15 of 24) ungraded, Projet 20: the professional block needs (240 − 180)/15 = 4.
+        XCTAssertEqual(book.needs().blocks[1].needed!, 4, accuracy: 1e-9)
+        XCTAssertEqual(book.needs().blocks[0].status, .secured, "Total passes even with 0 in Stage")
+        XCTAssertEqual(book.needs().blocks[0].needed, 0)
+        setUnits(&book, codes: [6], to: 0)
+        XCTAssertEqual(book.needs().blocks[1].needed!, 16, accuracy: 1e-9, "Projet 0: Stage needs 240/15")
+    }
+
+    func testImpossibleWhenTheScaleIsNotEnough() throws {
+        var book = try curriculum()
+        setUnits(&book, codes: [1, 2, 3, 4, 5, 7], to: 0)
+        setUnits(&book, codes: [6], to: nil)
+        let needs = book.needs()
+        XCTAssertEqual(needs.blocks[1].status, .impossible)
+        XCTAssertNil(needs.blocks[1].needed)
+        XCTAssertEqual(needs.blocks[1].unbounded!, 240 / 9, accuracy: 1e-9)
+        XCTAssertEqual(needs.status, .impossible)
+        XCTAssertNil(needs.needed)
+    }
+
+    func testSharedUnitsAndLeverage() throws {
+        var book = try curriculum()
+        setUnits(&book, codes: [1, 2, 3, 4, 5, 6], to: 10)
+        let needs = book.needs()
+        // Stage is in both blocks: one more point there raises Total by 15/60 and Projet/Stage by 15/24.
+        let stage = book.units[6].courses[0].id
+        let effects = needs.leverage.filter { $0.courseID == stage }
+        XCTAssertEqual(effects.count, 2)
+        XCTAssertEqual(effects[0].pointsPerPoint, 15.0 / 60, accuracy: 1e-12)
+        XCTAssertEqual(effects[1].pointsPerPoint, 15.0 / 24, accuracy: 1e-12)
+        XCTAssertEqual(needs.blocks.map(\.needed), [10, 10])
+    }
+}
+
+final class GradesViewModelTests: XCTestCase {
+    func makeModel(_ dir: URL, defaults: GradeBook? = nil) throws -> GradesViewModel {
+        GradesViewModel(localizer: .english, repository: GradesViewModel.repository(dir.appendingPathComponent("grades.json"), .english),
+                        defaults: try defaults ?? curriculum())
+    }
+
+    func testSlidersLocksAndClearing() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let model = try makeModel(dir)
+        let id = model.book.units[0].courses[0].id
+        XCTAssertEqual(model.nudge(id, by: 0.5), .changed)
+        XCTAssertEqual(model.course(id)?.mark, 10, "an ungraded course starts at the pass mark")
+        model.nudge(id, by: 0.5); model.nudge(id, by: 0.1); model.nudge(id, by: 0.1)
+        XCTAssertEqual(model.course(id)?.mark, 10.7)
+        XCTAssertEqual(model.toggleLock(id), .changed)
+        XCTAssertEqual(model.nudge(id, by: -0.5), .locked)
+        XCTAssertEqual(model.clear(id), .locked)
+        XCTAssertEqual(model.course(id)?.mark, 10.7, "a locked mark does not move")
+        model.toggleLock(id)
+        for _ in 0..<30 { model.nudge(id, by: 0.5) }
+        XCTAssertEqual(model.course(id)?.mark, 20, "clamped to the scale")
+        XCTAssertEqual(model.nudge(id, by: 0.5), .atLimit)
+        XCTAssertEqual(model.clear(id), .changed)
+        XCTAssertNil(model.course(id)?.mark)
+        XCTAssertEqual(model.toggleLock(id), .needsMark, "an ungraded course cannot be locked")
+    }
+
+    func testChildViewModelsFollowOnlyTheirOwnChanges() throws {
+        let model = try makeModel(try makeTemporaryDirectory(self))
+        let items = model.makeItemViewModels()
+        let first = model.book.units[0].courses[0].id
+        let other = model.book.units[1].courses[0].id
+        var unitCalls = 0, otherCourseCalls = 0, blockCalls = 0
+        let t1 = items.units[model.book.units[0].id]!.observe { unitCalls += 1 }
+        let t2 = items.courses[other]!.observe { otherCourseCalls += 1 }
+        let t3 = items.blocks[0].observe { blockCalls += 1 }
+        items.courses[first]!.nudge(by: 0.5)
+        XCTAssertEqual(unitCalls, 1)
+        XCTAssertEqual(blockCalls, 1)
+        XCTAssertEqual(otherCourseCalls, 0)
+        XCTAssertEqual(items.units[model.book.units[0].id]!.average, 10)
+        XCTAssertEqual(items.blocks[0].average, 10)
+        _ = (t1, t2, t3)
+    }
+
+    func testEditingOnACopyCancelsEverything() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let model = try makeModel(dir)
+        let before = model.book
+        model.beginEditing("ue1")
+        model.updateDraft { form in
+            form.name = "Renamed"
+            form.courses.remove(at: 0)
+            form.addCourse(named: "New one")
+        }
+        XCTAssertEqual(model.book, before, "the book does not change while editing")
+        model.cancelEdit()
+        XCTAssertEqual(model.book, before)
+        XCTAssertFalse(model.isEditing)
+    }
+
+    func testCommitValidatesThenReplacesTheUnitAndSaves() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let model = try makeModel(dir)
+        model.beginEditing("ue1")
+        model.updateDraft { form in
+            form.coefficient = "-2"
+            form.courses[1].name = "  "
+            form.addCourse(named: "Kotlin")
+            form.courses[form.courses.count - 1].coefficient = "1,5"
+        }
+        let problems = model.commitEdit()
+        XCTAssertEqual(problems.map(\.field), [.coefficient, .courseName(1)])
+        XCTAssertTrue(model.isEditing, "invalid edits stay in the form")
+        model.savePending()
+        XCTAssertEqual(try GradeBook.load(from: dir.appendingPathComponent("grades.json"), .english).units[0].coefficient, 6,
+                       "invalid edits never reach the file")
+        model.updateDraft { form in
+            form.coefficient = "7.5"
+            form.courses[1].name = "Programmation objet"
+        }
+        XCTAssertEqual(model.commitEdit(), [])
+        model.savePending()
+        let saved = try GradeBook.load(from: dir.appendingPathComponent("grades.json"), .english)
+        XCTAssertEqual(saved.units[0].coefficient, 7.5)
+        XCTAssertEqual(saved.units[0].courses.last?.name, "Kotlin")
+        XCTAssertEqual(saved.units[0].courses.last?.coefficient, 1.5)
+        XCTAssertEqual(Set(saved.units.flatMap { $0.courses.map(\.id) }).count, 25, "the new course gets a unique id")
+    }
+
+    func testPersistenceRoundTripAndFirstStartCopy() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let model = try makeModel(dir)
+        XCTAssertTrue(model.hasPendingSave, "first start copies the curriculum")
+        let id = model.book.units[2].courses[1].id
+        model.nudge(id, by: 0.5)
+        model.toggleLock(id)
+        model.savePending()
+        let text = try String(contentsOf: dir.appendingPathComponent("grades.json"), encoding: .utf8)
+        XCTAssertTrue(text.contains("\"mark\" : null"), "ungraded marks are written as null")
+        let again = try makeModel(dir)
+        XCTAssertEqual(again.course(id)?.mark, 10)
+        XCTAssertEqual(again.course(id)?.locked, true)
+        XCTAssertNil(again.loadProblem)
+    }
+
+    func testBadFilesAreKeptAsideWithTheFieldNamed() throws {
+        let cases: [(String, (inout [String: Any]) -> Void, String)] = [
+            ("version", { $0["version"] = 2 }, "version"),
+            ("negative coefficient", { root in
+                var units = root["units"] as! [[String: Any]]; units[1]["coefficient"] = -3; root["units"] = units }, "units[1].coefficient"),
+            ("mark above scale", { root in
+                var units = root["units"] as! [[String: Any]]; var courses = units[0]["courses"] as! [[String: Any]]
+                courses[2]["mark"] = 23; units[0]["courses"] = courses; root["units"] = units }, "units[0].courses[2].mark"),
+            ("unknown unit", { root in
+                var blocks = root["blocks"] as! [[String: Any]]; blocks[1]["units"] = ["ue6", "ue9"]; root["blocks"] = blocks }, "blocks[1].units[1]"),
+        ]
+        let original = try JSONSerialization.jsonObject(with: Data(contentsOf: packageRoot.appendingPathComponent("Data/grades/grades.json"))) as! [String: Any]
+        for (name, change, field) in cases {
+            let dir = try makeTemporaryDirectory(self)
+            var root = original
+            change(&root)
+            let bad = try JSONSerialization.data(withJSONObject: root)
+            try bad.write(to: dir.appendingPathComponent("grades.json"))
+            let model = try makeModel(dir)
+            XCTAssertTrue(model.loadProblem?.contains(field) ?? false, "\(name): \(model.loadProblem ?? "no problem")")
+            let kept = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("grades.json.corrupt-") }
+            XCTAssertEqual(kept.count, 1, name)
+            XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent(kept[0])), bad, "\(name): the bad file is kept as it was")
+            XCTAssertEqual(model.book.units.count, 7, "\(name): defaults are shown")
+        }
+    }
+}
+
+final class GradesCSVTests: XCTestCase {
+    func testRoundTripKeepsEverything() throws {
+        var book = try curriculum(["Anglais": 14.5, "Réseaux": 7.25])
+        book.units[2].name = "Insertion, \"pro\""
+        book.units[2].courses[0].locked = true
+        let text = GradesCSV.export(book)
+        XCTAssertTrue(text.hasPrefix("unit_code,unit_name,unit_coefficient,professional,course_name,course_coefficient,mark,locked\r\n"))
+        XCTAssertTrue(text.contains("\"Insertion, \"\"pro\"\"\""), "RFC 4180 quoting")
+        let back = try GradesCSV.importing(text, into: book, .english)
+        XCTAssertEqual(back, book)
+    }
+
+    func testImportReportsEveryBadRowWithItsLine() throws {
+        let book = try curriculum()
+        let csv = """
+        unit_code,unit_name,unit_coefficient,professional,course_name,course_coefficient,mark,locked
+        1,Génie Logiciel,6,false,Processus,4,13.5,true
+        1,Génie Logiciel,6,false,Objets,0,,false
+        2,Réseaux,6,false,Système,5,25,false
+        3,Insertion,abc,false,Anglais,5,,false
+        1,Génie,6,false,Swift,5,,false
+        4,Mobiles,9,maybe,iOS,5,,false
+        5,Mobiles 2,9,false,Android,4,,true
+        """
+        XCTAssertThrowsError(try GradesCSV.importing(csv, into: book, .english)) { error in
+            let problems = (error as? GradesCSV.ImportError)?.problems ?? []
+            XCTAssertEqual(problems.map(\.line), [3, 4, 5, 6, 7, 8], "\(problems)")
+        }
+        XCTAssertThrowsError(try GradesCSV.importing("1,\"open,6,false,x,1,,false\n", into: book, .english)) { error in
+            XCTAssertEqual((error as? GradesCSV.ImportError)?.problems.first?.line, 1)
+        }
+    }
+
+    func testImportMatchesUnitsByCodeAndKeepsBlocks() throws {
+        let book = try curriculum()
+        let csv = "6,Projet,9,true,Projet tuteuré,1,15,false\r\n7,Stage,15,true,Stage,1,,false\r\n9,Option,3,false,Latin,1,12,false\r\n"
+        let imported = try GradesCSV.importing(csv, into: book, .english)
+        XCTAssertEqual(imported.units.map(\.id), ["ue6", "ue7", "ue9"])
+        XCTAssertEqual(imported.blocks.map(\.units), [["ue6", "ue7", "ue9"], ["ue6", "ue7"]])
+        XCTAssertNoThrow(try imported.validate(.english))
+    }
+
+    func testCSVParserHandlesQuotesNewlinesAndBOM() throws {
+        let records = try CSV.parse("\u{FEFF}a,\"b,c\",\"d\"\"e\"\r\n\"multi\nline\",x,\r\n\r\nlast")
+        XCTAssertEqual(records.map(\.fields), [["a", "b,c", "d\"e"], ["multi\nline", "x", ""], ["last"]])
+        XCTAssertEqual(records.map(\.line), [1, 2, 5])
+        XCTAssertThrowsError(try CSV.parse("a,b\"c\n"))
+    }
+}
