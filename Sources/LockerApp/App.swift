@@ -116,6 +116,14 @@ enum ScreenFactory {
                 return GradesScreen(viewModel: GradesViewModel(
                     localizer: localizer, repository: GradesViewModel.repository(options.paths.gradesFile, localizer), defaults: defaults))
             },
+            LazyScreen(tab: .workout) {
+                // Read without side effects: the shell owns settings.json and reports its problems.
+                let settings = try? DataFileError.decode(Settings.self, from: options.paths.settingsFile)
+                return WorkoutScreen(viewModel: WorkoutViewModel(
+                    localizer: localizer, library: WorkoutLibrary(directory: options.paths.workoutsDirectory),
+                    sample: options.resources?.dataDirectory.appendingPathComponent("workout/sample-run.gpx"),
+                    maxHeartRate: settings?.maxHeartRate))
+            },
         ]
     }
 }

@@ -5,10 +5,13 @@ import TerminalUI
 public struct RenderContext {
     public let localizer: Localizer
     public let glyphs: Glyphs
+    /// False in the mono theme (and with NO_COLOR): meaning must then not rest on colour.
+    public let colour: Bool
 
-    public init(localizer: Localizer, glyphs: Glyphs) {
+    public init(localizer: Localizer, glyphs: Glyphs, colour: Bool = true) {
         self.localizer = localizer
         self.glyphs = glyphs
+        self.colour = colour
     }
 }
 

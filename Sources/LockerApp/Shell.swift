@@ -130,7 +130,7 @@ public final class Shell {
             renderTooSmall(into: surface, size: size)
             return
         }
-        let context = RenderContext(localizer: localizer, glyphs: glyphs)
+        let context = RenderContext(localizer: localizer, glyphs: glyphs, colour: viewModel.theme != .mono)
         let bounds = surface.bounds
         let titles = Tab.allCases.map(title(of:))
         let selectedTab = TabBar(titles: titles, selected: viewModel.tab.number - 1)

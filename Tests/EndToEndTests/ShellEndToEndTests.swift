@@ -60,7 +60,7 @@ final class ShellEndToEndTests: XCTestCase {
     }
 
     func testLangFlagStartsInFrench() throws {
-        let session = try TmuxSession(arguments: ["--lang", "fr", "--tab", "workout"])
+        let session = try TmuxSession(arguments: ["--lang", "fr", "--tab", "games"])
         try session.waitFor("4 Notes")
         try session.waitFor("Cet onglet n'est pas encore disponible.")
         try session.waitFor("q quitter")

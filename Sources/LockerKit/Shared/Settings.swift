@@ -23,14 +23,17 @@ public struct Settings: Codable, Equatable, Sendable {
     public var language: Language?
     public var theme: ThemeChoice?
     public var lastTab: Tab?
+    /// The runner's maximum heart rate for the workout zones (else each workout's own maximum).
+    public var maxHeartRate: Int?
 
-    public init(language: Language? = nil, theme: ThemeChoice? = nil, lastTab: Tab? = nil) {
+    public init(language: Language? = nil, theme: ThemeChoice? = nil, lastTab: Tab? = nil, maxHeartRate: Int? = nil) {
         self.language = language
         self.theme = theme
         self.lastTab = lastTab
+        self.maxHeartRate = maxHeartRate
     }
 
-    enum CodingKeys: String, CodingKey { case language, theme, lastTab }
+    enum CodingKeys: String, CodingKey { case language, theme, lastTab, maxHeartRate }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -39,5 +42,6 @@ public struct Settings: Codable, Equatable, Sendable {
         language = try container.decodeIfPresent(String.self, forKey: .language).flatMap(Language.init(rawValue:))
         theme = try container.decodeIfPresent(String.self, forKey: .theme).flatMap(ThemeChoice.init(rawValue:))
         lastTab = try container.decodeIfPresent(String.self, forKey: .lastTab).flatMap(Tab.init(rawValue:))
+        maxHeartRate = try container.decodeIfPresent(Int.self, forKey: .maxHeartRate).flatMap { (100...250).contains($0) ? $0 : nil }
     }
 }

@@ -1,0 +1,343 @@
+import FoundationEssentials
+import LockerKit
+import TerminalUI
+
+/// The Workout tab: a list of workouts (Enter opens one), then the opened workout's summary, its
+/// route coloured by heart rate and the heart-rate chart with a cursor.
+public final class WorkoutScreen: Screen {
+    public let tab = Tab.workout
+    let viewModel: WorkoutViewModel
+    private var list = ListState()
+    private var listHeight = 10
+    private enum Focus { case map, chart }
+    private var focus = Focus.map
+    private var showText = false
+    private var textView = TextViewState()
+    private var textHeight = 10
+    private var message: String?
+    private let map = RouteMapPlot()
+    private let chart = HeartRateChartPlot()
+    /// Points the chart cursor moves per ← →: about one dot column of the chart.
+    private var cursorStep = 1
+
+    public init(viewModel: WorkoutViewModel) {
+        self.viewModel = viewModel
+    }
+
+    public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
+        viewModel.observe(callback)
+    }
+
+    // MARK: Keys
+
+    public func handle(_ key: Key) -> Bool {
+        message = nil
+        guard let current = viewModel.current else { return handleList(key) }
+        if showText {
+            if key == .escape || key == .character("s") { showText = false; return true }
+            return textView.handle(key, height: textHeight)
+        }
+        switch key {
+        case .escape: viewModel.close()
+        case .tab, .backTab: focus = focus == .map ? .chart : .map
+        case .character("+"), .character("="): viewModel.zoom(in: true)
+        case .character("-"), .character("_"): viewModel.zoom(in: false)
+        case .character("0"): viewModel.fit()
+        case .character("z"): viewModel.toggleColouring()
+        case .character("s"): showText = true; textView = TextViewState()
+        case .up where focus == .map: viewModel.pan(dx: 0, dy: -1)
+        case .down where focus == .map: viewModel.pan(dx: 0, dy: 1)
+        case .left where focus == .map: viewModel.pan(dx: -1, dy: 0)
+        case .right where focus == .map: viewModel.pan(dx: 1, dy: 0)
+        case .left, .character("h"): viewModel.moveCursor(by: -cursorStep); focus = .chart
+        case .right, .character("l"): viewModel.moveCursor(by: cursorStep); focus = .chart
+        case .shiftLeft, .pageUp: viewModel.moveCursor(by: -cursorStep * 10); focus = .chart
+        case .shiftRight, .pageDown: viewModel.moveCursor(by: cursorStep * 10); focus = .chart
+        case .home: viewModel.moveCursor(to: 0)
+        case .end: viewModel.moveCursor(to: current.workout.count - 1)
+        default: return false
+        }
+        return true
+    }
+
+    private func handleList(_ key: Key) -> Bool {
+        var state = list
+        state.setCount(viewModel.items.count)
+        state.select(viewModel.selectedIndex)
+        if state.handle(key, pageSize: listHeight) { viewModel.select(state.selected); return true }
+        switch key {
+        case .enter:
+            if !viewModel.openSelected() { message = viewModel.openProblem }
+            focus = .map
+        case .character("r"):
+            viewModel.reload()
+        default:
+            return false
+        }
+        return true
+    }
+
+    // MARK: Hints
+
+    public func footerHints(_ l: Localizer) -> [KeyHint] {
+        guard viewModel.current != nil else {
+            return [KeyHint("↑↓", l.t("move")), KeyHint("Enter", l.t("open")), KeyHint("r", l.t("reload"))]
+        }
+        if showText { return [KeyHint("s Esc", l.t("back to the map"))] }
+        return [KeyHint("+ -", l.t("zoom")), KeyHint(focus == .map ? "←↑↓→" : "← →", focus == .map ? l.t("pan") : l.t("cursor")),
+                KeyHint("Tab", focus == .map ? l.t("chart") : l.t("map")), KeyHint("z", l.t("zones")), KeyHint("s", l.t("summary")),
+                KeyHint("Esc", l.t("list"))]
+    }
+
+    public func helpSections(_ l: Localizer) -> [HelpSection] {
+        [HelpSection(title: l.t("Workout"), hints: [
+            KeyHint("↑ ↓ Enter", l.t("Choose a workout in the list and open it")),
+            KeyHint("r", l.t("Read the workouts folder again (add files with locker workout import FILE)")),
+            KeyHint("+ - 0", l.t("Zoom the map in and out; 0 fits the whole route")),
+            KeyHint("← ↑ ↓ →", l.t("Pan the map (map focused) or move the chart cursor (chart focused)")),
+            KeyHint("Tab", l.t("Switch focus between the map and the chart")),
+            KeyHint("Shift-← → PgUp PgDn Home End", l.t("Move the chart cursor by larger steps, or to the start or end")),
+            KeyHint("z", l.t("Colour by four bands of this workout's heart rate, or by the five zones")),
+            KeyHint("s", l.t("The summary as plain text (for screen readers)")),
+            KeyHint("Esc", l.t("Back to the list")),
+        ])]
+    }
+
+    public func status(_ l: Localizer) -> String? {
+        if let message { return message }
+        guard let current = viewModel.current else {
+            guard viewModel.items.indices.contains(viewModel.selectedIndex) else { return nil }
+            return viewModel.items[viewModel.selectedIndex].problem
+        }
+        return cursorDescription(current, l)
+    }
+
+    /// "12:34 · 3.21 km · 156 bpm" at the chart cursor.
+    private func cursorDescription(_ current: WorkoutAnalysis, _ l: Localizer) -> String {
+        let i = viewModel.cursor
+        let w = current.workout
+        var parts: [String] = []
+        if let start = current.summary.start, !w.time[i].isNaN {
+            parts.append(l.t("time {value}", ["value": WorkoutText.duration(w.time[i] - start)]))
+        } else {
+            parts.append(l.t("point {index} of {count}", ["index": String(i + 1), "count": String(w.count)]))
+        }
+        parts.append(WorkoutText.distance(Double(current.cumulativeDistance[i]), l))
+        parts.append(w.heartRate[i].isNaN ? l.t("no heart rate") : l.t("{bpm} bpm", ["bpm": WorkoutText.bpm(Double(w.heartRate[i]))]))
+        return parts.joined(separator: " · ")
+    }
+
+    // MARK: Drawing
+
+    public func render(into surface: Surface, rect: Rect, context: RenderContext) {
+        guard let current = viewModel.current else { return renderList(into: surface, rect: rect, context: context) }
+        let l = context.localizer
+        let title = current.workout.title(fileName: viewModel.currentFileName) + (current.workout.kind.map { " — " + $0 } ?? "")
+        let (header, body) = rect.splitTop(1)
+        surface.write(" " + title, x: header.x, y: header.y, style: Style(.title, [.bold]), clip: header)
+        if showText {
+            renderText(current, into: surface, rect: body.inset(dx: 1, dy: 0), context: context)
+            return
+        }
+        var plots = body
+        if body.width >= 100 {
+            let (left, right) = body.splitLeft(36)
+            renderSummary(current, into: surface, rect: left.inset(dx: 1, dy: 0), context: context, compact: false)
+            plots = right
+        } else {
+            let (top, rest) = body.splitTop(2)
+            renderSummary(current, into: surface, rect: top.inset(dx: 1, dy: 0), context: context, compact: true)
+            plots = rest
+        }
+        let chartHeight = max(4, plots.height / 3)
+        let mapRect = Rect(x: plots.x, y: plots.y, width: plots.width, height: plots.height - chartHeight)
+        let chartRect = Rect(x: plots.x, y: mapRect.maxY, width: plots.width, height: chartHeight)
+        renderMap(current, into: surface, rect: mapRect, context: context)
+        renderChart(current, into: surface, rect: chartRect, context: context)
+        _ = l
+    }
+
+    private func renderList(into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        let (header, body) = rect.splitTop(1)
+        let columns = [(l.t("Date"), 17), (l.t("Distance"), 10), (l.t("Duration"), 9)]
+        var x = header.x + 2
+        for (title, width) in columns {
+            surface.write(title, x: x, y: header.y, style: Style(.muted, [.bold]), clip: header)
+            x += width + 1
+        }
+        surface.write(l.t("Title"), x: x, y: header.y, style: Style(.muted, [.bold]), clip: header)
+        listHeight = body.height
+        var state = list
+        state.setCount(viewModel.items.count)
+        state.select(viewModel.selectedIndex)
+        if viewModel.items.isEmpty {
+            let text = l.t("No workouts yet. Import one with: locker workout import FILE.gpx")
+            surface.write(text, x: body.x + 2, y: body.y + 1, style: Style(.muted), clip: body)
+            surface.parkCursor(x: body.x + 2, y: body.y + 1)
+            return
+        }
+        ListView().render(&state, into: surface, rect: body) { index, _ in
+            let item = self.viewModel.items[index]
+            if let problem = item.problem {
+                return [Span("  " + item.url.lastPathComponent + "  ", Style(.text)), Span(problem, Style(.bad))]
+            }
+            let date = WorkoutText.dateTime(item.start).padded(toWidth: 17)
+            let distance = (item.distanceMeters.map { WorkoutText.distance($0, l) } ?? "—").padded(toWidth: 10, alignment: .right)
+            let duration = WorkoutText.duration(item.elapsedSeconds).padded(toWidth: 9, alignment: .right)
+            var spans = [Span("  " + date + " " + distance + " " + duration + " ", Style(.text)), Span(item.title, Style(.text, [.bold]))]
+            if item.isSample { spans.append(Span("  " + l.t("(bundled sample, synthetic)"), Style(.muted))) }
+            return spans
+        }
+        list = state
+    }
+
+    private func renderSummary(_ current: WorkoutAnalysis, into surface: Surface, rect: Rect, context: RenderContext, compact: Bool) {
+        let l = context.localizer
+        let rows = WorkoutSummaryText.rows(current, l)
+        if compact {
+            // Two short lines: when, how far and how long; then pace, heart rate and climb.
+            let s = current.summary
+            let first = [WorkoutText.dateTime(s.start), WorkoutText.distance(s.distanceMeters, l),
+                         l.t("{elapsed} elapsed, {moving} moving", ["elapsed": WorkoutText.duration(s.elapsedSeconds), "moving": WorkoutText.duration(s.movingSeconds)])]
+            var second = [WorkoutText.pace(s.paceSecondsPerKilometre, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)]
+            if s.heartRateMin != nil {
+                second.append((context.glyphs.ascii ? "HR " : "♥ ") + l.t("{min}/{avg}/{max} bpm", ["min": WorkoutText.bpm(s.heartRateMin), "avg": WorkoutText.bpm(s.heartRateAverage), "max": WorkoutText.bpm(s.heartRateMax)]))
+            }
+            if let ascent = s.ascentMeters { second.append(l.t("climb {value} m", ["value": String(Int(ascent.rounded()))])) }
+            surface.write(first.joined(separator: " · "), x: rect.x, y: rect.y, style: Style(.text), clip: rect)
+            surface.write(second.joined(separator: " · "), x: rect.x, y: rect.y + 1, style: Style(.text), clip: rect)
+            return
+        }
+        var y = rect.y
+        let width = min(14, rows.map(\.label.displayWidth).max() ?? 0)
+        for row in rows where y < rect.maxY {
+            for (index, line) in WordWrap.wrap(row.value, width: max(8, rect.width - width - 1)).enumerated() where y < rect.maxY {
+                if index == 0 { surface.write(row.label, x: rect.x, y: y, style: Style(.muted), clip: rect) }
+                surface.write(line, x: rect.x + width + 1, y: y, style: Style(.text, [.bold]), clip: rect)
+                y += 1
+            }
+        }
+        y += 1
+        if let heading = WorkoutSummaryText.zoneHeading(current, l), y < rect.maxY {
+            for line in WordWrap.wrap(heading, width: rect.width) where y < rect.maxY {
+                surface.write(line, x: rect.x, y: y, style: Style(.title, [.bold]), clip: rect)
+                y += 1
+            }
+            for (index, row) in WorkoutSummaryText.zoneRows(current, l).enumerated() where y < rect.maxY {
+                surface.write(context.glyphs.ascii ? "#" : "■", x: rect.x, y: y, style: Style(.heat(index)), clip: rect)
+                surface.write(row.label + "  " + row.value, x: rect.x + 2, y: y, style: Style(.text), clip: rect)
+                y += 1
+            }
+        }
+    }
+
+    private func heatStyle(_ level: Int) -> Style {
+        guard level >= 0 else { return Style(.text) }
+        switch viewModel.colouring {
+        case .bands: return Style(.heat([0, 1, 3, 4][min(level, 3)]))
+        case .zones: return Style(.heat(level))
+        }
+    }
+
+    private func renderMap(_ current: WorkoutAnalysis, into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        guard rect.height >= 4, rect.width >= 10 else { return }
+        surface.drawBox(rect, title: l.t("Route") + (viewModel.zoom > 1 ? " ×" + WorkoutText.decimals(viewModel.zoom, 1, l) : ""),
+                        style: Style(focus == .map ? .accent : .border))
+        let inner = rect.inset(dx: 1, dy: 1)
+        let canvasRect = Rect(x: inner.x, y: inner.y, width: inner.width, height: inner.height - 1)
+        let w = current.workout
+        guard w.latitude.contains(where: { !$0.isNaN }) else {
+            surface.write(l.t("This workout has no positions to draw."), x: inner.x + 1, y: inner.y, style: Style(.muted), clip: inner)
+            renderLegend(current, into: surface, row: inner.row(inner.height - 1), context: context)
+            return
+        }
+        var canvas = map.canvas(for: viewModel, analysis: current, columns: canvasRect.width, rows: canvasRect.height)
+        // Start, finish and the chart cursor on top of the route.
+        let g = context.glyphs
+        if let first = (0..<w.count).first(where: w.hasPosition), let last = (0..<w.count).last(where: w.hasPosition) {
+            let s = map.dot(latitude: w.latitude[first], longitude: w.longitude[first])
+            let f = map.dot(latitude: w.latitude[last], longitude: w.longitude[last])
+            canvas.label(g.ascii ? "F" : "■", x: f.x, y: f.y, style: Style(.bad, [.bold]))
+            canvas.label(g.ascii ? "S" : "▶", x: s.x, y: s.y, style: Style(.good, [.bold]))
+        }
+        let cursorPoint = nearestPositioned(w, viewModel.cursor)
+        if let i = cursorPoint {
+            let c = map.dot(latitude: w.latitude[i], longitude: w.longitude[i])
+            canvas.label(g.ascii ? "@" : "◆", x: c.x, y: c.y, style: Style(.accent, [.bold, .reverse]))
+        }
+        canvas.render(into: surface, at: Point(x: canvasRect.x, y: canvasRect.y)) { level in heatStyle(level) }
+        renderLegend(current, into: surface, row: inner.row(inner.height - 1), context: context)
+        if focus == .map { surface.parkCursor(x: inner.x, y: inner.y) }
+    }
+
+    private func nearestPositioned(_ w: Workout, _ index: Int) -> Int? {
+        guard w.count > 0 else { return nil }
+        var back = index, forward = index
+        while back >= 0 || forward < w.count {
+            if back >= 0 && w.hasPosition(back) { return back }
+            if forward < w.count && w.hasPosition(forward) { return forward }
+            back -= 1; forward += 1
+        }
+        return nil
+    }
+
+    /// "♥ 97 ▮▮▮▮ 176 bpm · ▶ start ■ finish" (or the zones), and a note when colour is off.
+    private func renderLegend(_ current: WorkoutAnalysis, into surface: Surface, row: Rect, context: RenderContext) {
+        let l = context.localizer
+        let g = context.glyphs
+        let block = g.ascii ? "#" : "▮"
+        var spans: [Span] = []
+        if let range = current.heartRateRange {
+            spans.append(Span((g.ascii ? "HR " : "♥ "), Style(.bad, [.bold])))
+            switch viewModel.colouring {
+            case .bands:
+                spans.append(Span(WorkoutText.bpm(range.lowerBound) + " ", Style(.text)))
+                for band in 0..<4 { spans.append(Span(block, heatStyle(band))) }
+                spans.append(Span(" " + l.t("{bpm} bpm", ["bpm": WorkoutText.bpm(range.upperBound)]), Style(.text)))
+            case .zones:
+                for zone in 0..<5 { spans.append(Span(block, heatStyle(zone))); spans.append(Span("Z\(zone + 1) ", Style(.text))) }
+                spans.append(Span(l.t("(max {bpm} bpm)", ["bpm": WorkoutText.bpm(current.summary.zoneMaximum)]), Style(.muted)))
+            }
+        } else {
+            spans.append(Span(l.t("No heart rate in this workout."), Style(.muted)))
+        }
+        spans.append(Span("  " + (g.ascii ? "S" : "▶") + " " + l.t("start", context: "route marker") + "  " + (g.ascii ? "F" : "■") + " " + l.t("finish", context: "route marker"), Style(.muted)))
+        if !context.colour {
+            spans.append(Span("  " + l.t("Colour is off: the chart below carries the heart rate."), Style(.muted)))
+        }
+        surface.write(spans, x: row.x, y: row.y, clip: row)
+    }
+
+    private func renderChart(_ current: WorkoutAnalysis, into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        guard rect.height >= 3, rect.width >= 10 else { return }
+        surface.drawBox(rect, title: l.t("Heart rate"), style: Style(focus == .chart ? .accent : .border))
+        let inner = rect.inset(dx: 1, dy: 1)
+        guard let range = current.heartRateRange else {
+            surface.write(l.t("No heart rate in this workout."), x: inner.x + 1, y: inner.y, style: Style(.muted), clip: inner)
+            return
+        }
+        let axisWidth = 4
+        let plot = Rect(x: inner.x + axisWidth, y: inner.y, width: inner.width - axisWidth, height: inner.height)
+        surface.write(WorkoutText.bpm(range.upperBound).padded(toWidth: 3, alignment: .right), x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
+        surface.write(WorkoutText.bpm(range.lowerBound).padded(toWidth: 3, alignment: .right), x: inner.x, y: inner.maxY - 1, style: Style(.muted), clip: inner)
+        let canvas = chart.canvas(for: viewModel, analysis: current, columns: plot.width, rows: plot.height)
+        canvas.render(into: surface, at: Point(x: plot.x, y: plot.y)) { level in heatStyle(level) }
+        // The cursor: a reversed column, and the figures at the cursor in the status line.
+        let column = min(plot.width - 1, max(0, chart.xOfPoint(viewModel.cursor) / 2))
+        cursorStep = max(1, current.workout.count / max(1, plot.width * 2))
+        for y in plot.y..<plot.maxY {
+            surface.highlight(x: plot.x + column, y: y, width: 1, style: Style(.accent, [.reverse]))
+        }
+        if focus == .chart { surface.parkCursor(x: plot.x + column, y: plot.y) }
+    }
+
+    private func renderText(_ current: WorkoutAnalysis, into surface: Surface, rect: Rect, context: RenderContext) {
+        let lines = WorkoutSummaryText.lines(current, fileName: viewModel.currentFileName, context.localizer)
+        textView.setLines(lines.map { TextLine($0) }, height: rect.height)
+        textHeight = rect.height
+        TextView().render(textView, into: surface, rect: rect)
+    }
+}

@@ -1,0 +1,65 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The workouts/ folder of the data directory: lists the workout files in it and copies new
+/// ones in (under a free name, atomically).
+public struct WorkoutLibrary: Sendable {
+    public let directory: URL
+    public static let extensions: Set<String> = ["gpx", "tcx", "json"]
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// A workout file of the folder.
+    public struct Entry: Equatable, Sendable {
+        public var url: URL
+        public var size: Int
+        public var modified: Double
+        public var name: String { url.lastPathComponent }
+    }
+
+    /// The workout files, newest modification first.
+    public func entries() -> [Entry] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        var result: [Entry] = []
+        for name in names where !name.hasPrefix(".") {
+            let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            guard WorkoutLibrary.extensions.contains(ext) else { continue }
+            let url = directory.appendingPathComponent(name)
+            var info = stat()
+            guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            result.append(Entry(url: url, size: Int(info.st_size), modified: Double(info.st_mtim.tv_sec)))
+        }
+        return result.sorted { ($0.modified, $0.name) > ($1.modified, $1.name) }
+    }
+
+    /// Copies `source` into the folder (as `name-2.gpx` … when the name is taken) through a
+    /// temporary file and a rename, so the folder never holds half a file. Returns the new file.
+    @discardableResult
+    public func importFile(at source: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let name = source.lastPathComponent
+        let dot = name.lastIndex(of: ".")
+        let base = dot.map { String(name[..<$0]) } ?? name
+        let ext = dot.map { String(name[$0...]) } ?? ""
+        var target = directory.appendingPathComponent(name)
+        var n = 2
+        while FileManager.default.fileExists(atPath: target.path) {
+            target = directory.appendingPathComponent("\(base)-\(n)\(ext)")
+            n += 1
+        }
+        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).part-\(getpid())")
+        try? FileManager.default.removeItem(at: temporary)
+        try FileManager.default.copyItem(at: source, to: temporary)
+        guard rename(temporary.path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw StorageError.writeFailed(path: target.path, reason: reason)
+        }
+        return target
+    }
+}

@@ -1,0 +1,64 @@
+/// The summary as labelled lines of plain text: the command line prints them, and the Workout
+/// tab shows the same lines (so a screen reader reads the figures in order).
+public enum WorkoutSummaryText {
+    public struct Row: Equatable, Sendable {
+        public var label: String
+        public var value: String
+    }
+
+    /// Rows of label and value, in reading order.
+    public static func rows(_ analysis: WorkoutAnalysis, _ l: Localizer) -> [Row] {
+        let s = analysis.summary
+        var rows: [Row] = []
+        rows.append(Row(label: l.t("Start"), value: WorkoutText.dateTime(s.start)))
+        rows.append(Row(label: l.t("Elapsed"), value: s.elapsedSeconds == nil ? l.t("unknown (no time in the file)") : WorkoutText.duration(s.elapsedSeconds)))
+        rows.append(Row(label: l.t("Moving"), value: s.movingSeconds == nil ? l.t("unknown") : WorkoutText.duration(s.movingSeconds)))
+        rows.append(Row(label: l.t("Distance"), value: WorkoutText.distance(s.distanceMeters, l)))
+        rows.append(Row(label: l.t("Pace"), value: s.paceSecondsPerKilometre == nil ? l.t("unknown") : WorkoutText.pace(s.paceSecondsPerKilometre, l)
+                        + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)))
+        rows.append(Row(label: l.t("Climb"), value: s.ascentMeters.map { l.t("{value} m", ["value": String(Int($0.rounded()))]) } ?? l.t("unknown")))
+        if s.heartRateMin != nil {
+            rows.append(Row(label: l.t("Heart rate"), value: l.t("{min} / {avg} / {max} bpm (min / avg / max)",
+                ["min": WorkoutText.bpm(s.heartRateMin), "avg": WorkoutText.bpm(s.heartRateAverage), "max": WorkoutText.bpm(s.heartRateMax)])))
+        } else {
+            rows.append(Row(label: l.t("Heart rate"), value: l.t("not recorded")))
+        }
+        rows.append(Row(label: l.t("Points"), value: String(s.points)))
+        return rows
+    }
+
+    /// The five zones: "Z1 50–60 %  12:34  (21 %)".
+    public static func zoneRows(_ analysis: WorkoutAnalysis, _ l: Localizer) -> [Row] {
+        let s = analysis.summary
+        guard s.zoneMaximum != nil else { return [] }
+        let total = s.zoneAmounts.reduce(0, +)
+        return s.zoneAmounts.enumerated().map { index, amount in
+            let range = "\(50 + index * 10)–\(60 + index * 10) %"
+            let value = s.zonesCountPoints ? l.n("{count} point", "{count} points", count: Int(amount)) : WorkoutText.duration(amount)
+            let share = total > 0 ? "  (\(Int((amount / total * 100).rounded())) %)" : ""
+            return Row(label: "Z\(index + 1) " + range, value: value + share)
+        }
+    }
+
+    /// The heading of the zone list, saying which maximum heart rate they use.
+    public static func zoneHeading(_ analysis: WorkoutAnalysis, _ l: Localizer) -> String? {
+        guard let maximum = analysis.summary.zoneMaximum else { return nil }
+        return analysis.summary.zoneMaximumFromSettings
+            ? l.t("Heart-rate zones (maximum {bpm} bpm, from settings)", ["bpm": WorkoutText.bpm(maximum)])
+            : l.t("Heart-rate zones (maximum {bpm} bpm, this workout's highest)", ["bpm": WorkoutText.bpm(maximum)])
+    }
+
+    /// Everything as printable lines.
+    public static func lines(_ analysis: WorkoutAnalysis, fileName: String, _ l: Localizer) -> [String] {
+        let workout = analysis.workout
+        var lines = [workout.title(fileName: fileName) + (workout.kind.map { " — " + $0 } ?? "")]
+        let all = rows(analysis, l)
+        let width = all.map(\.label.count).max() ?? 0
+        for row in all { lines.append(row.label + String(repeating: " ", count: width - row.label.count + 2) + row.value) }
+        if let heading = zoneHeading(analysis, l) {
+            lines.append(heading)
+            for row in zoneRows(analysis, l) { lines.append("  " + row.label + "  " + row.value) }
+        }
+        return lines
+    }
+}

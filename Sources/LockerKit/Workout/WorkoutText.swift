@@ -1,0 +1,57 @@
+import FoundationEssentials
+
+/// Workout figures as text: durations, distances, paces, heart rates.
+public enum WorkoutText {
+    /// "1:23:45" or "23:45"; nil → "—".
+    public static func duration(_ seconds: Double?) -> String {
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return "—" }
+        let total = Int(seconds.rounded())
+        let h = total / 3600, m = total / 60 % 60, s = total % 60
+        return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
+    }
+
+    /// "12.59 km" (or "850 m" below 1 km).
+    public static func distance(_ meters: Double, _ l: Localizer) -> String {
+        if meters < 1000 { return l.t("{value} m", ["value": String(Int(meters.rounded()))]) }
+        return l.t("{value} km", ["value": decimals(meters / 1000, 2, l)])
+    }
+
+    /// "5:12 /km".
+    public static func pace(_ secondsPerKilometre: Double?, _ l: Localizer) -> String {
+        guard let p = secondsPerKilometre, p.isFinite, p > 0, p < 3600 else { return "—" }
+        return l.t("{value} /km", ["value": duration(p)])
+    }
+
+    /// "11.5 km/h".
+    public static func speed(_ kmh: Double?, _ l: Localizer) -> String {
+        guard let kmh, kmh.isFinite else { return "—" }
+        return l.t("{value} km/h", ["value": decimals(kmh, 1, l)])
+    }
+
+    public static func bpm(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "—" }
+        return String(Int(value.rounded()))
+    }
+
+    /// A number with `places` decimals and the language's decimal separator.
+    public static func decimals(_ value: Double, _ places: Int, _ l: Localizer) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((abs(value) * scale).rounded())
+        let whole = scaled / Int(scale), fraction = scaled % Int(scale)
+        var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
+        if places > 0 {
+            let digits = String(fraction)
+            text += l.t(".", context: "decimal separator") + String(repeating: "0", count: places - digits.count) + digits
+        }
+        return text
+    }
+
+    /// Local date and time of seconds since 1970: "2026-05-01 06:30".
+    public static func dateTime(_ seconds: Double?) -> String {
+        guard let seconds else { return "—" }
+        return LocalTime.minutes(Date(timeIntervalSince1970: seconds))
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}

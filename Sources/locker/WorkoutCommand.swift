@@ -1,0 +1,130 @@
+// `locker workout FILE` and `locker workout import FILE`.
+import ArgumentParser
+import FoundationEssentials
+import LockerKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct WorkoutCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workout",
+        abstract: localizer.t("Summary of a recorded workout (.gpx, .tcx or .json), or import one into the Workout tab."),
+        subcommands: [WorkoutSummaryCommand.self, WorkoutImportCommand.self],
+        defaultSubcommand: WorkoutSummaryCommand.self)
+}
+
+/// Reads a workout or exits 1 with the translated reason (file and line).
+func readWorkout(_ path: String) -> Workout {
+    do {
+        return try WorkoutReader.read(path: path)
+    } catch let error as WorkoutError {
+        fail(error.message(localizer), status: 1)
+    } catch {
+        fail("\(error)", status: 1)
+    }
+}
+
+struct WorkoutSummaryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary",
+        abstract: localizer.t("Print the summary of a workout file: time, distance, pace, heart rate, climb, zones."))
+
+    @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx or .json workout file."), valueName: "file"))
+    var file: String
+
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
+    var json = false
+
+    @Option(name: .customLong("max-hr"), help: ArgumentHelp(localizer.t("Maximum heart rate for the zones (default: settings, else the workout's maximum)."), valueName: "bpm"))
+    var maxHR: Int?
+
+    @OptionGroup var parent: LanguageHelp
+
+    struct Output: Encodable {
+        var file: String
+        var format: String
+        var title: String
+        var subtitle: String?
+        var points: Int
+        var start: String?
+        var elapsedSeconds: Double?
+        var movingSeconds: Double?
+        var distanceMeters: Double
+        var paceSecondsPerKm: Double?
+        var speedKmh: Double?
+        var ascentMeters: Double?
+        var hrMin: Double?
+        var hrAvg: Double?
+        var hrMax: Double?
+        var zoneMaxHR: Double?
+        var zones: [Double]
+        var zonesUnit: String
+
+        private enum Keys: String, CodingKey {
+            case file, format, title, subtitle, points, start, elapsedSeconds, movingSeconds, distanceMeters,
+                 paceSecondsPerKm, speedKmh, ascentMeters, hrMin, hrAvg, hrMax, zoneMaxHR, zones, zonesUnit
+        }
+
+        /// Unknown values are written as null, not left out.
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(file, forKey: .file); try c.encode(format, forKey: .format); try c.encode(title, forKey: .title)
+            try c.encode(subtitle, forKey: .subtitle); try c.encode(points, forKey: .points); try c.encode(start, forKey: .start)
+            try c.encode(elapsedSeconds, forKey: .elapsedSeconds); try c.encode(movingSeconds, forKey: .movingSeconds)
+            try c.encode(distanceMeters, forKey: .distanceMeters); try c.encode(paceSecondsPerKm, forKey: .paceSecondsPerKm)
+            try c.encode(speedKmh, forKey: .speedKmh); try c.encode(ascentMeters, forKey: .ascentMeters)
+            try c.encode(hrMin, forKey: .hrMin); try c.encode(hrAvg, forKey: .hrAvg); try c.encode(hrMax, forKey: .hrMax)
+            try c.encode(zoneMaxHR, forKey: .zoneMaxHR); try c.encode(zones, forKey: .zones); try c.encode(zonesUnit, forKey: .zonesUnit)
+        }
+    }
+
+    func run() throws {
+        if let maxHR, !(100...250).contains(maxHR) {
+            fail(localizer.t("--max-hr must be between 100 and 250 beats per minute."), status: 2)
+        }
+        let workout = readWorkout(file)
+        let settingsMax = maxHR ?? (try? DataFileError.decode(Settings.self, from: RootOptions.paths.settingsFile))?.maxHeartRate
+        let analysis = WorkoutAnalysis(workout, maxHeartRate: settingsMax)
+        let s = analysis.summary
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        if json {
+            printJSON(Output(file: name, format: workout.format.rawValue, title: workout.title(fileName: name), subtitle: workout.kind,
+                             points: s.points, start: s.start.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) },
+                             elapsedSeconds: s.elapsedSeconds, movingSeconds: s.movingSeconds, distanceMeters: s.distanceMeters,
+                             paceSecondsPerKm: s.paceSecondsPerKilometre, speedKmh: s.speedKilometresPerHour, ascentMeters: s.ascentMeters,
+                             hrMin: s.heartRateMin, hrAvg: s.heartRateAverage, hrMax: s.heartRateMax, zoneMaxHR: s.zoneMaximum,
+                             zones: s.zoneAmounts, zonesUnit: s.zonesCountPoints ? "points" : "seconds"))
+            return
+        }
+        for line in WorkoutSummaryText.lines(analysis, fileName: name, localizer) { print(line) }
+    }
+}
+
+struct WorkoutImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: localizer.t("Check a workout file and copy it into the data folder's workouts/ for the Workout tab."))
+
+    @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx or .json workout file."), valueName: "file"))
+    var file: String
+
+    func run() throws {
+        let workout = readWorkout(file)
+        let paths = RootOptions.paths
+        guard paths.prepare() else {
+            fail(localizer.t("The data folder {path} cannot be written.", ["path": paths.directory.path]), status: 1)
+        }
+        do {
+            let stored = try WorkoutLibrary(directory: paths.workoutsDirectory).importFile(at: URL(fileURLWithPath: file))
+            let analysis = WorkoutAnalysis(workout)
+            print(localizer.t("Imported {file} ({points} points, {distance}) into {folder}.",
+                              ["file": stored.lastPathComponent, "points": String(workout.count),
+                               "distance": WorkoutText.distance(analysis.summary.distanceMeters, localizer),
+                               "folder": paths.workoutsDirectory.path]))
+        } catch {
+            fail(localizer.t("{file} could not be copied: {reason}", ["file": file, "reason": "\(error)"]), status: 1)
+        }
+    }
+}
