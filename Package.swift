@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // The only door to ncurses: wide-char API plus accessors for macros and globals.
@@ -29,8 +30,14 @@ let package = Package(
             dependencies: ["CNcurses"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The system's libcrypt (yescrypt password hashes) and kernel random bytes.
+        .target(
+            name: "CCrypt",
+            linkerSettings: [.linkedLibrary("crypt")]
+        ),
         .target(
             name: "LockerKit",
+            dependencies: ["CCrypt", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(

@@ -46,7 +46,8 @@ struct Locker: ParsableCommand {
         abstract: localizer.t("Locker: diving rules, penalties and quiz, grades, workouts and pickup games in one terminal app."),
         discussion: localizer.t("Keys inside the app: 1…6 switch tabs, ? shows help, L changes language, T changes theme, q quits. Data is kept in --data-dir, else $LOCKER_DATA_DIR, else $XDG_DATA_HOME/locker, else ~/.local/share/locker."),
         version: "locker \(LockerVersion.current)",
-        subcommands: [RulesCommand.self, PenaltiesCommand.self, QuizCommand.self, DiveCommand.self, GradesCommand.self, WorkoutCommand.self])
+        subcommands: [RulesCommand.self, PenaltiesCommand.self, QuizCommand.self, DiveCommand.self, GradesCommand.self, WorkoutCommand.self,
+                      AccountCommand.self, LoginCommand.self, LogoutCommand.self, GamesCommand.self])
 
     @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"))
     var tab: String?
@@ -68,8 +69,9 @@ struct Locker: ParsableCommand {
 
     func validate() throws {
         _ = try resolveChoices()
-        // Subcommands run after this and read the root's --data-dir from here.
+        // Subcommands run after this and read the root's --data-dir and --games-db from here.
         RootOptions.dataDir = dataDir
+        RootOptions.gamesDB = gamesDB
     }
 
     func run() throws {
@@ -155,6 +157,7 @@ func printJSON<T: Encodable>(_ value: T) {
 /// Root options that subcommands need (ArgumentParser parses them on the root command).
 enum RootOptions {
     nonisolated(unsafe) static var dataDir: String?
+    nonisolated(unsafe) static var gamesDB: String?
     static var paths: DataPaths { DataPaths.resolve(dataDir: dataDir, gamesDB: nil, environment: environment) }
 }
 
