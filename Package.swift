@@ -5,17 +5,9 @@ import PackageDescription
 // Module boundaries follow ../shared/docs/design.md §1: only TerminalUI imports CNcurses.
 /// Static Swift runtime for release builds, plus the libraries FoundationEssentials pulls in
 /// that `-static-stdlib` alone does not name on Linux.
-/// GRDB (Games) imports full Foundation, so its static archives and ICU come along, in one
-/// linker group because they refer to each other.
 let staticRuntimeFlags = ["-static-stdlib",
-                          "-Xlinker", "--start-group",
-                          "-Xlinker", "-lFoundation", "-Xlinker", "-lCoreFoundation",
-                          "-Xlinker", "-lFoundationInternationalization", "-Xlinker", "-l_FoundationICU",
-                          "-Xlinker", "-lFoundationEssentials",
                           "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections",
-                          "-Xlinker", "-lswiftSynchronization", "-Xlinker", "-lswiftDispatch",
-                          "-Xlinker", "-ldispatch", "-Xlinker", "-lBlocksRuntime",
-                          "-Xlinker", "--end-group", "-Xlinker", "-lstdc++"]
+                          "-Xlinker", "-lswiftSynchronization"]
 
 let package = Package(
     name: "Locker",
