@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import LockerKit
+@testable import LockerGames
 
 final class GamesStoreTests: XCTestCase {
     let now = 1_800_000_000.0   // a fixed clock

@@ -1,3 +1,4 @@
+import LockerKit
 import FoundationEssentials
 import GRDB
 

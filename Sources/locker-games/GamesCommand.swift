@@ -1,6 +1,8 @@
 // `locker account|login|logout` and `locker games …`: the games database from scripts.
 import ArgumentParser
 import FoundationEssentials
+import LockerCommandLine
+import LockerGames
 import LockerKit
 import TerminalUI
 

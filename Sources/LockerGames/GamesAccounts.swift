@@ -1,3 +1,4 @@
+import LockerKit
 import CCrypt
 import FoundationEssentials
 import GRDB

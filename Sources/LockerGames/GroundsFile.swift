@@ -1,3 +1,4 @@
+import LockerKit
 import FoundationEssentials
 
 /// A Casey suburb: name, postcode and centre.
@@ -35,7 +36,7 @@ enum CSVTable {
         var fields: [String]
 
         func number(_ index: Int) throws -> Double {
-            guard let value = Double(fields[index].trimmingSpaces), value.isFinite else {
+            guard let value = Double(fields[index].filter { !$0.isWhitespace }), value.isFinite else {
                 throw DataFileError(file: file, reason: "line \(line): “\(fields[index])” is not a number")
             }
             return value
