@@ -14,9 +14,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "locker", targets: ["locker"]),
+        .executable(name: "locker-games", targets: ["locker-games"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // The only door to ncurses: wide-char API plus accessors for macros and globals.
@@ -29,8 +31,26 @@ let package = Package(
             dependencies: ["CNcurses"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The system's libcrypt (yescrypt password hashes) and kernel random bytes.
+        .target(
+            name: "CCrypt",
+            linkerSettings: [.linkedLibrary("crypt")]
+        ),
         .target(
             name: "LockerKit",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The games database. GRDB imports full Foundation (CoreFoundation, ICU), so this lives
+        // in its own program, `locker-games`, and never in the start-up path of `locker`.
+        .target(
+            name: "LockerGames",
+            dependencies: ["LockerKit", "CCrypt", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // What both command-line programs share: early language, failures, JSON, root options.
+        .target(
+            name: "LockerCommandLine",
+            dependencies: ["LockerKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
@@ -41,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "locker",
             dependencies: [
-                "LockerApp", "LockerKit", "TerminalUI",
+                "LockerApp", "LockerKit", "TerminalUI", "LockerCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)],
@@ -50,15 +70,24 @@ let package = Package(
             // of ~7.5 ms, peak RSS ~12.6 MB instead of ~16 MB; see docs/PERFORMANCE.md).
             linkerSettings: [.unsafeFlags(staticRuntimeFlags, .when(configuration: .release))]
         ),
+        // `locker account|login|logout|games …` are run by this program (locker execs it).
+        .executableTarget(
+            name: "locker-games",
+            dependencies: [
+                "LockerGames", "LockerKit", "TerminalUI", "LockerCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "LockerKitTests", dependencies: ["LockerKit"],
+        .testTarget(name: "LockerKitTests", dependencies: ["LockerKit", "LockerGames"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "LockerAppTests", dependencies: ["LockerApp", "LockerKit", "TerminalUI"],
                     exclude: ["Golden"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         // Drives the built `locker` binary in tmux; depending on it makes `swift test` build it.
-        .testTarget(name: "EndToEndTests", dependencies: ["locker"],
+        .testTarget(name: "EndToEndTests", dependencies: ["locker", "locker-games"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -1,6 +1,7 @@
 // `locker dive dd` and `locker dive score`: the dive calculator of the Rules tab on the command line.
 import ArgumentParser
 import FoundationEssentials
+import LockerCommandLine
 import LockerKit
 
 struct DiveCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 // `locker grades`: results, "what do I need", CSV export and import of grades.json.
 import ArgumentParser
 import FoundationEssentials
+import LockerCommandLine
 import LockerKit
 import TerminalUI
 

@@ -1,6 +1,7 @@
 // `locker workout FILE` and `locker workout import FILE`.
 import ArgumentParser
 import FoundationEssentials
+import LockerCommandLine
 import LockerKit
 
 #if canImport(Glibc)

@@ -5,6 +5,7 @@
 import ArgumentParser
 import FoundationEssentials
 import LockerApp
+import LockerCommandLine
 import LockerKit
 import TerminalUI
 
@@ -12,41 +13,14 @@ import TerminalUI
 import Glibc
 #endif
 
-let environment = ProcessInfo.processInfo.environment
-let resources = Resources.locate()
-
-/// The language for this run: `--lang` when it names a shipped language, else the environment.
-/// (The saved setting is applied later by the shell, which knows the data directory.)
-func earlyLanguage() -> Language {
-    let arguments = CommandLine.arguments
-    for (index, argument) in arguments.enumerated() {
-        if argument == "--lang", index + 1 < arguments.count, let l = Language(rawValue: arguments[index + 1]) {
-            return l
-        }
-        if argument.hasPrefix("--lang="), let l = Language(rawValue: String(argument.dropFirst(7))) { return l }
-    }
-    return Language.fromEnvironment(environment)
-}
-
-let localizer = Localizer(directory: resources?.localizationDirectory, language: earlyLanguage())
-
-/// Prints one translated sentence to standard error and exits with `status`.
-func fail(_ message: String, status: Int32) -> Never {
-    fputs("locker: " + message + "\n", stderr)
-    exit(status)
-}
-
-func validValues<T: RawRepresentable & CaseIterable>(_ type: T.Type) -> String where T.RawValue == String {
-    T.allCases.map(\.rawValue).joined(separator: ", ")
-}
-
 struct Locker: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locker",
         abstract: localizer.t("Locker: diving rules, penalties and quiz, grades, workouts and pickup games in one terminal app."),
         discussion: localizer.t("Keys inside the app: 1…6 switch tabs, ? shows help, L changes language, T changes theme, q quits. Data is kept in --data-dir, else $LOCKER_DATA_DIR, else $XDG_DATA_HOME/locker, else ~/.local/share/locker."),
         version: "locker \(LockerVersion.current)",
-        subcommands: [RulesCommand.self, PenaltiesCommand.self, QuizCommand.self, DiveCommand.self, GradesCommand.self, WorkoutCommand.self])
+        subcommands: [RulesCommand.self, PenaltiesCommand.self, QuizCommand.self, DiveCommand.self, GradesCommand.self, WorkoutCommand.self,
+                      AccountForward.self, LoginForward.self, LogoutForward.self, GamesForward.self])
 
     @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"))
     var tab: String?
@@ -68,8 +42,9 @@ struct Locker: ParsableCommand {
 
     func validate() throws {
         _ = try resolveChoices()
-        // Subcommands run after this and read the root's --data-dir from here.
+        // Subcommands run after this and read the root's --data-dir and --games-db from here.
         RootOptions.dataDir = dataDir
+        RootOptions.gamesDB = gamesDB
     }
 
     func run() throws {
@@ -119,22 +94,6 @@ struct Locker: ParsableCommand {
     }
 }
 
-/// A `--lang` value as a language; anything else is one translated line and exit status 2.
-func checkedLanguage(_ value: String) -> Language {
-    guard let language = Language(rawValue: value.lowercased()) else {
-        fail(localizer.t("Unknown language \"{value}\". Valid languages: {values}.", ["value": value, "values": validValues(Language.self)]), status: 2)
-    }
-    return language
-}
-
-/// The bundled data folder, or a clear error when Locker's files cannot be found.
-func bundledData() -> URL {
-    guard let resources else {
-        fail(localizer.t("Locker's bundled data was not found. Set LOCKER_RESOURCES to the folder that holds Data and Localization."), status: 1)
-    }
-    return resources.dataDirectory
-}
-
 /// The bundled rules digest of a language, or a clear error and exit status 1.
 func loadDigest(_ language: Language) -> RulesDigest {
     do {
@@ -142,20 +101,6 @@ func loadDigest(_ language: Language) -> RulesDigest {
     } catch {
         fail(localizer.t("The rules digest could not be loaded: {reason}", ["reason": "\(error)"]), status: 1)
     }
-}
-
-/// Writes a value as pretty JSON (sorted keys) on standard output.
-func printJSON<T: Encodable>(_ value: T) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(value) else { fail("JSON encoding failed", status: 1) }
-    print(String(decoding: data, as: UTF8.self))
-}
-
-/// Root options that subcommands need (ArgumentParser parses them on the root command).
-enum RootOptions {
-    nonisolated(unsafe) static var dataDir: String?
-    static var paths: DataPaths { DataPaths.resolve(dataDir: dataDir, gamesDB: nil, environment: environment) }
 }
 
 struct RulesCommand: ParsableCommand {
@@ -281,12 +226,6 @@ struct QuizHistoryCommand: ParsableCommand {
     }
 }
 
-/// Documents `--lang` in a subcommand's help; the value itself is parsed by the root command.
-struct LanguageHelp: ParsableArguments {
-    @Flag(name: .customLong("lang L"), help: ArgumentHelp(localizer.t("Interface language: {values} (default from LC_ALL, LC_MESSAGES, LANG).", ["values": validValues(Language.self)])))
-    var documented = false
-}
-
 struct PenaltiesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "penalties",
@@ -339,4 +278,5 @@ struct PenaltiesCommand: ParsableCommand {
     }
 }
 
+GamesForwarding.execIfGamesCommand()
 Locker.main()

@@ -1,0 +1,76 @@
+// What every Locker command-line program shares: the environment, the bundled files, the early
+// language, one-line translated failures, JSON output and the root options subcommands read.
+import ArgumentParser
+import FoundationEssentials
+import LockerKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public let environment = ProcessInfo.processInfo.environment
+public let resources = Resources.locate()
+
+/// The language for this run: `--lang` when it names a shipped language, else the environment.
+/// (The saved setting is applied later by the shell, which knows the data directory.)
+public func earlyLanguage() -> Language {
+    let arguments = CommandLine.arguments
+    for (index, argument) in arguments.enumerated() {
+        if argument == "--lang", index + 1 < arguments.count, let l = Language(rawValue: arguments[index + 1]) {
+            return l
+        }
+        if argument.hasPrefix("--lang="), let l = Language(rawValue: String(argument.dropFirst(7))) { return l }
+    }
+    return Language.fromEnvironment(environment)
+}
+
+public let localizer = Localizer(directory: resources?.localizationDirectory, language: earlyLanguage())
+
+/// Prints one translated sentence to standard error and exits with `status`.
+public func fail(_ message: String, status: Int32) -> Never {
+    fputs("locker: " + message + "\n", stderr)
+    exit(status)
+}
+
+public func validValues<T: RawRepresentable & CaseIterable>(_ type: T.Type) -> String where T.RawValue == String {
+    T.allCases.map(\.rawValue).joined(separator: ", ")
+}
+
+/// A `--lang` value as a language; anything else is one translated line and exit status 2.
+public func checkedLanguage(_ value: String) -> Language {
+    guard let language = Language(rawValue: value.lowercased()) else {
+        fail(localizer.t("Unknown language \"{value}\". Valid languages: {values}.", ["value": value, "values": validValues(Language.self)]), status: 2)
+    }
+    return language
+}
+
+/// The bundled data folder, or a clear error when Locker's files cannot be found.
+public func bundledData() -> URL {
+    guard let resources else {
+        fail(localizer.t("Locker's bundled data was not found. Set LOCKER_RESOURCES to the folder that holds Data and Localization."), status: 1)
+    }
+    return resources.dataDirectory
+}
+
+/// Writes a value as pretty JSON (sorted keys) on standard output.
+public func printJSON<T: Encodable>(_ value: T) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { fail("JSON encoding failed", status: 1) }
+    print(String(decoding: data, as: UTF8.self))
+}
+
+/// Root options that subcommands need (ArgumentParser parses them on the root command).
+public enum RootOptions {
+    public nonisolated(unsafe) static var dataDir: String?
+    public nonisolated(unsafe) static var gamesDB: String?
+    public static var paths: DataPaths { DataPaths.resolve(dataDir: dataDir, gamesDB: nil, environment: environment) }
+}
+
+/// Documents `--lang` in a subcommand's help; the value itself is parsed by the root command.
+public struct LanguageHelp: ParsableArguments {
+    public init() {}
+    @Flag(name: .customLong("lang L"), help: ArgumentHelp(localizer.t("Interface language: {values} (default from LC_ALL, LC_MESSAGES, LANG).", ["values": validValues(Language.self)])))
+    public var documented = false
+}
+

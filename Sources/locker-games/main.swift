@@ -1,0 +1,32 @@
+// `locker-games`: runs `locker account|login|logout|games …`. `locker` execs this program for
+// those commands, so the games database (GRDB, which brings full Foundation) stays out of the
+// full-screen app's start-up. It takes the same root options as `locker`.
+import ArgumentParser
+import FoundationEssentials
+import LockerCommandLine
+import LockerKit
+
+struct LockerGamesTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locker",
+        abstract: localizer.t("Pickup cricket games in the City of Casey: grounds, games, bookings."),
+        version: "locker \(LockerVersion.current)",
+        subcommands: [AccountCommand.self, LoginCommand.self, LogoutCommand.self, GamesCommand.self])
+
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Interface language: {values} (default from LC_ALL, LC_MESSAGES, LANG).", ["values": validValues(Language.self)]), valueName: "lang"))
+    var lang: String?
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(localizer.t("Folder for settings, grades, quiz history and workouts."), valueName: "dir"))
+    var dataDir: String?
+
+    @Option(name: .customLong("games-db"), help: ArgumentHelp(localizer.t("Games database file (shared by several users of one host)."), valueName: "file"))
+    var gamesDB: String?
+
+    func validate() throws {
+        if let lang { _ = checkedLanguage(lang) }
+        RootOptions.dataDir = dataDir
+        RootOptions.gamesDB = gamesDB
+    }
+}
+
+LockerGamesTool.main()

@@ -1,0 +1,119 @@
+import Foundation
+import XCTest
+
+/// The games database shared by separate processes, as several users of one host would.
+final class GamesCommandLineTests: XCTestCase {
+    var shared: URL!
+    var root: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-games-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        shared = root.appendingPathComponent("shared.sqlite")
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Runs locker as `user` (own data folder, shared database), with `input` on stdin.
+    @discardableResult
+    func locker(_ user: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let data = root.appendingPathComponent(user)
+        var handle: FileHandle?
+        if let input {
+            let file = root.appendingPathComponent("input-\(UUID().uuidString)")
+            try input.write(to: file, atomically: true, encoding: .utf8)
+            handle = try FileHandle(forReadingFrom: file)
+        }
+        return try runProcess([binary.path, "--data-dir", data.path, "--games-db", shared.path] + arguments,
+                              environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TZ": "Australia/Melbourne"], input: handle)
+    }
+
+    func signUp(_ user: String) throws {
+        let created = try locker(user, ["account", "create", user, "--password-stdin"], input: "password-\(user)\n")
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let login = try locker(user, ["login", user, "--password-stdin"], input: "password-\(user)\n")
+        XCTAssertEqual(login.status, 0, login.stderr)
+    }
+
+    func testTwentyConcurrentBookersNeverOverbook() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        try signUp("organiser")
+        let grounds = try locker("organiser", ["games", "grounds", "--postcode", "3977", "--json"])
+        XCTAssertEqual(grounds.status, 0, grounds.stderr)
+        let list = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(grounds.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(list.count, 5)
+        let ground = try XCTUnwrap(list.first?["id"] as? String)
+        let free = 7
+        let created = try locker("organiser", ["games", "create", "--ground", ground, "--at", "2099-12-05T10:00", "--players", "3",
+                                               "--capacity", String(3 + free), "--note", "Bring\u{1B}[2J a bat", "--json"])
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let game = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])
+        let id = try XCTUnwrap(game["id"] as? Int)
+        XCTAssertEqual(game["myStatus"] as? String, "organiser")
+        let bookers = (1...20).map { "booker\($0)" }
+        for user in bookers { try signUp(user) }
+        // All twenty at once, as separate processes.
+        var processes: [Process] = []
+        for user in bookers {
+            let p = Process()
+            p.executableURL = binary
+            p.arguments = ["--data-dir", root.appendingPathComponent(user).path, "--games-db", shared.path, "games", "book", String(id)]
+            p.environment = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+            p.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            p.standardError = errors
+            processes.append(p)
+        }
+        for p in processes { try p.run() }
+        for p in processes { p.waitUntilExit() }
+        XCTAssertEqual(processes.map(\.terminationStatus), Array(repeating: 0, count: 20), "no booker failed")
+        let upcoming = try locker("organiser", ["games", "upcoming", "--json"])
+        let games = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(upcoming.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(games.first?["going"] as? Int, free, "exactly the free seats are taken")
+        XCTAssertEqual(games.first?["waitlisted"] as? Int, 20 - free)
+        XCTAssertEqual(games.first?["status"] as? String, "full")
+        // A going player cancels: the first on the waitlist moves up.
+        var goingUser: String?
+        for user in bookers {
+            let mine = try locker(user, ["games", "upcoming", "--json"])
+            let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(mine.stdout.utf8)) as? [[String: Any]])
+            if rows.first?["myStatus"] as? String == "going" { goingUser = user; break }
+        }
+        let cancel = try locker(try XCTUnwrap(goingUser), ["games", "cancel", String(id)])
+        XCTAssertEqual(cancel.status, 0, cancel.stderr)
+        XCTAssertTrue(cancel.stdout.contains("moves up from the waitlist"), cancel.stdout)
+        let after = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try locker("organiser", ["games", "upcoming", "--json"]).stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(after.first?["going"] as? Int, free)
+        XCTAssertEqual(after.first?["waitlisted"] as? Int, 20 - free - 1)
+        // Shared text never reaches the terminal raw.
+        let text = try locker("organiser", ["games", "upcoming"])
+        XCTAssertFalse(text.stdout.contains("\u{1B}"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Bring\u{FFFD}[2J a bat"), text.stdout)
+    }
+
+    func testBadInputGetsOneClearLine() throws {
+        try signUp("sam")
+        for (arguments, expected) in [(["games", "grounds", "--postcode", "39"], "not a postcode"),
+                                      (["games", "grounds", "--postcode", "2000"], "No Casey suburb"),
+                                      (["games", "create", "--ground", "nowhere", "--at", "2099-01-01T10:00", "--players", "2"], "no ground"),
+                                      (["games", "create", "--ground", "casey-fields", "--at", "2001-01-01T10:00", "--players", "2"], "past"),
+                                      (["games", "create", "--ground", "casey-fields", "--at", "2099-01-01T10:00", "--players", "2", "--capacity", "60"], "capacity"),
+                                      (["games", "book", "999"], "no game 999")] {
+            let result = try locker("sam", arguments)
+            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        }
+        let wrong = try locker("sam", ["login", "sam", "--password-stdin"], input: "nope-nope\n")
+        XCTAssertEqual(wrong.status, 1)
+        XCTAssertTrue(wrong.stderr.contains("Wrong username or password"), wrong.stderr)
+        let session = root.appendingPathComponent("sam/games-session")
+        let mode = try FileManager.default.attributesOfItem(atPath: session.path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+        XCTAssertEqual(try locker("sam", ["logout"]).status, 0)
+        XCTAssertTrue(try locker("sam", ["games", "upcoming"]).stderr.contains("not logged in"))
+    }
+}
