@@ -126,7 +126,8 @@ struct GamesCommand: ParsableCommand {
         commandName: "games",
         abstract: localizer.t("Pickup cricket games in the City of Casey: grounds, games, bookings."),
         subcommands: [GamesGroundsCommand.self, GamesCreateCommand.self, GamesListCommand.self, GamesBookCommand.self,
-                      GamesCancelCommand.self, GamesCancelGameCommand.self, GamesUpcomingCommand.self])
+                      GamesCancelCommand.self, GamesCancelGameCommand.self, GamesUpcomingCommand.self, GamesTodayCommand.self,
+                      GamesICSCommand.self])
 }
 
 /// `--postcode P` or `--near LAT,LON`.
@@ -219,7 +220,32 @@ func myStatusWord(_ status: String) -> String {
 }
 
 struct GamesGroundsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "grounds", abstract: localizer.t("The 5 grounds nearest to a postcode or a position, with their distance."))
+    static let configuration = CommandConfiguration(
+        commandName: "grounds", abstract: localizer.t("The 5 grounds nearest to a postcode or a position, with their distance."),
+        subcommands: [GamesGroundsNearCommand.self, GamesGroundsImportCommand.self], defaultSubcommand: GamesGroundsNearCommand.self)
+}
+
+struct GamesGroundsImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "import", abstract: localizer.t("Add or update grounds from the council's playgrounds export (CSV or GeoJSON)."))
+    @Argument(help: ArgumentHelp(localizer.t("A CSV or GeoJSON file with record id, playground name, suburb name, postcode, latitude and longitude."), valueName: "file"))
+    var file: String
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else { fail(localizer.t("Cannot read {file}.", ["file": file]), status: 1) }
+        let grounds: [Ground]
+        do {
+            grounds = try GroundsImport.read(data, fileName: URL(fileURLWithPath: file).lastPathComponent)
+        } catch let problem as GroundsImport.Problem {
+            fail(localizer.t("{place}: {problem}. Nothing was imported.", ["place": problem.place, "problem": problem.message]), status: 1)
+        }
+        let store = GamesContext.store()
+        GamesContext.run { try store.upsert(grounds) }
+        print(localizer.n("Imported {count} ground.", "Imported {count} grounds.", count: grounds.count))
+    }
+}
+
+struct GamesGroundsNearCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "near", abstract: localizer.t("The 5 grounds nearest to a postcode or a position, with their distance."))
     @OptionGroup var place: PlaceOptions
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
@@ -338,5 +364,48 @@ struct GamesUpcomingCommand: ParsableCommand {
         if json { printJSON(list.map(GameJSON.init)); return }
         if list.isEmpty { print(localizer.t("No games to come.")) }
         for game in list { print(gameLine(game) + "\n      " + game.mapLink) }
+    }
+}
+
+struct GamesTodayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "today",
+        abstract: localizer.t("Your games today, for a shell start-up file: prints nothing when there are none (or when you are not logged in)."))
+
+    func run() throws {
+        let paths = GamesContext.paths
+        guard GamesContext.session.read() != nil, FileManager.default.fileExists(atPath: paths.gamesDatabase.path) else { return }
+        let store = GamesContext.store()
+        guard let user = GamesContext.currentUser(store) else { return }
+        let now = GamesContext.now
+        for game in GamesContext.run({ try store.today(for: user, now: now) }) {
+            let minutes = Int(((game.startsAt - now) / 60).rounded(.up))
+            let when: String
+            if game.cancelled { when = localizer.t("cancelled", context: "game status") }
+            else if minutes <= 0 { when = localizer.t("started") }
+            else if minutes <= 60 { when = "⚠ " + localizer.n("in {count} minute", "in {count} minutes", count: minutes) }
+            else { when = localizer.t("at {time}", ["time": String(WorkoutText.dateTime(game.startsAt).suffix(5))]) }
+            print(localizer.t("Cricket today {when}: {ground}, {suburb} ({going}/{capacity})",
+                              ["when": when, "ground": TerminalText.inert(game.ground.name), "suburb": TerminalText.inert(game.ground.suburb),
+                               "going": String(game.seatsUsed), "capacity": String(game.capacity)]))
+        }
+    }
+}
+
+struct GamesICSCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "ics", abstract: localizer.t("Write a game as an iCalendar (.ics) file for your calendar."))
+    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The .ics file to write."), valueName: "file")) var out: String
+
+    func run() throws {
+        let store = GamesContext.store()
+        let user = GamesContext.currentUser(store)
+        let found = GamesContext.run { try store.game(id: game, for: user) }
+        do {
+            try AtomicFile.write(Data(GameCalendar.ics(found, now: GamesContext.now).utf8), to: URL(fileURLWithPath: out))
+        } catch {
+            fail(localizer.t("{file} could not be written: {reason}", ["file": out, "reason": "\(error)"]), status: 1)
+        }
+        print(localizer.t("Wrote {file}.", ["file": out]))
     }
 }

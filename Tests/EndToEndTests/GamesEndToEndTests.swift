@@ -113,7 +113,18 @@ final class GamesCommandLineTests: XCTestCase {
         let session = root.appendingPathComponent("sam/games-session")
         let mode = try FileManager.default.attributesOfItem(atPath: session.path)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600)
+        let created = try locker("sam", ["games", "create", "--ground", "casey-fields", "--at", "2099-03-01T09:30", "--players", "2", "--json"])
+        let id = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["id"] as? Int)
+        let ics = root.appendingPathComponent("game.ics")
+        XCTAssertEqual(try locker("sam", ["games", "ics", String(id), "--out", ics.path]).status, 0)
+        XCTAssertTrue(try String(contentsOf: ics, encoding: .utf8).hasPrefix("BEGIN:VCALENDAR\r\n"))
+        let today = try locker("sam", ["games", "today"])
+        XCTAssertEqual(today.status, 0)
+        XCTAssertEqual(today.stdout, "", "no game today: nothing at all")
         XCTAssertEqual(try locker("sam", ["logout"]).status, 0)
+        let quiet = try locker("sam", ["games", "today"])
+        XCTAssertEqual(quiet.status, 0, "a shell start-up file never fails")
+        XCTAssertEqual(quiet.stdout + quiet.stderr, "")
         XCTAssertTrue(try locker("sam", ["games", "upcoming"]).stderr.contains("not logged in"))
     }
 }

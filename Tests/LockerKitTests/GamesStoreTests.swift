@@ -120,4 +120,45 @@ final class GamesStoreTests: XCTestCase {
         XCTAssertEqual(SHA256.hex(SHA256.hash(Array("abc".utf8))), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(SHA256.hex(SHA256.hash([])), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
+
+    func testCouncilExportImportsFromCSVAndGeoJSON() throws {
+        let csv = "recordid,playground_name,suburb_name,postcode,latitude,longitude,googlemaps_drive_to\r\n"
+            + "a1b2,\"Tooradin Foreshore, Playground\",Tooradin,3980,-38.2143,145.3836,https://maps.example\r\n"
+        let grounds = try GroundsImport.read(Data(csv.utf8), fileName: "export.csv")
+        XCTAssertEqual(grounds, [Ground(id: "casey-a1b2", name: "Tooradin Foreshore, Playground", suburb: "Tooradin", postcode: "3980",
+                                        latitude: -38.2143, longitude: 145.3836, approximate: false)])
+        let geo = """
+        {"type": "FeatureCollection", "features": [
+          {"type": "Feature", "properties": {"recordid": "x9", "playground_name": "Lake\\u001b[2J Park", "suburb_name": "Berwick", "postcode": "3806"},
+           "geometry": {"type": "Point", "coordinates": [145.35, -38.03]}}]}
+        """
+        let fromGeo = try GroundsImport.read(Data(geo.utf8), fileName: "export.geojson")
+        XCTAssertEqual(fromGeo.first?.latitude, -38.03, "GeoJSON coordinates are longitude, latitude")
+        XCTAssertEqual(fromGeo.first?.name, "Lake\u{FFFD}[2J Park")
+        XCTAssertThrowsError(try GroundsImport.read(Data("recordid,playground_name,suburb_name,postcode,latitude,longitude\n1,A,B,39,-38,145\n".utf8), fileName: "bad.csv")) {
+            XCTAssertEqual(($0 as? GroundsImport.Problem)?.place, "bad.csv, line 2")
+        }
+        XCTAssertThrowsError(try GroundsImport.read(Data("name,lat\n".utf8), fileName: "bad.csv"))
+        let (store, _) = try makeStore()
+        let before = try store.groundCount()
+        try store.upsert(grounds)
+        try store.upsert(grounds)
+        XCTAssertEqual(try store.groundCount(), before + 1, "importing again updates, never duplicates")
+    }
+
+    func testCalendarFileAndToday() throws {
+        let (store, _) = try makeStore()
+        let sam = try store.createAccount(name: "sam", password: "password1", now: now)
+        let id = try store.createGame(organiser: sam, groundID: "casey-fields", startsAt: now + 1800, players: 4,
+                                      note: "Bring a bat; and, water\nplease", now: now)
+        let ics = GameCalendar.ics(try store.game(id: id, for: sam), now: now)
+        XCTAssertTrue(ics.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
+        XCTAssertTrue(ics.contains("UID:game-\(id)@locker\r\n"))
+        XCTAssertTrue(ics.contains("DTSTART:" + GameCalendar.utc(now + 1800) + "\r\n"))
+        XCTAssertTrue(ics.replacingOccurrences(of: "\r\n ", with: "").contains("Bring a bat\\; and\\, water\\nplease"), ics)
+        XCTAssertTrue(ics.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 }, "lines folded at 75 octets")
+        XCTAssertTrue(ics.hasSuffix("END:VCALENDAR\r\n"))
+        XCTAssertEqual(try store.today(for: sam, now: now).map(\.id), [id])
+        XCTAssertEqual(try store.today(for: sam, now: now + 3 * 86_400), [], "another day")
+    }
 }

@@ -1,0 +1,186 @@
+import Foundation
+import LockerKit
+
+/// Reads the council's open-data export of playgrounds (CSV or GeoJSON, or a plain CSV with the
+/// same columns) into grounds. Columns are found by name: a record id, the playground name, the
+/// suburb name, the postcode, latitude and longitude. Every record is checked; one bad record
+/// stops the import with its line (CSV) or its feature number (GeoJSON).
+public enum GroundsImport {
+    public struct Problem: Error, Equatable, CustomStringConvertible {
+        public var place: String
+        public var message: String
+        public var description: String { place + ": " + message }
+    }
+
+    public static func read(_ data: Data, fileName: String) throws -> [Ground] {
+        let text = String(decoding: data, as: UTF8.self)
+        let first = text.first { !$0.isWhitespace && $0 != "\u{FEFF}" }
+        if first == "{" || first == "[" { return try geoJSON(data, fileName: fileName) }
+        return try csv(text, fileName: fileName)
+    }
+
+    /// Column aliases, lower case: the council's field names first, then plain ones.
+    static let aliases: [(field: String, names: [String])] = [
+        ("id", ["recordid", "record_id", "record id", "id"]),
+        ("name", ["playground_name", "playground name", "name"]),
+        ("suburb", ["suburb_name", "suburb name", "suburb"]),
+        ("postcode", ["postcode", "post_code"]),
+        ("latitude", ["latitude", "lat"]),
+        ("longitude", ["longitude", "lon", "lng"]),
+    ]
+
+    static func csv(_ text: String, fileName: String) throws -> [Ground] {
+        let records: [CSV.Record]
+        do { records = try CSV.parse(text) } catch let error as CSV.ParseError {
+            throw Problem(place: "\(fileName), line \(error.line)", message: "\(error.problem)")
+        }
+        guard let header = records.first else { throw Problem(place: fileName, message: "empty file") }
+        let names = header.fields.map { $0.lowercased().filter { !$0.isWhitespace || $0 == " " } }
+        var columns: [String: Int] = [:]
+        for (field, candidates) in aliases {
+            guard let index = candidates.lazy.compactMap({ names.firstIndex(of: $0) }).first else {
+                throw Problem(place: "\(fileName), line 1", message: "no column for \(field) (expected one of \(candidates.joined(separator: ", ")))")
+            }
+            columns[field] = index
+        }
+        return try records.dropFirst().map { record in
+            func value(_ field: String) -> String {
+                let i = columns[field]!
+                return i < record.fields.count ? record.fields[i].filter { $0 != "\r" } : ""
+            }
+            return try ground(id: value("id"), name: value("name"), suburb: value("suburb"), postcode: value("postcode"),
+                              latitude: value("latitude"), longitude: value("longitude"), place: "\(fileName), line \(record.line)")
+        }
+    }
+
+    static func geoJSON(_ data: Data, fileName: String) throws -> [Ground] {
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw Problem(place: fileName, message: "not valid JSON")
+        }
+        // A FeatureCollection, or the records API's list of {recordid, fields, geometry}.
+        let features: [Any]
+        if let collection = object as? [String: Any], let list = collection["features"] as? [Any] { features = list }
+        else if let collection = object as? [String: Any], let list = collection["records"] as? [Any] { features = list }
+        else if let list = object as? [Any] { features = list }
+        else { throw Problem(place: fileName, message: "neither a GeoJSON FeatureCollection nor a list of records") }
+        return try features.enumerated().map { index, item in
+            let place = "\(fileName), feature \(index + 1)"
+            guard let feature = item as? [String: Any] else { throw Problem(place: place, message: "not an object") }
+            let properties = (feature["properties"] as? [String: Any]) ?? (feature["fields"] as? [String: Any]) ?? [:]
+            func text(_ keys: [String], in dictionary: [String: Any]) -> String {
+                for key in keys {
+                    if let s = dictionary[key] as? String { return s }
+                    if let n = dictionary[key] as? NSNumber { return n.stringValue }
+                }
+                return ""
+            }
+            var latitude = text(["latitude", "lat"], in: properties)
+            var longitude = text(["longitude", "lon", "lng"], in: properties)
+            if let geometry = feature["geometry"] as? [String: Any], let coordinates = geometry["coordinates"] as? [NSNumber], coordinates.count >= 2 {
+                longitude = coordinates[0].stringValue   // GeoJSON order: longitude, latitude
+                latitude = coordinates[1].stringValue
+            }
+            let id = text(["recordid", "record_id", "id"], in: properties).isEmpty
+                ? text(["recordid", "id"], in: feature) : text(["recordid", "record_id", "id"], in: properties)
+            return try ground(id: id, name: text(["playground_name", "name"], in: properties), suburb: text(["suburb_name", "suburb"], in: properties),
+                              postcode: text(["postcode", "post_code"], in: properties), latitude: latitude, longitude: longitude, place: place)
+        }
+    }
+
+    static func ground(id: String, name: String, suburb: String, postcode: String, latitude: String, longitude: String, place: String) throws -> Ground {
+        let trimmedID = id.filter { !$0.isWhitespace }
+        guard !trimmedID.isEmpty else { throw Problem(place: place, message: "no record id") }
+        let cleanName = TerminalText.inert(name).trimmingCharacters(in: .whitespaces)
+        guard !cleanName.isEmpty else { throw Problem(place: place, message: "no name") }
+        let code = postcode.filter { !$0.isWhitespace }
+        guard code.count == 4, code.allSatisfy(\.isNumber) else { throw Problem(place: place, message: "postcode “\(postcode)” is not 4 digits") }
+        guard let lat = Double(latitude.filter { !$0.isWhitespace }), (-90...90).contains(lat) else {
+            throw Problem(place: place, message: "latitude “\(latitude)” is not a number from -90 to 90")
+        }
+        guard let lon = Double(longitude.filter { !$0.isWhitespace }), (-180...180).contains(lon) else {
+            throw Problem(place: place, message: "longitude “\(longitude)” is not a number from -180 to 180")
+        }
+        let slug = "casey-" + trimmedID.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+        return Ground(id: slug, name: cleanName, suburb: TerminalText.inert(suburb).trimmingCharacters(in: .whitespaces),
+                      postcode: code, latitude: lat, longitude: lon, approximate: false)
+    }
+}
+
+/// A game as an iCalendar file (RFC 5545): one VEVENT, lines folded at 75 octets, CRLF.
+public enum GameCalendar {
+    /// How long an event is assumed to last (games have a start, not an end).
+    public static let assumedHours = 3.0
+
+    public static func ics(_ game: Game, now: Double) -> String {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Locker//Games//EN", "CALSCALE:GREGORIAN", "BEGIN:VEVENT",
+                     "UID:game-\(game.id)@locker",
+                     "DTSTAMP:" + utc(now), "DTSTART:" + utc(game.startsAt), "DTEND:" + utc(game.startsAt + assumedHours * 3600),
+                     "SUMMARY:" + escape("Cricket at \(game.ground.name)"),
+                     "LOCATION:" + escape("\(game.ground.name), \(game.ground.suburb) \(game.ground.postcode)"),
+                     "GEO:\(game.ground.latitude);\(game.ground.longitude)",
+                     "URL:" + game.mapLink]
+        var description = "Organised by \(game.organiser). \(game.seatsUsed)/\(game.capacity) players."
+        if let note = game.note { description += "\n" + note }
+        if let reason = game.cancelReason { description += "\nCancelled: " + reason }
+        lines.append("DESCRIPTION:" + escape(description))
+        lines.append("STATUS:" + (game.cancelled ? "CANCELLED" : "CONFIRMED"))
+        lines += ["END:VEVENT", "END:VCALENDAR"]
+        return lines.map(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// TEXT escaping of RFC 5545 §3.3.11; control characters other than newline are dropped.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case ";": result += "\\;"
+            case ",": result += "\\,"
+            case "\n": result += "\\n"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Folds a content line so no line exceeds 75 octets, never inside a UTF-8 sequence.
+    static func fold(_ line: String) -> String {
+        var result = ""
+        var octets = 0
+        for character in line {
+            let size = String(character).utf8.count
+            if octets + size > 75 {
+                result += "\r\n "
+                octets = 1
+            }
+            result.append(character)
+            octets += size
+        }
+        return result
+    }
+
+    static func utc(_ seconds: Double) -> String {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
+}
+
+extension GamesStore {
+    /// The user's games that start on the local day of `now` (cancelled ones included, marked).
+    public func today(for user: GamesUser, now: Double) throws -> [Game] {
+        var time = time_t(now)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        parts.tm_hour = 0; parts.tm_min = 0; parts.tm_sec = 0; parts.tm_isdst = -1
+        let midnight = Double(mktime(&parts))
+        parts.tm_mday += 1; parts.tm_isdst = -1
+        let nextMidnight = Double(mktime(&parts))
+        return try upcoming(for: user, since: midnight).filter { $0.startsAt < nextMidnight }
+    }
+}
