@@ -70,13 +70,13 @@ struct GradesResultsCommand: ParsableCommand {
         let l = localizer
         for unit in book.units {
             let average = book.average(ofUnit: unit)
-            print("UE\(unit.code)  \(GradeFormat.mark(average).padded(toWidth: 5, alignment: .right))  ×\(GradeFormat.number(unit.coefficient))  \(unit.name)")
+            print("UE\(unit.code)  \(GradeFormat.mark(average).padded(toWidth: 5, alignment: .right))  ×\(GradeFormat.number(unit.coefficient))  \(TerminalText.inert(unit.name))")
         }
         print("")
         for block in book.blocks {
             let average = book.average(ofBlock: block)
             let verdict = book.passes(block) ? l.t("pass") : (average == nil ? l.t("no marks") : l.t("fail"))
-            print("\(block.name)  \(GradeFormat.mark(average))  \(verdict)")
+            print("\(TerminalText.inert(block.name))  \(GradeFormat.mark(average))  \(verdict)")
         }
         print(book.passed ? l.t("Year passed.") : l.t("Year not passed (yet)."))
     }
@@ -164,7 +164,7 @@ struct GradesNeedCommand: ParsableCommand {
         }
         for need in needs.blocks {
             let name = book.blocks.first { $0.id == need.blockID }?.name ?? need.blockID
-            print("\(name): \(sentence(need.status, need.needed))")
+            print("\(TerminalText.inert(name)): \(sentence(need.status, need.needed))")
         }
         print(l.t("Year") + ": " + sentence(needs.status, needs.needed))
     }

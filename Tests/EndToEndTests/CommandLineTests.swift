@@ -118,3 +118,31 @@ final class DiveCommandTests: XCTestCase {
         XCTAssertTrue(wrong.stderr.contains("5 or 7 judges"), wrong.stderr)
     }
 }
+
+/// Text from files never reaches the terminal raw on the command line either.
+final class InertTextCommandLineTests: XCTestCase {
+    func testEscapeSequencesInGradeNamesAndWorkoutTitlesAreNeutralised() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locker-inert-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let grades = dir.appendingPathComponent("grades.json")
+        try """
+        {"format":"locker-grades","version":1,"scale":20,"passMark":10,
+         "units":[{"id":"u","code":1,"name":"Evil\\u001b]0;pwned\\u0007\\u001b[2J","coefficient":1,"professional":false,
+                   "courses":[{"id":"c","name":"x","coefficient":1,"mark":12,"locked":false}]}],
+         "blocks":[{"id":"b","name":"Block\\u009b31m","units":["u"]}]}
+        """.write(to: grades, atomically: true, encoding: .utf8)
+        let out = try runProcess([binary.path, "grades", "--file", grades.path], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(out.status, 0, out.stderr)
+        XCTAssertFalse(out.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B }, out.stdout)
+        XCTAssertTrue(out.stdout.contains("Evil\u{FFFD}]0;pwned"), out.stdout)
+        let gpx = dir.appendingPathComponent("evil.gpx")
+        try "<gpx><metadata><name>Run&#27;[31m red</name></metadata><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>"
+            .write(to: gpx, atomically: true, encoding: .utf8)
+        let workout = try runProcess([binary.path, "workout", gpx.path], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(workout.status, 0, workout.stderr)
+        XCTAssertFalse(workout.stdout.contains("\u{1B}"), workout.stdout)
+        XCTAssertTrue(workout.stdout.hasPrefix("Run\u{FFFD}[31m red"), workout.stdout)
+    }
+}

@@ -51,7 +51,8 @@ public enum WorkoutSummaryText {
     /// Everything as printable lines.
     public static func lines(_ analysis: WorkoutAnalysis, fileName: String, _ l: Localizer) -> [String] {
         let workout = analysis.workout
-        var lines = [workout.title(fileName: fileName) + (workout.kind.map { " — " + $0 } ?? "")]
+        // Titles come from files: never let them drive the terminal.
+        var lines = [TerminalText.inert(workout.title(fileName: fileName) + (workout.kind.map { " — " + $0 } ?? ""))]
         let all = rows(analysis, l)
         let width = all.map(\.label.count).max() ?? 0
         for row in all { lines.append(row.label + String(repeating: " ", count: width - row.label.count + 2) + row.value) }
