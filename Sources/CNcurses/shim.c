@@ -191,4 +191,6 @@ void lk_flush(void) {
 
 void lk_invalidate(void) { clearok(curscr, TRUE); }
 
+void lk_bell(void) { beep(); }
+
 void lk_erase(void) { werase(stdscr); }

@@ -116,6 +116,13 @@ enum ScreenFactory {
                 return GradesScreen(viewModel: GradesViewModel(
                     localizer: localizer, repository: GradesViewModel.repository(options.paths.gradesFile, localizer), defaults: defaults))
             },
+            LazyScreen(tab: .games) {
+                // The database lives in locker-games (ARCHITECTURE §7j), found beside locker.
+                let program = Resources.executableURL()?.deletingLastPathComponent().appendingPathComponent("locker-games").path ?? "locker-games"
+                let client = ProcessGamesClient(program: program, dataDirectory: options.paths.directory.path,
+                                                gamesDatabase: options.paths.gamesDatabase.path, language: { localizer.language })
+                return GamesScreen(viewModel: GamesViewModel(localizer: localizer, client: client), exportDirectory: options.paths.directory.path)
+            },
             LazyScreen(tab: .workout) {
                 // Read without side effects: the shell owns settings.json and reports its problems.
                 let settings = try? DataFileError.decode(Settings.self, from: options.paths.settingsFile)

@@ -18,6 +18,8 @@ public protocol Surface: AnyObject {
     var cursor: CursorRequest? { get set }
     /// The characters for lines and markers (Unicode or ASCII).
     var glyphs: Glyphs { get }
+    /// Set by a screen to ring the bell once when this frame is shown (an urgent reminder).
+    var bellRequested: Bool { get set }
 }
 
 extension Surface {
@@ -89,6 +91,7 @@ extension Surface {
 public final class MemorySurface: Surface {
     public var grid: CellGrid
     public var cursor: CursorRequest?
+    public var bellRequested = false
     public let glyphs: Glyphs
 
     public init(width: Int, height: Int, glyphs: Glyphs = .unicode) {

@@ -87,6 +87,7 @@ public final class Terminal {
 public final class TerminalSurface: Surface {
     public var grid: CellGrid
     public var cursor: CursorRequest?
+    public var bellRequested = false
     public private(set) var glyphs: Glyphs
     public private(set) var theme: Theme
     private let terminal: Terminal
@@ -154,6 +155,7 @@ public final class TerminalSurface: Surface {
             lk_cursor(Int32(max(0, grid.height - 1)), 0, 0)
         }
         lk_flush()
+        if bellRequested { lk_bell(); bellRequested = false }
         front = grid
     }
 

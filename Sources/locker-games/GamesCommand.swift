@@ -127,7 +127,7 @@ struct GamesCommand: ParsableCommand {
         abstract: localizer.t("Pickup cricket games in the City of Casey: grounds, games, bookings."),
         subcommands: [GamesGroundsCommand.self, GamesCreateCommand.self, GamesListCommand.self, GamesBookCommand.self,
                       GamesCancelCommand.self, GamesCancelGameCommand.self, GamesUpcomingCommand.self, GamesTodayCommand.self,
-                      GamesICSCommand.self])
+                      GamesICSCommand.self, GamesWhoAmICommand.self])
 }
 
 /// `--postcode P` or `--near LAT,LON`.
@@ -407,5 +407,18 @@ struct GamesICSCommand: ParsableCommand {
             fail(localizer.t("{file} could not be written: {reason}", ["file": out, "reason": "\(error)"]), status: 1)
         }
         print(localizer.t("Wrote {file}.", ["file": out]))
+    }
+}
+
+struct GamesWhoAmICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "whoami", abstract: localizer.t("The logged-in games user (exit 1 when nobody is logged in)."))
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+
+    struct Output: Encodable { var name: String }
+
+    func run() throws {
+        let store = GamesContext.store()
+        let user = GamesContext.user(store)
+        if json { printJSON(Output(name: user.name)) } else { print(user.name) }
     }
 }

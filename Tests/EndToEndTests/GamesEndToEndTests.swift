@@ -128,3 +128,52 @@ final class GamesCommandLineTests: XCTestCase {
         XCTAssertTrue(try locker("sam", ["games", "upcoming"]).stderr.contains("not logged in"))
     }
 }
+
+/// The Games tab as two players use it: one signs up and creates a game, the other books it.
+final class GamesTabEndToEndTests: XCTestCase {
+    func testSignUpCreateSecondUserBooksBothSeeIt() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-gamestab-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let shared = root.appendingPathComponent("shared.sqlite").path
+        let alice = try TmuxSession(arguments: ["--tab", "games", "--games-db", shared], width: 110, height: 32,
+                                    dataDirectory: root.appendingPathComponent("alice"))
+        try alice.waitFor("Pickup cricket in the City of Casey")
+        try alice.send("Right", "Tab")
+        try alice.send("alice", literal: true)
+        try alice.send("Tab")
+        try alice.send("pw-alice-123", literal: true)
+        XCTAssertFalse(try alice.screen().contains("pw-alice-123"), "passwords are masked")
+        try alice.send("Tab")
+        try alice.send("pw-alice-123", literal: true)
+        try alice.send("Enter")
+        try alice.waitFor("Logged in as alice")
+        try alice.send("p")
+        try alice.send("3977", literal: true)
+        try alice.send("Enter")
+        try alice.waitFor("Games at the 5 grounds nearest to 3977")
+        try alice.send("n")
+        try alice.waitFor("New game")
+        try alice.send("Enter")
+        try alice.waitFor("you organise it")
+        let upcoming = try alice.screen()
+        let id = try XCTUnwrap(upcoming.range(of: #"#(\d+) "#, options: .regularExpression).map { String(upcoming[$0].dropFirst().dropLast()) })
+        // A second player, on the command line with the same database.
+        let env = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let bob = root.appendingPathComponent("bob").path
+        let input = root.appendingPathComponent("pw")
+        try "pw-bob-12345\n".write(to: input, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try runProcess([binary.path, "--data-dir", bob, "--games-db", shared, "account", "create", "bob", "--password-stdin"],
+                                      environment: env, input: try FileHandle(forReadingFrom: input)).status, 0)
+        XCTAssertEqual(try runProcess([binary.path, "--data-dir", bob, "--games-db", shared, "login", "bob", "--password-stdin"],
+                                      environment: env, input: try FileHandle(forReadingFrom: input)).status, 0)
+        XCTAssertEqual(try runProcess([binary.path, "--data-dir", bob, "--games-db", shared, "games", "book", id], environment: env).status, 0)
+        let bobs = try runProcess([binary.path, "--data-dir", bob, "--games-db", shared, "games", "upcoming", "--json"], environment: env)
+        XCTAssertTrue(bobs.stdout.contains("\"myStatus\" : \"going\""), bobs.stdout)
+        try alice.send("r")
+        try alice.waitFor("2/22 going")
+        try alice.send("q")
+        XCTAssertEqual(try alice.waitForExit(), 0)
+    }
+}

@@ -60,10 +60,9 @@ final class ShellEndToEndTests: XCTestCase {
     }
 
     func testLangFlagStartsInFrench() throws {
-        let session = try TmuxSession(arguments: ["--lang", "fr", "--tab", "games"])
+        let session = try TmuxSession(arguments: ["--lang", "fr", "--tab", "grades"])
         try session.waitFor("4 Notes")
-        try session.waitFor("Cet onglet n'est pas encore disponible.")
-        try session.waitFor("q quitter")
+        try session.waitFor("Année")
     }
 
     func testLangDefaultsFromEnvironment() throws {

@@ -84,6 +84,8 @@ int lk_init_pair(int pair, int fg, int bg);
 void lk_cursor(int y, int x, int visible);
 /** Copy pending changes to the terminal (wnoutrefresh + doupdate). */
 void lk_flush(void);
+/** Rings the terminal bell (or flashes, as the terminal prefers). */
+void lk_bell(void);
 /** Force a full repaint on the next flush (Ctrl-L). */
 void lk_invalidate(void);
 /** Erase the virtual screen so the next frame is drawn on a blank one. */

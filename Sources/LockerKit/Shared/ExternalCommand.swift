@@ -23,14 +23,22 @@ public enum ExternalCommand {
         return nil
     }
 
-    /// Runs `program` with `arguments`, stdin from /dev/null, and waits for it.
-    public static func run(_ program: String, _ arguments: [String]) throws -> Result {
-        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+    /// Runs `program` with `arguments` and waits for it. Standard input is `input` (a short
+    /// text, e.g. a password; it fits the pipe buffer), else /dev/null.
+    public static func run(_ program: String, _ arguments: [String], input: String? = nil) throws -> Result {
+        var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0], inPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else { throw LaunchError(program: program, code: errno) }
+        if input != nil { guard pipe(&inPipe) == 0 else { throw LaunchError(program: program, code: errno) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if input != nil {
+            posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+            posix_spawn_file_actions_addclose(&actions, inPipe[0])
+            posix_spawn_file_actions_addclose(&actions, inPipe[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
         for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
@@ -40,6 +48,24 @@ public enum ExternalCommand {
         let status = posix_spawn(&pid, program, &actions, nil, argv, environ)
         close(outPipe[1])
         close(errPipe[1])
+        if let input {
+            close(inPipe[0])
+            if status == 0 {
+                // A child that exits without reading must not kill us with SIGPIPE.
+                var ignore = sigaction(), previous = sigaction()
+                ignore.__sigaction_handler.sa_handler = SIG_IGN
+                sigaction(SIGPIPE, &ignore, &previous)
+                defer { sigaction(SIGPIPE, &previous, nil) }
+                let bytes = Array(input.utf8)
+                var written = 0
+                while written < bytes.count {
+                    let n = bytes[written...].withUnsafeBufferPointer { write(inPipe[1], $0.baseAddress, $0.count) }
+                    if n < 0 { if errno == EINTR { continue }; break }
+                    written += n
+                }
+            }
+            close(inPipe[1])
+        }
         guard status == 0 else {
             close(outPipe[0]); close(errPipe[0])
             throw LaunchError(program: program, code: status)

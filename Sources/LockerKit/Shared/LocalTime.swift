@@ -54,3 +54,16 @@ extension LocalTime {
         return Double(seconds)
     }
 }
+
+extension LocalTime {
+    /// Local midnight to the next local midnight around `seconds` (since 1970).
+    public static func dayRange(containing seconds: Double) -> Range<Double> {
+        var time = time_t(seconds)
+        var parts = tm()
+        localtime_r(&time, &parts)
+        parts.tm_hour = 0; parts.tm_min = 0; parts.tm_sec = 0; parts.tm_isdst = -1
+        let start = Double(mktime(&parts))
+        parts.tm_mday += 1; parts.tm_isdst = -1
+        return start..<Double(mktime(&parts))
+    }
+}

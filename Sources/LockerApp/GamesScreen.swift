@@ -1,0 +1,375 @@
+import FoundationEssentials
+import LockerKit
+import TerminalUI
+
+/// The Games tab. Logged out: a log-in / sign-up form. Logged in: your upcoming games and the
+/// games near a postcode, a reminder line for today's games, and forms to create a game.
+public final class GamesScreen: Screen {
+    public let tab = Tab.games
+    let viewModel: GamesViewModel
+    /// Where `i` writes .ics files.
+    let exportDirectory: String
+
+    // Log-in / sign-up form.
+    private var signingUp = false
+    private var formFocus = 0
+    private var nameField = TextFieldState("", maxLength: 32)
+    private var passwordField = TextFieldState("", masked: true, maxLength: 128)
+    private var confirmField = TextFieldState("", masked: true, maxLength: 128)
+
+    // Lists.
+    private enum Pane { case upcoming, nearby }
+    private var pane = Pane.upcoming
+    private var upcomingList = ListState()
+    private var nearbyList = ListState()
+    private var listHeight = 5
+    private var postcodeField: TextFieldState?
+    private var createForm: GamesCreateForm?
+    private var rangFor: Int64?
+
+    public init(viewModel: GamesViewModel, exportDirectory: String) {
+        self.viewModel = viewModel
+        self.exportDirectory = exportDirectory
+    }
+
+    /// Typing goes to a field while one has focus; on the form's first line (and after Esc) the
+    /// global keys work, so the tabs stay reachable while logged out.
+    public var capturesText: Bool { (viewModel.user == nil && formFocus > 0) || postcodeField != nil || createForm != nil }
+
+    public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
+        viewModel.observe(callback)
+    }
+
+    /// The session is read once keys pause after the tab is first shown (a child process), so
+    /// switching to the tab stays instant.
+    public var hasPendingWork: Bool { !viewModel.started }
+    public func flushPendingWork() { viewModel.start() }
+
+    // MARK: Keys
+
+    public func handle(_ key: Key) -> Bool {
+        viewModel.start()
+        if viewModel.user == nil { return handleAccountForm(key) }
+        if var form = createForm {
+            switch form.handle(key) {
+            case .stay: createForm = form
+            case .cancel: createForm = nil
+            case .submit(let request):
+                createForm = form
+                if viewModel.create(ground: request.ground, localTime: request.localTime, players: request.players,
+                                    capacity: request.capacity, minimum: request.minimum, note: request.note) {
+                    createForm = nil
+                }
+            }
+            return true
+        }
+        if var field = postcodeField {
+            switch key {
+            case .enter:
+                postcodeField = nil
+                viewModel.search(postcode: field.text)
+                pane = .nearby
+            case .escape: postcodeField = nil
+            default:
+                _ = field.handle(key)
+                postcodeField = field
+            }
+            return true
+        }
+        let list = pane == .upcoming ? viewModel.upcoming : viewModel.nearby
+        var state = pane == .upcoming ? upcomingList : nearbyList
+        state.setCount(list.count)
+        if state.handle(key, pageSize: listHeight) {
+            if pane == .upcoming { upcomingList = state } else { nearbyList = state }
+            return true
+        }
+        let selected = list.indices.contains(state.selected) ? list[state.selected] : nil
+        switch key {
+        case .tab, .backTab: pane = pane == .upcoming ? .nearby : .upcoming
+        case .character("p"), .character("/"):
+            postcodeField = TextFieldState(viewModel.postcode, maxLength: 4, allowed: { $0.isASCII && $0.isNumber })
+        case .enter, .character("b"):
+            if let selected { viewModel.book(selected) }
+        case .character("c"):
+            if let selected { viewModel.cancel(selected) }
+        case .character("i"):
+            if let selected { viewModel.exportCalendar(selected, directory: exportDirectory) }
+        case .character("n"):
+            guard !viewModel.grounds.isEmpty else {
+                postcodeField = TextFieldState("", maxLength: 4, allowed: { $0.isASCII && $0.isNumber })
+                return true
+            }
+            createForm = GamesCreateForm(grounds: viewModel.grounds, now: viewModel.currentTime)
+        case .character("r"): viewModel.refresh()
+        case .character("o"): viewModel.logout()
+        default: return false
+        }
+        return true
+    }
+
+    private func handleAccountForm(_ key: Key) -> Bool {
+        let count = signingUp ? 4 : 3
+        switch key {
+        case .tab, .down: formFocus = (formFocus + 1) % count
+        case .backTab, .up: formFocus = (formFocus + count - 1) % count
+        case .left, .right where formFocus == 0:
+            signingUp.toggle()
+            confirmField = TextFieldState("", masked: true, maxLength: 128)
+        case .enter:
+            if formFocus == 0 { formFocus = 1; return true }
+            if signingUp {
+                viewModel.signUp(name: nameField.text, password: passwordField.text, confirmation: confirmField.text)
+            } else {
+                viewModel.login(name: nameField.text, password: passwordField.text)
+            }
+            passwordField = TextFieldState("", masked: true, maxLength: 128)
+            confirmField = TextFieldState("", masked: true, maxLength: 128)
+            formFocus = viewModel.user == nil ? 2 : 0
+        case .escape:
+            guard formFocus > 0 else { return false }
+            formFocus = 0
+        default:
+            switch formFocus {
+            case 1: return nameField.handle(key)
+            case 2: return passwordField.handle(key)
+            case 3: return confirmField.handle(key)
+            default: return false
+            }
+        }
+        return true
+    }
+
+    // MARK: Hints
+
+    public func footerHints(_ l: Localizer) -> [KeyHint] {
+        if viewModel.user == nil { return [KeyHint("Tab", l.t("next field")), KeyHint("Enter", signingUp ? l.t("sign up") : l.t("log in"))] }
+        if createForm != nil { return [KeyHint("Tab", l.t("next field")), KeyHint("Enter", l.t("create")), KeyHint("Esc", l.t("cancel"))] }
+        return [KeyHint("p", l.t("postcode")), KeyHint("Enter", l.t("book")), KeyHint("c", l.t("cancel")), KeyHint("n", l.t("new game")),
+                KeyHint("i", l.t(".ics")), KeyHint("Tab", l.t("switch list")), KeyHint("o", l.t("log out"))]
+    }
+
+    public func helpSections(_ l: Localizer) -> [HelpSection] {
+        [HelpSection(title: l.t("Games"), hints: [
+            KeyHint("← →", l.t("On the first line of the form: log in or sign up")),
+            KeyHint("Tab ↑ ↓", l.t("Next or previous field; Enter logs in or signs up")),
+            KeyHint("p /", l.t("Type a postcode: the 5 nearest grounds and their games")),
+            KeyHint("Tab", l.t("Switch between your games and the games near the postcode")),
+            KeyHint("Enter b", l.t("Book the selected game (the waitlist when it is full)")),
+            KeyHint("c", l.t("Cancel your booking (the first player waiting gets the place)")),
+            KeyHint("n", l.t("Create a game at one of the grounds found")),
+            KeyHint("i", l.t("Write the selected game as an .ics file in the data folder")),
+            KeyHint("r o", l.t("Refresh; log out")),
+        ])]
+    }
+
+    public func status(_ l: Localizer) -> String? {
+        if let message = viewModel.message { return message.text }
+        guard viewModel.user != nil else { return nil }
+        let list = pane == .upcoming ? viewModel.upcoming : viewModel.nearby
+        let state = pane == .upcoming ? upcomingList : nearbyList
+        guard list.indices.contains(state.selected) else { return nil }
+        return list[state.selected].map
+    }
+
+    // MARK: Drawing
+
+    public func render(into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        guard viewModel.started else {
+            let text = l.t("Opening the games database…")
+            surface.write(text, x: rect.x + max(0, (rect.width - text.displayWidth) / 2), y: rect.y + rect.height / 2, style: Style(.muted), clip: rect)
+            return
+        }
+        guard let user = viewModel.user else { return renderAccountForm(into: surface, rect: rect, context: context) }
+        var area = rect
+        // Today's games, urgent within the hour (bold, bell once per game).
+        let today = viewModel.todaysGames()
+        if !today.isEmpty {
+            let (row, rest) = area.splitTop(1)
+            area = rest
+            let urgent = viewModel.urgentGame()
+            let text = today.map { game in
+                String(WorkoutText.dateTime(game.start).suffix(5)) + " " + TerminalText.inert(game.groundName) + " (" + viewModel.relative(game.start) + ")"
+            }.joined(separator: " · ")
+            Banner(l.t("Cricket today: {games}", ["games": text]), kind: urgent == nil ? .info : .warning).render(into: surface, row: row)
+            if let urgent {
+                surface.highlight(x: row.x, y: row.y, width: row.width, style: Style(.warn, [.bold, .reverse]))
+                if rangFor != urgent.id { rangFor = urgent.id; surface.bellRequested = true }
+            }
+        }
+        let (header, body) = area.splitTop(1)
+        surface.write(" " + l.t("Logged in as {name}", ["name": user]), x: header.x, y: header.y, style: Style(.title, [.bold]), clip: header)
+        let half = max(3, body.height / 2)
+        let top = Rect(x: body.x, y: body.y, width: body.width, height: half)
+        let bottom = Rect(x: body.x, y: body.y + half, width: body.width, height: body.height - half)
+        listHeight = max(1, half - 2)
+        renderList(title: l.t("Your games"), games: viewModel.upcoming, state: &upcomingList, focused: pane == .upcoming,
+                   empty: l.t("No games to come. Press p to find games near a postcode."), into: surface, rect: top, context: context)
+        let nearTitle = viewModel.postcode.isEmpty ? l.t("Games near a postcode (press p)")
+            : l.t("Games at the 5 grounds nearest to {postcode}", ["postcode": viewModel.postcode])
+        renderList(title: nearTitle, games: viewModel.nearby, state: &nearbyList, focused: pane == .nearby,
+                   empty: viewModel.postcode.isEmpty ? "" : l.t("No games planned at these grounds yet. Press n to create one."),
+                   into: surface, rect: bottom, context: context)
+        if let postcodeField {
+            surface.fill(header)
+            let x = surface.write(" " + l.t("Postcode:") + " ", x: header.x, y: header.y, style: Style(.accent, [.bold]), clip: header)
+            TextField(placeholder: "3977").render(postcodeField, into: surface, rect: Rect(x: x, y: header.y, width: 6, height: 1), focused: true)
+        }
+        createForm?.render(into: surface, area: body, context: context)
+    }
+
+    private func renderList(title: String, games: [GameListing], state: inout ListState, focused: Bool, empty: String,
+                            into surface: Surface, rect: Rect, context: RenderContext) {
+        guard rect.height >= 3 else { return }
+        surface.drawBox(rect, title: title, style: Style(focused ? .accent : .border))
+        let inner = rect.inset(dx: 1, dy: 1)
+        state.setCount(games.count)
+        if games.isEmpty {
+            surface.write(" " + empty, x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
+            return
+        }
+        let l = context.localizer
+        ListView().render(&state, into: surface, rect: inner, focused: focused) { index, _ in
+            let g = games[index]
+            let when = WorkoutText.dateTime(g.start) + " (" + self.viewModel.relative(g.start) + ")"
+            // Names, notes and reasons other people typed: inert, bidi overrides included.
+            var spans = [Span(" #\(g.id) ", Style(.muted)), Span(when + "  ", Style(.text)),
+                         Span(TerminalText.inert(g.groundName + ", " + g.suburb) + "  ", Style(.text, [.bold])),
+                         Span(l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)]), Style(.text))]
+            if g.waitlisted > 0 { spans.append(Span(" · " + l.t("{count} waiting", ["count": String(g.waitlisted)]), Style(.muted))) }
+            spans.append(Span(" · " + GamesScreen.statusWord(g.status, l), Style(g.status == "cancelled" ? .bad : g.status == "full" ? .warn : .good)))
+            if let mine = g.myStatus { spans.append(Span(" · " + GamesScreen.myStatusWord(mine, l), Style(.accent))) }
+            if let reason = g.cancelReason { spans.append(Span(" — " + TerminalText.inert(reason), Style(.bad))) }
+            else if let note = g.note { spans.append(Span(" — " + TerminalText.inert(note), Style(.muted))) }
+            return spans
+        }
+    }
+
+    static func statusWord(_ status: String, _ l: Localizer) -> String {
+        switch status {
+        case "cancelled": return l.t("cancelled", context: "game status")
+        case "full": return l.t("full", context: "game status")
+        case "needs-players": return l.t("needs players")
+        default: return l.t("open", context: "game status")
+        }
+    }
+
+    static func myStatusWord(_ status: String, _ l: Localizer) -> String {
+        switch status {
+        case "organiser": return l.t("you organise it")
+        case "going": return l.t("you are going")
+        default: return l.t("you are on the waitlist")
+        }
+    }
+
+    private func renderAccountForm(into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        let box = rect.centered(width: min(rect.width, 60), height: min(rect.height, 10))
+        surface.drawBox(box, title: l.t("Pickup cricket in the City of Casey"))
+        let inner = box.inset(dx: 2, dy: 1)
+        let labels = [l.t("Account"), l.t("Username"), l.t("Password"), l.t("Password again")]
+        let labelWidth = (labels.map(\.displayWidth).max() ?? 10) + 2
+        for row in 0..<(signingUp ? 4 : 3) {
+            let y = inner.y + row
+            let focused = row == formFocus
+            surface.write((focused ? context.glyphs.pointer : " ") + labels[row], x: inner.x - 1, y: y,
+                          style: Style(focused ? .accent : .muted, focused ? [.bold] : []), clip: box)
+            let fieldRect = Rect(x: inner.x + labelWidth, y: y, width: inner.maxX - inner.x - labelWidth, height: 1)
+            switch row {
+            case 0:
+                let text = signingUp ? l.t("sign up (new account)") : l.t("log in")
+                surface.write((context.glyphs.ascii ? "< " : "◂ ") + text + (context.glyphs.ascii ? " >" : " ▸"), x: fieldRect.x, y: y,
+                              style: Style(focused ? .selection : .text, focused ? [.bold] : []), clip: fieldRect)
+                if focused { surface.parkCursor(x: fieldRect.x, y: y) }
+            case 1: TextField().render(nameField, into: surface, rect: fieldRect, focused: focused)
+            case 2: TextField().render(passwordField, into: surface, rect: fieldRect, focused: focused)
+            default: TextField().render(confirmField, into: surface, rect: fieldRect, focused: focused)
+            }
+        }
+        let hint = signingUp ? l.t("3–32 letters, digits, . _ -; a password of 8 characters or more, typed twice.")
+                             : l.t("← → on the first line switches to creating an account.")
+        for (i, line) in WordWrap.wrap(hint, width: inner.width).enumerated() where inner.y + 5 + i < inner.maxY {
+            surface.write(line, x: inner.x, y: inner.y + 5 + i, style: Style(.muted), clip: inner)
+        }
+    }
+}
+
+/// The "new game" form: ground (← →), date and time, players already there, capacity, minimum, note.
+struct GamesCreateForm {
+    struct Request { var ground: String; var localTime: String; var players: Int; var capacity: Int; var minimum: Int?; var note: String? }
+    enum Result { case stay, cancel, submit(Request) }
+
+    let grounds: [GroundListing]
+    var groundIndex = 0
+    var focus = 0
+    var when: DateTimePickerState
+    var players = TextFieldState("1", maxLength: 2, allowed: { $0.isASCII && $0.isNumber })
+    var capacity = TextFieldState("22", maxLength: 2, allowed: { $0.isASCII && $0.isNumber })
+    var minimum = TextFieldState("", maxLength: 2, allowed: { $0.isASCII && $0.isNumber })
+    var note = TextFieldState("", maxLength: 200)
+
+    init(grounds: [GroundListing], now: Double) {
+        self.grounds = grounds
+        // Tomorrow at 10:00 is a sensible first proposal.
+        let tomorrow = LocalTime.dayRange(containing: now).upperBound + 10 * 3600
+        when = DateTimePickerState(date: Date(timeIntervalSince1970: tomorrow))
+    }
+
+    mutating func handle(_ key: Key) -> Result {
+        switch key {
+        case .escape: return .cancel
+        case .tab, .down: focus = (focus + 1) % 6; return .stay
+        case .backTab, .up: focus = (focus + 5) % 6; return .stay
+        case .enter:
+            let stamp = when.fieldTexts.map(\.1)
+            let local = stamp.count == 5 ? "\(stamp[0])-\(stamp[1])-\(stamp[2])T\(stamp[3]):\(stamp[4])" : ""
+            return .submit(Request(ground: grounds[groundIndex].id, localTime: local, players: Int(players.text) ?? 0,
+                                   capacity: Int(capacity.text) ?? 0, minimum: Int(minimum.text), note: note.text.isEmpty ? nil : note.text))
+        default:
+            switch focus {
+            case 0:
+                if key == .left { groundIndex = (groundIndex + grounds.count - 1) % grounds.count }
+                if key == .right { groundIndex = (groundIndex + 1) % grounds.count }
+            case 1: _ = when.handle(key)
+            case 2: _ = players.handle(key)
+            case 3: _ = capacity.handle(key)
+            case 4: _ = minimum.handle(key)
+            default: _ = note.handle(key)
+            }
+            return .stay
+        }
+    }
+
+    func render(into surface: Surface, area: Rect, context: RenderContext) {
+        let l = context.localizer
+        let box = area.centered(width: min(area.width, 72), height: min(area.height, 10))
+        surface.fill(box)
+        surface.drawBox(box, title: l.t("New game"))
+        let inner = box.inset(dx: 2, dy: 1)
+        let labels = [l.t("Ground"), l.t("Starts"), l.t("Players there"), l.t("Capacity"), l.t("Minimum"), l.t("Note")]
+        let labelWidth = (labels.map(\.displayWidth).max() ?? 10) + 2
+        for (row, label) in labels.enumerated() where inner.y + row < inner.maxY {
+            let y = inner.y + row
+            let focused = row == focus
+            surface.write((focused ? context.glyphs.pointer : " ") + label, x: inner.x - 1, y: y,
+                          style: Style(focused ? .accent : .muted, focused ? [.bold] : []), clip: box)
+            let field = Rect(x: inner.x + labelWidth, y: y, width: inner.maxX - inner.x - labelWidth, height: 1)
+            switch row {
+            case 0:
+                let g = grounds[groundIndex]
+                let text = "◂ \(g.name), \(g.suburb) · " + WorkoutText.distance(g.distanceMeters, l) + " ▸"
+                surface.write(context.glyphs.ascii ? text.replacing("◂", with: "<").replacing("▸", with: ">") : text,
+                              x: field.x, y: y, style: Style(focused ? .selection : .text, focused ? [.bold] : []), clip: field)
+                if focused { surface.parkCursor(x: field.x, y: y) }
+            case 1: DateTimePicker().render(when, into: surface, at: Point(x: field.x, y: y), focused: focused)
+            case 2: TextField().render(players, into: surface, rect: Rect(x: field.x, y: y, width: 4, height: 1), focused: focused)
+            case 3: TextField().render(capacity, into: surface, rect: Rect(x: field.x, y: y, width: 4, height: 1), focused: focused)
+            case 4: TextField(placeholder: "—").render(minimum, into: surface, rect: Rect(x: field.x, y: y, width: 4, height: 1), focused: focused)
+            default: TextField().render(note, into: surface, rect: field, focused: focused)
+            }
+        }
+        if inner.y + 7 < inner.maxY {
+            surface.write(l.t("Players there counts you. Capacity 2–50. Enter creates, Esc cancels."), x: inner.x, y: inner.y + 7, style: Style(.muted), clip: inner)
+        }
+    }
+}

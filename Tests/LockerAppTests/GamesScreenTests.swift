@@ -1,0 +1,61 @@
+import Foundation
+import LockerKit
+import TerminalUI
+import XCTest
+@testable import LockerApp
+
+private final class CannedGamesClient: GamesClient {
+    var user: String?
+    let listing = GameListing(id: 7, ground: "casey-fields", groundName: "Casey Fields", suburb: "Cranbourne East",
+                              startsAt: "2026-11-21T10:15:00Z", capacity: 22, players: 3, going: 5, waitlisted: 0, status: "open",
+                              myStatus: "going", organiser: "org", note: "Bring\u{1B}[2J a bat", cancelReason: nil,
+                              map: "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092")
+    func currentUser() throws -> String? { user }
+    func signUp(name: String, password: String) throws {}
+    func login(name: String, password: String) throws { user = name }
+    func logout() throws { user = nil }
+    func upcoming() throws -> [GameListing] { [listing] }
+    func grounds(postcode: String) throws -> [GroundListing] { [] }
+    func games(postcode: String) throws -> [GameListing] { [] }
+    func book(_ id: Int64) throws {}
+    func cancel(_ id: Int64) throws {}
+    func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) throws -> GameListing { listing }
+    func exportCalendar(_ id: Int64, to path: String) throws {}
+}
+
+final class GamesScreenTests: XCTestCase {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func render(_ screen: GamesScreen, _ width: Int, _ height: Int) -> MemorySurface {
+        let surface = MemorySurface(width: width, height: height)
+        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: .english, glyphs: .unicode))
+        return surface
+    }
+
+    func testLoggedOutFormThenUpcomingWithTheReminder() throws {
+        setenv("TZ", "UTC", 1); tzset()
+        let now = 1_795_253_400.0   // 2026-11-21 09:30 UTC
+        let client = CannedGamesClient()
+        let screen = GamesScreen(viewModel: GamesViewModel(localizer: .english, client: client, now: { now }), exportDirectory: "/tmp")
+        XCTAssertTrue(render(screen, 80, 21).text.contains("Opening the games database…"))
+        XCTAssertTrue(screen.hasPendingWork, "the session is read once keys pause")
+        screen.flushPendingWork()
+        let form = render(screen, 80, 21)
+        XCTAssertTrue(form.text.contains("Username"), form.text)
+        assertGolden(form, "games-login-en-80x24")
+        XCTAssertFalse(screen.capturesText, "on the first line the global keys (tabs, help, quit) still work")
+        _ = screen.handle(.tab)
+        XCTAssertTrue(screen.capturesText, "typing goes to the username field")
+        for c in "sam" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.tab)
+        for c in "secret-123" { _ = screen.handle(.character(c)) }
+        XCTAssertFalse(render(screen, 80, 21).text.contains("secret-123"), "masked")
+        _ = screen.handle(.enter)
+        let surface = render(screen, 120, 37)
+        XCTAssertTrue(surface.text.contains("Cricket today: 10:15 Casey Fields (in 45 minutes)"), surface.text)
+        XCTAssertTrue(surface.bellRequested, "the urgent reminder rings once")
+        XCTAssertTrue(surface.text.contains("Bring\u{FFFD}[2J"), "shared text is inert")
+        assertGolden(surface, "games-en-120x40")
+        XCTAssertFalse(render(screen, 120, 37).bellRequested, "only once")
+    }
+}
