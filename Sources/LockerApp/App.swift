@@ -32,10 +32,11 @@ public final class App {
                                        choices: options.choices, writable: writable)
         for notice in startupNotices { viewModel.post(notice.kind, notice.message) }
         let glyphs: Glyphs = options.ascii ? .ascii : .unicode
-        let screens = ScreenFactory.makeScreens(options: options, localizer: localizer) { [weak viewModel] tab in
+        let (screens, games) = ScreenFactory.makeScreens(options: options, localizer: localizer) { [weak viewModel] tab in
             viewModel?.select(tab)
         }
         shell = Shell(viewModel: viewModel, screens: screens, glyphs: glyphs)
+        shell.reminders = games
         surface = terminal.makeSurface(theme: App.theme(for: viewModel.theme), glyphs: glyphs)
     }
 
@@ -83,7 +84,7 @@ public final class App {
 /// `UnavailableScreen`.
 enum ScreenFactory {
     /// `navigate` switches tabs (used for links from one tab to another).
-    static func makeScreens(options: AppOptions, localizer: Localizer, navigate: @escaping (Tab) -> Void) -> [Screen] {
+    static func makeScreens(options: AppOptions, localizer: Localizer, navigate: @escaping (Tab) -> Void) -> ([Screen], GamesViewModel) {
         let diving = options.resources?.dataDirectory.appendingPathComponent("diving")
             ?? URL(fileURLWithPath: "Data/diving")
         // Each tab is built when first shown; bundled files are read once, when first needed.
@@ -92,7 +93,14 @@ enum ScreenFactory {
                            officialRepository: JSONRepository<OfficialRules>(url: options.paths.officialRulesFile))
         }
         let penalties = Lazy { PenaltiesViewModel(localizer: localizer, loading: diving.appendingPathComponent("penalties.json")) }
-        return [
+        // The database lives in locker-games (ARCHITECTURE §7j), found beside locker. The games
+        // view-model also feeds the shell's reminder line, so it exists from the start; it reads
+        // nothing until keys pause.
+        let program = Resources.executableURL()?.deletingLastPathComponent().appendingPathComponent("locker-games").path ?? "locker-games"
+        let gamesClient = ProcessGamesClient(program: program, dataDirectory: options.paths.directory.path,
+                                             gamesDatabase: options.paths.gamesDatabase.path, language: { localizer.language })
+        let games = GamesViewModel(localizer: localizer, client: gamesClient)
+        return ([
             LazyScreen(tab: .rules) { RulesScreen(viewModel: rules.get, calculator: DiveCalculatorViewModel(localizer: localizer)) },
             LazyScreen(tab: .penalties) {
                 let screen = PenaltiesScreen(viewModel: penalties.get)
@@ -116,13 +124,7 @@ enum ScreenFactory {
                 return GradesScreen(viewModel: GradesViewModel(
                     localizer: localizer, repository: GradesViewModel.repository(options.paths.gradesFile, localizer), defaults: defaults))
             },
-            LazyScreen(tab: .games) {
-                // The database lives in locker-games (ARCHITECTURE §7j), found beside locker.
-                let program = Resources.executableURL()?.deletingLastPathComponent().appendingPathComponent("locker-games").path ?? "locker-games"
-                let client = ProcessGamesClient(program: program, dataDirectory: options.paths.directory.path,
-                                                gamesDatabase: options.paths.gamesDatabase.path, language: { localizer.language })
-                return GamesScreen(viewModel: GamesViewModel(localizer: localizer, client: client), exportDirectory: options.paths.directory.path)
-            },
+            LazyScreen(tab: .games) { GamesScreen(viewModel: games, exportDirectory: options.paths.directory.path) },
             LazyScreen(tab: .workout) {
                 // Read without side effects: the shell owns settings.json and reports its problems.
                 let settings = try? DataFileError.decode(Settings.self, from: options.paths.settingsFile)
@@ -131,6 +133,6 @@ enum ScreenFactory {
                     sample: options.resources?.dataDirectory.appendingPathComponent("workout/sample-run.gpx"),
                     maxHeartRate: settings?.maxHeartRate))
             },
-        ]
+        ], games)
     }
 }

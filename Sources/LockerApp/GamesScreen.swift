@@ -25,7 +25,6 @@ public final class GamesScreen: Screen {
     private var listHeight = 5
     private var postcodeField: TextFieldState?
     private var createForm: GamesCreateForm?
-    private var rangFor: Int64?
 
     public init(viewModel: GamesViewModel, exportDirectory: String) {
         self.viewModel = viewModel
@@ -183,19 +182,10 @@ public final class GamesScreen: Screen {
         guard let user = viewModel.user else { return renderAccountForm(into: surface, rect: rect, context: context) }
         var area = rect
         // Today's games, urgent within the hour (bold, bell once per game).
-        let today = viewModel.todaysGames()
-        if !today.isEmpty {
+        if let reminder = viewModel.reminder() {
             let (row, rest) = area.splitTop(1)
             area = rest
-            let urgent = viewModel.urgentGame()
-            let text = today.map { game in
-                String(WorkoutText.dateTime(game.start).suffix(5)) + " " + TerminalText.inert(game.groundName) + " (" + viewModel.relative(game.start) + ")"
-            }.joined(separator: " · ")
-            Banner(l.t("Cricket today: {games}", ["games": text]), kind: urgent == nil ? .info : .warning).render(into: surface, row: row)
-            if let urgent {
-                surface.highlight(x: row.x, y: row.y, width: row.width, style: Style(.warn, [.bold, .reverse]))
-                if rangFor != urgent.id { rangFor = urgent.id; surface.bellRequested = true }
-            }
+            ReminderLine.render(reminder, into: surface, row: row, rungFor: &viewModel.bellRungFor)
         }
         let (header, body) = area.splitTop(1)
         surface.write(" " + l.t("Logged in as {name}", ["name": user]), x: header.x, y: header.y, style: Style(.title, [.bold]), clip: header)
@@ -291,6 +281,16 @@ public final class GamesScreen: Screen {
         for (i, line) in WordWrap.wrap(hint, width: inner.width).enumerated() where inner.y + 5 + i < inner.maxY {
             surface.write(line, x: inner.x, y: inner.y + 5 + i, style: Style(.muted), clip: inner)
         }
+    }
+}
+
+/// The line that reminds of today's games, in the Games tab and above every other tab.
+enum ReminderLine {
+    static func render(_ reminder: (text: String, urgent: GameListing?), into surface: Surface, row: Rect, rungFor: inout Int64?) {
+        Banner(reminder.text, kind: reminder.urgent == nil ? .info : .warning).render(into: surface, row: row)
+        guard let urgent = reminder.urgent else { return }
+        surface.highlight(x: row.x, y: row.y, width: row.width, style: Style(.warn, [.bold, .reverse]))
+        if rungFor != urgent.id { rungFor = urgent.id; surface.bellRequested = true }
     }
 }
 

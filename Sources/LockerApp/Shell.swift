@@ -21,6 +21,11 @@ public final class Shell {
     private var tokens: [ObservationToken] = []
     /// Set when something changed since the last frame.
     public private(set) var needsRender = true
+    /// Today's games, shown above every tab (the Games tab draws its own line). Read once keys
+    /// pause after start, through `locker-games`.
+    public var reminders: GamesViewModel? {
+        didSet { if let reminders { tokens.append(reminders.observe { [weak self] in self?.needsRender = true }) } }
+    }
 
     public init(viewModel: ShellViewModel, screens: [Screen], glyphs: Glyphs) {
         self.viewModel = viewModel
@@ -103,6 +108,11 @@ public final class Shell {
         if viewModel.expireNotice(now: now) { needsRender = true }
         viewModel.saveSettingsIfNeeded()
         flushPendingWork()
+        if let reminders {
+            if !reminders.started { reminders.start() }
+            // Relative times ("in 12 minutes") move on, and a game may become urgent.
+            if reminders.reminder() != nil { needsRender = true }
+        }
     }
 
     /// Milliseconds the run loop may wait for a key before `tick` has work (nil: forever).
@@ -111,8 +121,10 @@ public final class Shell {
 
     public var idleTimeout: Int? {
         if screens.values.contains(where: { $0.hasPendingWork }) { return Shell.saveDelay }
+        if let reminders, !reminders.started { return 1000 }
         if viewModel.notice != nil { return 500 }
         if viewModel.hasPendingSettings { return 1000 }
+        if reminders?.reminder() != nil { return 30_000 }
         return nil
     }
 
@@ -135,7 +147,11 @@ public final class Shell {
         let titles = Tab.allCases.map(title(of:))
         let selectedTab = TabBar(titles: titles, selected: viewModel.tab.number - 1)
             .render(into: surface, row: bounds.row(0))
-        let content = Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 3)
+        var content = Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 3)
+        if viewModel.tab != .games, let reminders, reminders.started, let reminder = reminders.reminder() {
+            ReminderLine.render(reminder, into: surface, row: content.row(0), rungFor: &reminders.bellRungFor)
+            content = Rect(x: content.x, y: content.y + 1, width: content.width, height: content.height - 1)
+        }
         surface.cursor = nil
         currentScreen.render(into: surface, rect: content, context: context)
         if surface.cursor == nil { surface.parkCursor(x: selectedTab.lowerBound, y: 0) }

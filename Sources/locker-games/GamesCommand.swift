@@ -417,6 +417,11 @@ struct GamesWhoAmICommand: ParsableCommand {
     struct Output: Encodable { var name: String }
 
     func run() throws {
+        // Asked at every start of the app: without a session or a database, answer without
+        // creating anything.
+        guard GamesContext.session.read() != nil, FileManager.default.fileExists(atPath: GamesContext.paths.gamesDatabase.path) else {
+            fail(GamesError.notLoggedIn.message(localizer), status: 1)
+        }
         let store = GamesContext.store()
         let user = GamesContext.user(store)
         if json { printJSON(Output(name: user.name)) } else { print(user.name) }

@@ -58,4 +58,31 @@ final class GamesScreenTests: XCTestCase {
         assertGolden(surface, "games-en-120x40")
         XCTAssertFalse(render(screen, 120, 37).bellRequested, "only once")
     }
+
+    func testTheReminderShowsAboveEveryTabOnceLoaded() throws {
+        setenv("TZ", "UTC", 1); tzset()
+        let now = 1_795_253_400.0   // 2026-11-21 09:30 UTC, 45 minutes before the game
+        let client = CannedGamesClient()
+        client.user = "sam"
+        let games = GamesViewModel(localizer: .english, client: client, now: { now })
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shell-reminder-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shellModel = ShellViewModel(localizer: .english, repository: JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json")),
+                                        choices: StartupChoices(language: .en), writable: true)
+        let shell = Shell(viewModel: shellModel, screens: [], glyphs: .unicode)
+        shell.reminders = games
+        XCTAssertEqual(shell.idleTimeout, 1000, "the games are read once keys pause")
+        let before = MemorySurface(width: 80, height: 24)
+        shell.render(into: before)
+        XCTAssertFalse(before.text.contains("Cricket today"), "nothing is read before the pause")
+        shell.tick()
+        let after = MemorySurface(width: 80, height: 24)
+        shell.render(into: after)
+        XCTAssertEqual(after.lines[1].trimmingCharacters(in: .whitespaces), "! Cricket today: 10:15 Casey Fields (in 45 minutes)")
+        XCTAssertTrue(after.bellRequested)
+        let again = MemorySurface(width: 80, height: 24)
+        shell.render(into: again)
+        XCTAssertFalse(again.bellRequested, "the bell rings once")
+        XCTAssertEqual(shell.idleTimeout, 30_000, "redrawn every 30 s while a game is today")
+    }
 }

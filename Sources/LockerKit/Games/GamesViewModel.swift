@@ -16,6 +16,8 @@ public final class GamesViewModel: ViewModel {
     /// The last outcome to show (success or refusal).
     public private(set) var message: (text: String, isError: Bool)?
     public private(set) var started = false
+    /// The urgent game the bell already rang for (so it rings once, whichever tab shows it).
+    public var bellRungFor: Int64?
 
     public init(localizer: Localizer, client: GamesClient, now: @escaping () -> Double = { Date().timeIntervalSince1970 }) {
         self.localizer = localizer
@@ -128,6 +130,17 @@ public final class GamesViewModel: ViewModel {
     public func urgentGame() -> GameListing? {
         let current = now()
         return todaysGames().first { $0.start > current && $0.start - current <= 3600 }
+    }
+
+    /// The reminder line for today's games ("Cricket today: 10:15 Casey Fields (in 45
+    /// minutes)"), and the game starting within the hour, if any; nil when there is none.
+    public func reminder() -> (text: String, urgent: GameListing?)? {
+        let today = todaysGames()
+        guard !today.isEmpty else { return nil }
+        let games = today.map { game in
+            String(WorkoutText.dateTime(game.start).suffix(5)) + " " + TerminalText.inert(game.groundName) + " (" + relative(game.start) + ")"
+        }.joined(separator: " · ")
+        return (localizer.t("Cricket today: {games}", ["games": games]), urgentGame())
     }
 
     /// "in 45 min", "in 3 h", "tomorrow", "in 5 days", "started".
