@@ -86,7 +86,7 @@ public final class GamesScreen: Screen {
         switch key {
         case .tab, .backTab: pane = pane == .upcoming ? .nearby : .upcoming
         case .character("p"), .character("/"):
-            postcodeField = TextFieldState(viewModel.postcode, maxLength: 4, allowed: { $0.isASCII && $0.isNumber })
+            postcodeField = TextFieldState(viewModel.postcode, maxLength: 30, allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) })
         case .enter, .character("b"):
             if let selected { viewModel.book(selected) }
         case .character("c"):
@@ -151,7 +151,7 @@ public final class GamesScreen: Screen {
         [HelpSection(title: l.t("Games"), hints: [
             KeyHint("← →", l.t("On the first line of the form: log in or sign up")),
             KeyHint("Tab ↑ ↓", l.t("Next or previous field; Enter logs in or signs up")),
-            KeyHint("p /", l.t("Type a postcode: the 5 nearest grounds and their games")),
+            KeyHint("p /", l.t("Type a postcode or a position (latitude,longitude): the 5 nearest grounds and their games")),
             KeyHint("Tab", l.t("Switch between your games and the games near the postcode")),
             KeyHint("Enter b", l.t("Book the selected game (the waitlist when it is full)")),
             KeyHint("c", l.t("Cancel your booking (the first player waiting gets the place)")),
@@ -202,8 +202,8 @@ public final class GamesScreen: Screen {
                    into: surface, rect: bottom, context: context)
         if let postcodeField {
             surface.fill(header)
-            let x = surface.write(" " + l.t("Postcode:") + " ", x: header.x, y: header.y, style: Style(.accent, [.bold]), clip: header)
-            TextField(placeholder: "3977").render(postcodeField, into: surface, rect: Rect(x: x, y: header.y, width: 6, height: 1), focused: true)
+            let x = surface.write(" " + l.t("Postcode or latitude,longitude:") + " ", x: header.x, y: header.y, style: Style(.accent, [.bold]), clip: header)
+            TextField(placeholder: "3977").render(postcodeField, into: surface, rect: Rect(x: x, y: header.y, width: 24, height: 1), focused: true)
         }
         createForm?.render(into: surface, area: body, context: context)
     }

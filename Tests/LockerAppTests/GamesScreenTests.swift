@@ -15,8 +15,8 @@ private final class CannedGamesClient: GamesClient {
     func login(name: String, password: String) throws { user = name }
     func logout() throws { user = nil }
     func upcoming() throws -> [GameListing] { [listing] }
-    func grounds(postcode: String) throws -> [GroundListing] { [] }
-    func games(postcode: String) throws -> [GameListing] { [] }
+    func grounds(place: String) throws -> [GroundListing] { [] }
+    func games(place: String) throws -> [GameListing] { [] }
     func book(_ id: Int64) throws {}
     func cancel(_ id: Int64) throws {}
     func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) throws -> GameListing { listing }

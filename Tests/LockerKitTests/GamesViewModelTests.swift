@@ -15,10 +15,10 @@ final class FakeGamesClient: GamesClient {
     func login(name: String, password: String) throws { calls.append("login \(name)"); try check(); user = name }
     func logout() throws { calls.append("logout"); user = nil }
     func upcoming() throws -> [GameListing] { games }
-    func grounds(postcode: String) throws -> [GroundListing] {
-        [GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: postcode, approximate: false, distanceMeters: 2420)]
+    func grounds(place: String) throws -> [GroundListing] {
+        [GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: place, approximate: false, distanceMeters: 2420)]
     }
-    func games(postcode: String) throws -> [GameListing] { games }
+    func games(place: String) throws -> [GameListing] { games }
     func book(_ id: Int64) throws { calls.append("book \(id)"); try check() }
     func cancel(_ id: Int64) throws { calls.append("cancel \(id)") }
     func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) throws -> GameListing {
@@ -62,6 +62,10 @@ final class GamesViewModelTests: XCTestCase {
         XCTAssertEqual(model.message?.isError, true)
         model.search(postcode: "39")
         XCTAssertEqual(model.message?.text, "“39” is not a postcode: write 4 digits, like 3977.")
+        client.refuse = nil
+        model.search(postcode: "-38.03,145.34")
+        XCTAssertEqual(model.postcode, "-38.03,145.34", "a position works as well as a postcode")
+        XCTAssertEqual(model.grounds.first?.postcode, "-38.03,145.34")
     }
 
     func testTodayAndUrgentReminders() throws {

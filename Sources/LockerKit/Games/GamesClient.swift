@@ -56,8 +56,9 @@ public protocol GamesClient: AnyObject {
     func login(name: String, password: String) throws
     func logout() throws
     func upcoming() throws -> [GameListing]
-    func grounds(postcode: String) throws -> [GroundListing]
-    func games(postcode: String) throws -> [GameListing]
+    /// `place` is a postcode ("3977") or a position ("-38.03,145.34").
+    func grounds(place: String) throws -> [GroundListing]
+    func games(place: String) throws -> [GameListing]
     func book(_ id: Int64) throws
     func cancel(_ id: Int64) throws
     func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) throws -> GameListing
@@ -128,12 +129,16 @@ public final class ProcessGamesClient: GamesClient {
 
     public func upcoming() throws -> [GameListing] { try decode([GameListing].self, try run(["games", "upcoming", "--json"])) }
 
-    public func grounds(postcode: String) throws -> [GroundListing] {
-        try decode([GroundListing].self, try run(["games", "grounds", "--postcode", postcode, "--json"]))
+    private func placeArguments(_ place: String) -> [String] {
+        place.contains(",") ? ["--near", place] : ["--postcode", place]
     }
 
-    public func games(postcode: String) throws -> [GameListing] {
-        try decode([GameListing].self, try run(["games", "list", "--postcode", postcode, "--json"]))
+    public func grounds(place: String) throws -> [GroundListing] {
+        try decode([GroundListing].self, try run(["games", "grounds"] + placeArguments(place) + ["--json"]))
+    }
+
+    public func games(place: String) throws -> [GameListing] {
+        try decode([GameListing].self, try run(["games", "list"] + placeArguments(place) + ["--json"]))
     }
 
     public func book(_ id: Int64) throws { try run(["games", "book", String(id)]) }

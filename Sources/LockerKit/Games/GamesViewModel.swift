@@ -69,16 +69,19 @@ public final class GamesViewModel: ViewModel {
 
     public func refresh() {
         attempt { upcoming = try client.upcoming() }
-        if !postcode.isEmpty { attempt { nearby = try client.games(postcode: postcode) } }
+        if !postcode.isEmpty { attempt { nearby = try client.games(place: postcode) } }
         notifyChanged()
     }
 
+    /// Searches near a postcode ("3977") or a position ("-38.03,145.34").
     public func search(postcode text: String) {
         let code = text.filter { !$0.isWhitespace }
-        guard code.count == 4, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        let parts = code.split(separator: ",").compactMap { Double($0) }
+        let isPosition = parts.count == 2 && (-90...90).contains(parts[0]) && (-180...180).contains(parts[1])
+        guard isPosition || (code.count == 4 && code.allSatisfy({ $0.isASCII && $0.isNumber })) else {
             return fail(localizer.t("“{postcode}” is not a postcode: write 4 digits, like 3977.", ["postcode": code]))
         }
-        guard attempt({ grounds = try client.grounds(postcode: code); nearby = try client.games(postcode: code) }) else { return }
+        guard attempt({ grounds = try client.grounds(place: code); nearby = try client.games(place: code) }) else { return }
         postcode = code
         message = nil
         notifyChanged()
