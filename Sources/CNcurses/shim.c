@@ -193,4 +193,12 @@ void lk_invalidate(void) { clearok(curscr, TRUE); }
 
 void lk_bell(void) { beep(); }
 
+void lk_write_raw(const char *bytes, int count) {
+    /* The screen was made with newterm(term, stdout, stdin): its output is stdout. */
+    if (lk_screen == NULL) return;
+    fflush(stdout);
+    fwrite(bytes, 1, (size_t)count, stdout);
+    fflush(stdout);
+}
+
 void lk_erase(void) { werase(stdscr); }

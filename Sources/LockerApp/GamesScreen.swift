@@ -24,6 +24,8 @@ public final class GamesScreen: Screen {
     private var nearbyList = ListState()
     private var listHeight = 5
     private var postcodeField: TextFieldState?
+    /// The reason typed when the organiser calls a game off (`x`).
+    private var reasonField: (game: GameListing, field: TextFieldState)?
     private var createForm: GamesCreateForm?
 
     public init(viewModel: GamesViewModel, exportDirectory: String) {
@@ -33,7 +35,7 @@ public final class GamesScreen: Screen {
 
     /// Typing goes to a field while one has focus; on the form's first line (and after Esc) the
     /// global keys work, so the tabs stay reachable while logged out.
-    public var capturesText: Bool { (viewModel.user == nil && formFocus > 0) || postcodeField != nil || createForm != nil }
+    public var capturesText: Bool { (viewModel.user == nil && formFocus > 0) || postcodeField != nil || createForm != nil || reasonField != nil }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         viewModel.observe(callback)
@@ -59,6 +61,18 @@ public final class GamesScreen: Screen {
                                     capacity: request.capacity, minimum: request.minimum, note: request.note) {
                     createForm = nil
                 }
+            }
+            return true
+        }
+        if var reason = reasonField {
+            switch key {
+            case .enter:
+                reasonField = nil
+                viewModel.cancelGame(reason.game, reason: reason.field.text)
+            case .escape: reasonField = nil
+            default:
+                _ = reason.field.handle(key)
+                reasonField = reason
             }
             return true
         }
@@ -91,6 +105,8 @@ public final class GamesScreen: Screen {
             if let selected { viewModel.book(selected) }
         case .character("c"):
             if let selected { viewModel.cancel(selected) }
+        case .character("x"):
+            if let selected { reasonField = (selected, TextFieldState("", maxLength: 200)) }
         case .character("i"):
             if let selected { viewModel.exportCalendar(selected, directory: exportDirectory) }
         case .character("n"):
@@ -156,6 +172,7 @@ public final class GamesScreen: Screen {
             KeyHint("Enter b", l.t("Book the selected game (the waitlist when it is full)")),
             KeyHint("c", l.t("Cancel your booking (the first player waiting gets the place)")),
             KeyHint("n", l.t("Create a game at one of the grounds found")),
+            KeyHint("x", l.t("Call off a game you organise, with a reason the players see")),
             KeyHint("i", l.t("Write the selected game as an .ics file in the data folder")),
             KeyHint("r o", l.t("Refresh; log out")),
         ])]
@@ -200,6 +217,11 @@ public final class GamesScreen: Screen {
         renderList(title: nearTitle, games: viewModel.nearby, state: &nearbyList, focused: pane == .nearby,
                    empty: viewModel.postcode.isEmpty ? "" : l.t("No games planned at these grounds yet. Press n to create one."),
                    into: surface, rect: bottom, context: context)
+        if let reasonField {
+            surface.fill(header)
+            let x = surface.write(" " + l.t("Why is game {id} off?", ["id": String(reasonField.game.id)]) + " ", x: header.x, y: header.y, style: Style(.accent, [.bold]), clip: header)
+            TextField().render(reasonField.field, into: surface, rect: Rect(x: x, y: header.y, width: max(1, header.maxX - x), height: 1), focused: true)
+        }
         if let postcodeField {
             surface.fill(header)
             let x = surface.write(" " + l.t("Postcode or latitude,longitude:") + " ", x: header.x, y: header.y, style: Style(.accent, [.bold]), clip: header)

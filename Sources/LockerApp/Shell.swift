@@ -192,6 +192,14 @@ public final class Shell {
             Banner(notice.message, kind: bannerKind(notice.kind)).render(into: surface, row: left)
         } else if let status = currentScreen.status(localizer) {
             surface.write(" " + status, x: left.x, y: left.y, style: Style(.muted), clip: left)
+            // A web address in the status line (a game's map link) is also a terminal hyperlink.
+            if let start = status.firstRange(of: "https://") {
+                let url = String(status[start.lowerBound...].prefix { !$0.isWhitespace })
+                let x = left.x + 1 + String(status[..<start.lowerBound]).displayWidth
+                if x + url.displayWidth <= left.maxX {
+                    surface.hyperlinks.append(Hyperlink(x: x, y: left.y, text: url, url: url))
+                }
+            }
         }
     }
 

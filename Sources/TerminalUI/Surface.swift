@@ -20,6 +20,18 @@ public protocol Surface: AnyObject {
     var glyphs: Glyphs { get }
     /// Set by a screen to ring the bell once when this frame is shown (an urgent reminder).
     var bellRequested: Bool { get set }
+    /// Text already written on the surface that the terminal should also make clickable
+    /// (OSC 8), e.g. a map link. Cleared at each frame.
+    var hyperlinks: [Hyperlink] { get set }
+}
+
+/// A link over text drawn at (x, y): the terminal gets it as an OSC 8 hyperlink.
+public struct Hyperlink: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var text: String
+    public var url: String
+    public init(x: Int, y: Int, text: String, url: String) { self.x = x; self.y = y; self.text = text; self.url = url }
 }
 
 extension Surface {
@@ -92,6 +104,7 @@ public final class MemorySurface: Surface {
     public var grid: CellGrid
     public var cursor: CursorRequest?
     public var bellRequested = false
+    public var hyperlinks: [Hyperlink] = []
     public let glyphs: Glyphs
 
     public init(width: Int, height: Int, glyphs: Glyphs = .unicode) {

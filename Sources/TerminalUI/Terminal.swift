@@ -88,6 +88,9 @@ public final class TerminalSurface: Surface {
     public var grid: CellGrid
     public var cursor: CursorRequest?
     public var bellRequested = false
+    public var hyperlinks: [Hyperlink] = []
+    /// The links the terminal has now; re-sent only when they change or the screen is redrawn.
+    private var shownHyperlinks: [Hyperlink] = []
     public private(set) var glyphs: Glyphs
     public private(set) var theme: Theme
     private let terminal: Terminal
@@ -128,6 +131,7 @@ public final class TerminalSurface: Surface {
     /// Forces a full repaint on the next `present()` (Ctrl-L).
     public func invalidate() {
         front = nil
+        shownHyperlinks = []
         lk_invalidate()
     }
 
@@ -156,6 +160,19 @@ public final class TerminalSurface: Surface {
         }
         lk_flush()
         if bellRequested { lk_bell(); bellRequested = false }
+        if hyperlinks != shownHyperlinks {
+            // Over the cells ncurses has just drawn, the same text again inside OSC 8, with the
+            // cursor saved and restored so ncurses' idea of the screen stays true. Links whose
+            // text holds anything but printable ASCII are skipped.
+            var out = ""
+            for link in hyperlinks where link.text.allSatisfy({ $0.isASCII && !$0.isWhitespace || $0 == " " })
+                && link.url.allSatisfy({ $0.isASCII && $0 > " " && $0 != "\u{7F}" }) && link.x >= 0 && link.y >= 0 {
+                out += "\u{1B}7\u{1B}[\(link.y + 1);\(link.x + 1)H\u{1B}]8;;\(link.url)\u{1B}\\\(link.text)\u{1B}]8;;\u{1B}\\\u{1B}8"
+            }
+            if !out.isEmpty { lk_write_raw(out, Int32(out.utf8.count)) }
+            shownHyperlinks = hyperlinks
+        }
+        hyperlinks = []
         front = grid
     }
 

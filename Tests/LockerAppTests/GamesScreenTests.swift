@@ -19,6 +19,7 @@ private final class CannedGamesClient: GamesClient {
     func games(place: String) throws -> [GameListing] { [] }
     func book(_ id: Int64) throws {}
     func cancel(_ id: Int64) throws {}
+    func cancelGame(_ id: Int64, reason: String) throws {}
     func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) throws -> GameListing { listing }
     func exportCalendar(_ id: Int64, to path: String) throws {}
 }
@@ -84,5 +85,14 @@ final class GamesScreenTests: XCTestCase {
         shell.render(into: again)
         XCTAssertFalse(again.bellRequested, "the bell rings once")
         XCTAssertEqual(shell.idleTimeout, 30_000, "redrawn every 30 s while a game is today")
+        // On the Games tab the selected game's map link is in the status line, as an OSC 8 link too.
+        let withTab = Shell(viewModel: shellModel, screens: [GamesScreen(viewModel: games, exportDirectory: "/tmp")], glyphs: .unicode)
+        withTab.reminders = games
+        shellModel.select(.games)
+        let linked = MemorySurface(width: 100, height: 24)
+        withTab.render(into: linked)
+        let link = try XCTUnwrap(linked.hyperlinks.first)
+        XCTAssertEqual(link.url, "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092")
+        XCTAssertTrue(linked.lines[link.y].contains(link.url))
     }
 }

@@ -21,6 +21,7 @@ final class FakeGamesClient: GamesClient {
     func games(place: String) throws -> [GameListing] { games }
     func book(_ id: Int64) throws { calls.append("book \(id)"); try check() }
     func cancel(_ id: Int64) throws { calls.append("cancel \(id)") }
+    func cancelGame(_ id: Int64, reason: String) throws { calls.append("cancelGame \(id) \(reason)") }
     func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) throws -> GameListing {
         calls.append("create \(ground) \(localTime) \(players)/\(capacity)")
         try check()
@@ -66,6 +67,19 @@ final class GamesViewModelTests: XCTestCase {
         model.search(postcode: "-38.03,145.34")
         XCTAssertEqual(model.postcode, "-38.03,145.34", "a position works as well as a postcode")
         XCTAssertEqual(model.grounds.first?.postcode, "-38.03,145.34")
+    }
+
+    func testTheOrganiserCallsAGameOffWithAReason() {
+        let client = FakeGamesClient()
+        client.user = "org"
+        let model = GamesViewModel(localizer: .english, client: client, now: { 0 })
+        model.start()
+        let game = client.game(id: 5, startsAt: "2099-01-01T10:00:00Z")
+        model.cancelGame(game, reason: "   ")
+        XCTAssertEqual(model.message?.text, "Say why the game is off: the players will see it.")
+        model.cancelGame(game, reason: "Rain all day")
+        XCTAssertEqual(client.calls.last, "cancelGame 5 Rain all day")
+        XCTAssertEqual(model.message?.text, "Game 5 is cancelled.")
     }
 
     func testTodayAndUrgentReminders() throws {

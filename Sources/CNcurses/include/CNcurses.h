@@ -86,6 +86,8 @@ void lk_cursor(int y, int x, int visible);
 void lk_flush(void);
 /** Rings the terminal bell (or flashes, as the terminal prefers). */
 void lk_bell(void);
+/** Writes bytes straight to the terminal after a refresh (OSC 8 hyperlinks), then flushes. */
+void lk_write_raw(const char *bytes, int count);
 /** Force a full repaint on the next flush (Ctrl-L). */
 void lk_invalidate(void);
 /** Erase the virtual screen so the next frame is drawn on a blank one. */

@@ -61,6 +61,8 @@ public protocol GamesClient: AnyObject {
     func games(place: String) throws -> [GameListing]
     func book(_ id: Int64) throws
     func cancel(_ id: Int64) throws
+    /// The organiser calls the game off; players see the reason.
+    func cancelGame(_ id: Int64, reason: String) throws
     func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) throws -> GameListing
     func exportCalendar(_ id: Int64, to path: String) throws
 }
@@ -144,6 +146,8 @@ public final class ProcessGamesClient: GamesClient {
     public func book(_ id: Int64) throws { try run(["games", "book", String(id)]) }
 
     public func cancel(_ id: Int64) throws { try run(["games", "cancel", String(id)]) }
+
+    public func cancelGame(_ id: Int64, reason: String) throws { try run(["games", "cancel-game", String(id), "--reason", reason]) }
 
     public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) throws -> GameListing {
         var arguments = ["games", "create", "--ground", ground, "--at", localTime, "--players", String(players), "--capacity", String(capacity), "--json"]

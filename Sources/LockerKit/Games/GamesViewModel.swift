@@ -102,6 +102,15 @@ public final class GamesViewModel: ViewModel {
         refresh()
     }
 
+    /// Calls off a game the user organises; a reason is required (players see it).
+    public func cancelGame(_ game: GameListing, reason: String) {
+        let text = reason.trimmingSpaces
+        guard !text.isEmpty else { return fail(localizer.t("Say why the game is off: the players will see it.")) }
+        guard attempt({ try client.cancelGame(game.id, reason: text) }) else { return }
+        message = (localizer.t("Game {id} is cancelled.", ["id": String(game.id)]), false)
+        refresh()
+    }
+
     /// Creates a game at a ground found by the last search; `localTime` is "2026-12-05T10:00".
     public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) -> Bool {
         var created: GameListing?
