@@ -214,9 +214,13 @@ public final class GamesScreen: Screen {
                    empty: l.t("No games to come. Press p to find games near a postcode."), into: surface, rect: top, context: context)
         let nearTitle = viewModel.postcode.isEmpty ? l.t("Games near a postcode (press p)")
             : l.t("Games at the 5 grounds nearest to {postcode}", ["postcode": viewModel.postcode])
+        // The grounds found, nearest first, with their distance (~ when the position is approximate).
+        let groundsLine = viewModel.grounds.isEmpty ? nil : viewModel.grounds.map {
+            TerminalText.inert($0.name) + " " + ($0.approximate ? "~" : "") + WorkoutText.distance($0.distanceMeters, l)
+        }.joined(separator: " · ")
         renderList(title: nearTitle, games: viewModel.nearby, state: &nearbyList, focused: pane == .nearby,
                    empty: viewModel.postcode.isEmpty ? "" : l.t("No games planned at these grounds yet. Press n to create one."),
-                   into: surface, rect: bottom, context: context)
+                   header: groundsLine, into: surface, rect: bottom, context: context)
         if let reasonField {
             surface.fill(header)
             let x = surface.write(" " + l.t("Why is game {id} off?", ["id": String(reasonField.game.id)]) + " ", x: header.x, y: header.y, style: Style(.accent, [.bold]), clip: header)
@@ -231,10 +235,14 @@ public final class GamesScreen: Screen {
     }
 
     private func renderList(title: String, games: [GameListing], state: inout ListState, focused: Bool, empty: String,
-                            into surface: Surface, rect: Rect, context: RenderContext) {
+                            header: String? = nil, into surface: Surface, rect: Rect, context: RenderContext) {
         guard rect.height >= 3 else { return }
         surface.drawBox(rect, title: title, style: Style(focused ? .accent : .border))
-        let inner = rect.inset(dx: 1, dy: 1)
+        var inner = rect.inset(dx: 1, dy: 1)
+        if let header, inner.height > 1 {
+            surface.write(" " + header, x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
+            inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
+        }
         state.setCount(games.count)
         if games.isEmpty {
             surface.write(" " + empty, x: inner.x, y: inner.y, style: Style(.muted), clip: inner)

@@ -153,6 +153,7 @@ final class GamesTabEndToEndTests: XCTestCase {
         try alice.send("3977", literal: true)
         try alice.send("Enter")
         try alice.waitFor("Games at the 5 grounds nearest to 3977")
+        try alice.waitFor("Casey Fields 2.42 km · EG Allen Reserve ~3.56 km")
         try alice.send("n")
         try alice.waitFor("New game")
         try alice.send("Enter")
