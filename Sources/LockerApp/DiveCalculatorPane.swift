@@ -116,9 +116,7 @@ final class DiveCalculatorPane {
                 lines.append(spans)
             }
             lines.append([Span(l.t("Score") + "  ", Style(.muted)), Span(score.formula(l), Style(.good, [.bold]))])
-            var notes = [l.t("(…) cancelled")]
-            if score.awards.contains(where: \.replaced) { notes.append(l.t("* missing award replaced by the rounded average (art. 7.9–7.10)")) }
-            lines.append([Span(notes.joined(separator: " · "), Style(.muted))])
+            lines.append([Span(score.notes(l), Style(.muted))])
         case .failure?:
             lines.append([Span(viewModel.scoreProblem ?? "", Style(.bad))])
         case nil:

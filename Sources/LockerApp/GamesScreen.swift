@@ -257,28 +257,11 @@ public final class GamesScreen: Screen {
                          Span(TerminalText.inert(g.groundName + ", " + g.suburb) + "  ", Style(.text, [.bold])),
                          Span(l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)]), Style(.text))]
             if g.waitlisted > 0 { spans.append(Span(" · " + l.t("{count} waiting", ["count": String(g.waitlisted)]), Style(.muted))) }
-            spans.append(Span(" · " + GamesScreen.statusWord(g.status, l), Style(g.status == "cancelled" ? .bad : g.status == "full" ? .warn : .good)))
-            if let mine = g.myStatus { spans.append(Span(" · " + GamesScreen.myStatusWord(mine, l), Style(.accent))) }
+            spans.append(Span(" · " + GameStatusText.status(g.status, l), Style(g.status == "cancelled" ? .bad : g.status == "full" ? .warn : .good)))
+            if let mine = g.myStatus { spans.append(Span(" · " + GameStatusText.mine(mine, l), Style(.accent))) }
             if let reason = g.cancelReason { spans.append(Span(" — " + TerminalText.inert(reason), Style(.bad))) }
             else if let note = g.note { spans.append(Span(" — " + TerminalText.inert(note), Style(.muted))) }
             return spans
-        }
-    }
-
-    static func statusWord(_ status: String, _ l: Localizer) -> String {
-        switch status {
-        case "cancelled": return l.t("cancelled", context: "game status")
-        case "full": return l.t("full", context: "game status")
-        case "needs-players": return l.t("needs players")
-        default: return l.t("open", context: "game status")
-        }
-    }
-
-    static func myStatusWord(_ status: String, _ l: Localizer) -> String {
-        switch status {
-        case "organiser": return l.t("you organise it")
-        case "going": return l.t("you are going")
-        default: return l.t("you are on the waitlist")
         }
     }
 

@@ -15,9 +15,9 @@ struct GradesNeedsPanel {
         var lines: [(String, Style)] = []
         for need in needs.blocks {
             let name = book.blocks.first { $0.id == need.blockID }?.name ?? need.blockID
-            lines.append((name + ": " + sentence(need.status, need.needed, need.unbounded, l), style(need.status)))
+            lines.append((name + ": " + need.status.sentence(needed: need.needed, unbounded: need.unbounded, l), style(need.status)))
         }
-        lines.append((l.t("Year") + ": " + sentence(needs.status, needs.needed, nil, l), style(needs.status).with(.bold)))
+        lines.append((l.t("Year") + ": " + needs.status.sentence(needed: needs.needed, l), style(needs.status).with(.bold)))
         let ranked = leverageByCourse(needs)
         if !ranked.isEmpty {
             lines.append(("", .plain))
@@ -29,16 +29,6 @@ struct GradesNeedsPanel {
             }
         }
         return lines
-    }
-
-    private func sentence(_ status: NeedStatus, _ needed: Double?, _ unbounded: Double?, _ l: Localizer) -> String {
-        switch status {
-        case .secured: return l.t("secured — passes even with 0 in every ungraded course")
-        case .reachable: return l.t("needs {mark} in every ungraded course", ["mark": GradeFormat.needed(needed ?? 0)])
-        case .impossible:
-            if let unbounded { return l.t("impossible — would need {mark} in every ungraded course", ["mark": GradeFormat.needed(unbounded)]) }
-            return l.t("impossible — nothing left to grade can bring it to the pass mark")
-        }
     }
 
     private func style(_ status: NeedStatus) -> Style {

@@ -210,7 +210,7 @@ public final class GradesScreen: Screen {
         if let form = editForm, let problem = form.problem { return problem }
         if !reportedLoadProblem, let problem = viewModel.loadProblem { return problem }
         if let course = selectedCourse, let unit = items.units[course.unitID] {
-            return l.t("{unit} · coefficient {coefficient} · {course}", ["unit": unit.title, "coefficient": GradeFormat.number(course.course.coefficient), "course": course.course.name])
+            return l.t("{unit} · coefficient {coefficient} · {course}", ["unit": unit.title, "coefficient": NumberText.compact(course.course.coefficient), "course": course.course.name])
         }
         return nil
     }
@@ -286,7 +286,7 @@ public final class GradesScreen: Screen {
                 guard let unit = items.units[id] else { continue }
                 let fold = folded.contains(blockID + "/" + id) ? (g.ascii ? "+" : "▸") : " "
                 surface.write("  " + fold + " " + unit.title.truncated(toWidth: nameWidth - 4, ellipsis: g.ellipsis), x: row.x, y: row.y, style: styled(Style(.accent, [.bold])), clip: row)
-                surface.write((GradesStyle.times(g) + GradeFormat.number(unit.unit.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
+                surface.write((GradesStyle.times(g) + NumberText.compact(unit.unit.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
                 if unit.unit.professional {
                     surface.write(context.localizer.t("pro"), x: sliderX, y: row.y, style: styled(Style(.muted)), clip: row)
                 }
@@ -295,7 +295,7 @@ public final class GradesScreen: Screen {
                 guard let course = items.courses[id] else { continue }
                 let c = course.course
                 surface.write("      " + c.name.truncated(toWidth: nameWidth - 6, ellipsis: g.ellipsis), x: row.x, y: row.y, style: base, clip: row)
-                surface.write((GradesStyle.times(g) + GradeFormat.number(c.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
+                surface.write((GradesStyle.times(g) + NumberText.compact(c.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
                 Slider(value: c.mark, maximum: course.scale, marker: viewModel.book.passMark, style: GradesStyle.style(course.standing, bold: false))
                     .render(into: surface, rect: Rect(x: sliderX, y: row.y, width: sliderWidth, height: 1))
                 writeAverage(c.mark, course.standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row, glyph: false)

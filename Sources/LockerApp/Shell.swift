@@ -111,7 +111,7 @@ public final class Shell {
         if let reminders {
             if !reminders.started { reminders.start() }
             // Relative times ("in 12 minutes") move on, and a game may become urgent.
-            if reminders.reminder() != nil { needsRender = true }
+            if !reminders.todaysGames().isEmpty { needsRender = true }
         }
     }
 
@@ -124,7 +124,7 @@ public final class Shell {
         if let reminders, !reminders.started { return 1000 }
         if viewModel.notice != nil { return 500 }
         if viewModel.hasPendingSettings { return 1000 }
-        if reminders?.reminder() != nil { return 30_000 }
+        if let reminders, !reminders.todaysGames().isEmpty { return 30_000 }
         return nil
     }
 

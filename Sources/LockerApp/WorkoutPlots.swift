@@ -14,21 +14,15 @@ final class RouteMapPlot {
     private var canvas = BrailleCanvas(columns: 0, rows: 0)
     /// Projection of the cached canvas: dot = (x − originX) × scale.
     private var originX = 0.0, originY = 0.0, scale = 1.0, cosLatitude = 1.0
-    /// Per workout (and colouring): each point projected once, as offsets from the south-west
-    /// corner (Float is then precise to millimetres), and its colour level.
+    /// Per workout: each point projected once, as offsets from the south-west corner (Float is
+    /// then precise to millimetres). Colour levels come from the view-model, cached there.
     private var projectedVersion = -1
-    private var levelsVersion = -1
     private var projectedX: [Float] = [], projectedY: [Float] = []
-    private var levels: [Int8] = []
     private var minX = 0.0, minY = 0.0, spanX = 1.0, spanY = 1.0
     private var hasRoute = false
 
     private func prepare(_ model: WorkoutViewModel, _ analysis: WorkoutAnalysis) {
         let w = analysis.workout
-        if levelsVersion != model.chartVersion {
-            levelsVersion = model.chartVersion
-            levels = model.pointLevels
-        }
         guard projectedVersion != model.workoutVersion else { return }
         projectedVersion = model.workoutVersion
         var minLat = Double.infinity, maxLat = -Double.infinity, minLon = Double.infinity, maxLon = -Double.infinity
@@ -72,6 +66,7 @@ final class RouteMapPlot {
         originX = left + minX
         originY = top + minY
         let breaks = analysis.breakBefore
+        let levels = model.pointLevels
         let s = Float(scale), ox = Float(left), oy = Float(top)
         let limit: Float = 1e6
         projectedX.withUnsafeBufferPointer { xs in

@@ -87,7 +87,7 @@ extension GamesStore {
     /// The `count` grounds nearest to a point by great-circle distance (ties by id).
     public func nearestGrounds(latitude: Double, longitude: Double, count: Int = 5) throws -> [NearbyGround] {
         try allGrounds()
-            .map { NearbyGround(ground: $0, meters: WorkoutAnalysis.haversine(latitude, longitude, $0.latitude, $0.longitude)) }
+            .map { NearbyGround(ground: $0, meters: GreatCircle.meters(latitude, longitude, $0.latitude, $0.longitude)) }
             .sorted { ($0.meters, $0.ground.id) < ($1.meters, $1.ground.id) }
             .prefix(count).map { $0 }
     }

@@ -174,13 +174,7 @@ public enum GameCalendar {
 extension GamesStore {
     /// The user's games that start on the local day of `now` (cancelled ones included, marked).
     public func today(for user: GamesUser, now: Double) throws -> [Game] {
-        var time = time_t(now)
-        var parts = tm()
-        localtime_r(&time, &parts)
-        parts.tm_hour = 0; parts.tm_min = 0; parts.tm_sec = 0; parts.tm_isdst = -1
-        let midnight = Double(mktime(&parts))
-        parts.tm_mday += 1; parts.tm_isdst = -1
-        let nextMidnight = Double(mktime(&parts))
-        return try upcoming(for: user, since: midnight).filter { $0.startsAt < nextMidnight }
+        let day = LocalTime.dayRange(containing: now)
+        return try upcoming(for: user, since: day.lowerBound).filter { day.contains($0.startsAt) }
     }
 }

@@ -195,28 +195,11 @@ func gameLine(_ g: Game) -> String {
     var line = "#\(g.id)  \(WorkoutText.dateTime(g.startsAt))  \(TerminalText.inert(g.ground.name)) (\(TerminalText.inert(g.ground.suburb)))  "
         + localizer.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)])
     if g.waitlisted > 0 { line += " · " + localizer.t("{count} waiting", ["count": String(g.waitlisted)]) }
-    line += " · " + gameStatusWord(g)
-    if let mine = g.myStatus { line += " · " + myStatusWord(mine) }
+    line += " · " + GameStatusText.status(g.status, localizer)
+    if let mine = g.myStatus { line += " · " + GameStatusText.mine(mine, localizer) }
     if let note = g.note { line += "\n      " + TerminalText.inert(note) }
     if let reason = g.cancelReason { line += "\n      " + localizer.t("Cancelled: {reason}", ["reason": TerminalText.inert(reason)]) }
     return line
-}
-
-func gameStatusWord(_ g: Game) -> String {
-    switch g.status {
-    case "cancelled": return localizer.t("cancelled", context: "game status")
-    case "full": return localizer.t("full", context: "game status")
-    case "needs-players": return localizer.t("needs players")
-    default: return localizer.t("open", context: "game status")
-    }
-}
-
-func myStatusWord(_ status: String) -> String {
-    switch status {
-    case "organiser": return localizer.t("you organise it")
-    case "going": return localizer.t("you are going")
-    default: return localizer.t("you are on the waitlist")
-    }
 }
 
 struct GamesGroundsCommand: ParsableCommand {

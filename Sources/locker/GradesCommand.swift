@@ -70,7 +70,7 @@ struct GradesResultsCommand: ParsableCommand {
         let l = localizer
         for unit in book.units {
             let average = book.average(ofUnit: unit)
-            print("UE\(unit.code)  \(GradeFormat.mark(average).padded(toWidth: 5, alignment: .right))  ×\(GradeFormat.number(unit.coefficient))  \(TerminalText.inert(unit.name))")
+            print("UE\(unit.code)  \(GradeFormat.mark(average).padded(toWidth: 5, alignment: .right))  ×\(NumberText.compact(unit.coefficient))  \(TerminalText.inert(unit.name))")
         }
         print("")
         for block in book.blocks {
@@ -155,18 +155,11 @@ struct GradesNeedCommand: ParsableCommand {
             return
         }
         let l = localizer
-        func sentence(_ status: NeedStatus, _ needed: Double?) -> String {
-            switch status {
-            case .secured: return l.t("secured — passes even with 0 in every ungraded course")
-            case .reachable: return l.t("needs {mark} in every ungraded course", ["mark": GradeFormat.needed(needed ?? 0)])
-            case .impossible: return l.t("impossible — nothing left to grade can bring it to the pass mark")
-            }
-        }
         for need in needs.blocks {
             let name = book.blocks.first { $0.id == need.blockID }?.name ?? need.blockID
-            print("\(TerminalText.inert(name)): \(sentence(need.status, need.needed))")
+            print("\(TerminalText.inert(name)): \(need.status.sentence(needed: need.needed, l))")
         }
-        print(l.t("Year") + ": " + sentence(needs.status, needs.needed))
+        print(l.t("Year") + ": " + needs.status.sentence(needed: needs.needed, l))
     }
 }
 

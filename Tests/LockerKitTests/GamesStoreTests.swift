@@ -68,7 +68,7 @@ final class GamesStoreTests: XCTestCase {
         XCTAssertEqual(nearest[0].meters, 0, accuracy: 1e-6)
         XCTAssertEqual(nearest.map(\.meters), nearest.map(\.meters).sorted())
         // One degree of latitude on the mean sphere.
-        XCTAssertEqual(WorkoutAnalysis.haversine(-38, 145, -37, 145), 111_195, accuracy: 1)
+        XCTAssertEqual(GreatCircle.meters(-38, 145, -37, 145), 111_195, accuracy: 1)
     }
 
     func testCreateValidation() throws {

@@ -151,7 +151,7 @@ extension PanelScore {
 
     /// The sum that gives the score, e.g. "22.5 × 2.0 = 45.00" or "35.5 ÷ 5 × 3 × 2.8 = 59.64".
     public func formula(_ l: Localizer) -> String {
-        let total = PanelScore.format(Double(keptHalfPoints) / 2)
+        let total = NumberText.compact(Double(keptHalfPoints) / 2)
         let dd = DegreeOfDifficulty.format(tenths: difficultyTenths)
         let score = PanelScore.formatHundredths(hundredths)
         return panel.isSynchro ? "\(total) ÷ 5 × 3 × \(dd) = \(score)" : "\(total) × \(dd) = \(score)"
@@ -166,16 +166,21 @@ extension PanelScore {
             lines.append("  " + row.label + String(repeating: " ", count: max(0, width - row.label.count)) + "  " + row.awards)
         }
         lines.append(l.t("Score: {formula}", ["formula": formula(l)]))
+        lines.append(notes(l))
+        return lines
+    }
+
+    /// The legend under the awards: "(…) cancelled", and what * means when an award was replaced.
+    public func notes(_ l: Localizer) -> String {
         var notes = [l.t("(…) cancelled")]
         if awards.contains(where: \.replaced) { notes.append(l.t("* missing award replaced by the rounded average (art. 7.9–7.10)")) }
-        lines.append(notes.joined(separator: " · "))
-        return lines
+        return notes.joined(separator: " · ")
     }
 }
 
 extension ScoredAward {
     /// "7.5", or "7.5*" when the award was replaced.
-    public var text: String { PanelScore.format(value) + (replaced ? "*" : "") }
+    public var text: String { NumberText.compact(value) + (replaced ? "*" : "") }
 }
 
 extension JudgeRole {

@@ -108,7 +108,7 @@ public struct PanelScore: Equatable, Sendable {
         var halves: [Int?] = []
         for award in awards {
             guard let award else { halves.append(nil); continue }
-            guard let half = halfPoints(award) else { throw PanelScoreError.badAward(format(award)) }
+            guard let half = halfPoints(award) else { throw PanelScoreError.badAward(NumberText.compact(award)) }
             halves.append(half)
         }
         return try compute(panel: panel, difficultyTenths: tenths, halfPoints: halves)
@@ -196,13 +196,6 @@ public struct PanelScore: Equatable, Sendable {
         let tenths = (value * 10).rounded()
         guard abs(tenths - value * 10) < 1e-6, tenths >= 1, tenths <= 99 else { return nil }
         return Int(tenths)
-    }
-
-    /// An award as the rules write it: "7", "7.5".
-    public static func format(_ value: Double) -> String {
-        let halves = Int((value * 2).rounded())
-        if value * 2 != Double(halves) || !value.isFinite { return "\(value)" }
-        return halves % 2 == 0 ? "\(halves / 2)" : "\(halves / 2).5"
     }
 
     /// Hundredths of a point as "59.64".

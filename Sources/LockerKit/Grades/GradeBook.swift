@@ -117,7 +117,7 @@ public struct GradeBook: Equatable, Sendable, Codable {
         }
         guard scale.isFinite, scale > 0 else { throw fail("scale", l.t("must be a number above 0")) }
         guard passMark.isFinite, passMark >= 0, passMark <= scale else {
-            throw fail("passMark", l.t("must be between 0 and the scale ({scale})", ["scale": GradeFormat.number(scale)]))
+            throw fail("passMark", l.t("must be between 0 and the scale ({scale})", ["scale": NumberText.compact(scale)]))
         }
         var unitIDs = Set<String>()
         var courseIDs = Set<String>()
@@ -127,7 +127,7 @@ public struct GradeBook: Equatable, Sendable, Codable {
                 throw fail(path + ".id", l.t("\"{id}\" is empty or used twice", ["id": unit.id]))
             }
             guard unit.coefficient.isFinite, unit.coefficient > 0 else {
-                throw fail(path + ".coefficient", l.t("{value} is not a coefficient: it must be above 0", ["value": GradeFormat.number(unit.coefficient)]))
+                throw fail(path + ".coefficient", l.t("{value} is not a coefficient: it must be above 0", ["value": NumberText.compact(unit.coefficient)]))
             }
             for (c, course) in unit.courses.enumerated() {
                 let coursePath = path + ".courses[\(c)]"
@@ -135,10 +135,10 @@ public struct GradeBook: Equatable, Sendable, Codable {
                     throw fail(coursePath + ".id", l.t("\"{id}\" is empty or used twice", ["id": course.id]))
                 }
                 guard course.coefficient.isFinite, course.coefficient > 0 else {
-                    throw fail(coursePath + ".coefficient", l.t("{value} is not a coefficient: it must be above 0", ["value": GradeFormat.number(course.coefficient)]))
+                    throw fail(coursePath + ".coefficient", l.t("{value} is not a coefficient: it must be above 0", ["value": NumberText.compact(course.coefficient)]))
                 }
                 if let mark = course.mark, !(mark.isFinite && mark >= 0 && mark <= scale) {
-                    throw fail(coursePath + ".mark", l.t("{value} is outside 0 … {scale}", ["value": GradeFormat.number(mark), "scale": GradeFormat.number(scale)]))
+                    throw fail(coursePath + ".mark", l.t("{value} is outside 0 … {scale}", ["value": NumberText.compact(mark), "scale": NumberText.compact(scale)]))
                 }
             }
         }
@@ -174,17 +174,6 @@ public struct GradeBookError: Error, Equatable, CustomStringConvertible {
 
 /// Numbers as the Grades tab writes them.
 public enum GradeFormat {
-    /// A coefficient or scale: "6", "1.5", "0.25" (no trailing zeros).
-    public static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "\(value)" }
-        let hundredths = (value * 100).rounded()
-        if abs(value * 100 - hundredths) > 1e-6 { return "\(value)" }
-        let whole = Int(hundredths) / 100, rest = abs(Int(hundredths) % 100)
-        let sign = value < 0 && whole == 0 ? "-" : ""
-        if rest == 0 { return sign + "\(whole)" }
-        return sign + "\(whole)." + (rest % 10 == 0 ? "\(rest / 10)" : (rest < 10 ? "0\(rest)" : "\(rest)"))
-    }
-
     /// A mark or average with two decimals, cut (not rounded) so that a shown 10.00 always
     /// means at least 10: 9.996 shows as 9.99.
     public static func mark(_ value: Double?) -> String {

@@ -12,6 +12,14 @@ public enum GradeStanding: String, Sendable, Codable {
     /// How far below the pass mark still counts as "at risk".
     public static let riskBand = 2.0
 
+    /// The year's standing from its blocks': pass when every block passes, else the worst one
+    /// (ungraded while some block has no mark and none is failing).
+    public static func year(of blocks: Set<GradeStanding>) -> GradeStanding {
+        if blocks.contains(.fail) { return .fail }
+        if blocks.contains(.atRisk) { return .atRisk }
+        return blocks == [.pass] ? .pass : .ungraded
+    }
+
     public init(average: Double?, passMark: Double) {
         guard let average else { self = .ungraded; return }
         if average >= passMark { self = .pass }
@@ -22,28 +30,27 @@ public enum GradeStanding: String, Sendable, Codable {
 
 /// The averages of design §6, computed from a `GradeBook` (never stored).
 extension GradeBook {
-    /// Σ(coef × mark) / Σ coef over graded courses; nil when no course is graded.
-    public static func average(of courses: [GradeCourse]) -> Double? {
+    /// Σ(weight × value) / Σ weight over the pairs that have a value; nil when none has.
+    static func weightedMean<S: Sequence>(_ pairs: S) -> Double? where S.Element == (weight: Double, value: Double?) {
         var weighted = 0.0, weights = 0.0
-        for course in courses {
-            guard let mark = course.mark else { continue }
-            weighted += course.coefficient * mark
-            weights += course.coefficient
+        for pair in pairs {
+            guard let value = pair.value else { continue }
+            weighted += pair.weight * value
+            weights += pair.weight
         }
         return weights > 0 ? weighted / weights : nil
+    }
+
+    /// Σ(coef × mark) / Σ coef over graded courses; nil when no course is graded.
+    public static func average(of courses: [GradeCourse]) -> Double? {
+        weightedMean(courses.lazy.map { (weight: $0.coefficient, value: $0.mark) })
     }
 
     public func average(ofUnit unit: GradeUnit) -> Double? { GradeBook.average(of: unit.courses) }
 
     /// The units' averages weighted by unit coefficient, skipping ungraded units.
     public func average(ofBlock block: GradeBlock) -> Double? {
-        var weighted = 0.0, weights = 0.0
-        for id in block.units {
-            guard let unit = unit(id), let average = average(ofUnit: unit) else { continue }
-            weighted += unit.coefficient * average
-            weights += unit.coefficient
-        }
-        return weights > 0 ? weighted / weights : nil
+        GradeBook.weightedMean(block.units.lazy.compactMap(unit).map { (weight: $0.coefficient, value: average(ofUnit: $0)) })
     }
 
     /// A block passes when its average is at least the pass mark.
@@ -60,9 +67,6 @@ extension GradeBook {
     /// The year's standing: pass when every block passes, else the worst block's standing
     /// (ungraded while some block has no mark and none is failing).
     public var yearStanding: GradeStanding {
-        let standings = Set(blocks.map { standing(average(ofBlock: $0)) })
-        if standings.contains(.fail) { return .fail }
-        if standings.contains(.atRisk) { return .atRisk }
-        return standings == [.pass] ? .pass : .ungraded
+        GradeStanding.year(of: Set(blocks.map { standing(average(ofBlock: $0)) }))
     }
 }

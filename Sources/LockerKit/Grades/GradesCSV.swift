@@ -10,11 +10,11 @@ public enum GradesCSV {
     public static func export(_ book: GradeBook) -> String {
         var rows = [header]
         for unit in book.units {
-            let unitFields = [String(unit.code), unit.name, GradeFormat.number(unit.coefficient), unit.professional ? "true" : "false"]
+            let unitFields = [String(unit.code), unit.name, NumberText.compact(unit.coefficient), unit.professional ? "true" : "false"]
             if unit.courses.isEmpty { rows.append(unitFields + ["", "", "", ""]) }
             for course in unit.courses {
-                rows.append(unitFields + [course.name, GradeFormat.number(course.coefficient),
-                                          course.mark.map(GradeFormat.number) ?? "", course.locked ? "true" : "false"])
+                rows.append(unitFields + [course.name, NumberText.compact(course.coefficient),
+                                          course.mark.map(NumberText.compact) ?? "", course.locked ? "true" : "false"])
             }
         }
         return CSV.write(rows)
@@ -82,7 +82,7 @@ public enum GradesCSV {
             var mark: Double?
             if !f[6].isEmpty {
                 guard let value = number(f[6]), value >= 0, value <= current.scale else {
-                    problem(l.t("mark “{value}” must be empty or a number from 0 to {scale}", ["value": f[6], "scale": GradeFormat.number(current.scale)])); continue
+                    problem(l.t("mark “{value}” must be empty or a number from 0 to {scale}", ["value": f[6], "scale": NumberText.compact(current.scale)])); continue
                 }
                 mark = value
             }

@@ -23,7 +23,6 @@ public final class GradesViewModel: ViewModel {
         public var units: [String: Double?]
         public var blocks: [String: Double?]
         public var yearStanding: GradeStanding
-        public var passed: Bool
     }
     /// Bumped whenever units, courses or blocks are added, removed or reordered (rows must be rebuilt).
     public private(set) var structureVersion = 0
@@ -124,19 +123,14 @@ public final class GradesViewModel: ViewModel {
         var blocks: [String: Double?] = [:]
         var standings = Set<GradeStanding>()
         for block in book.blocks {
-            var weighted = 0.0, weights = 0.0
-            for id in block.units {
-                guard let u = unitIndex[id], let average = units[id] ?? nil else { continue }
-                weighted += book.units[u].coefficient * average
-                weights += book.units[u].coefficient
-            }
-            let average: Double? = weights > 0 ? weighted / weights : nil
+            // The unit averages just computed, through the index (no linear lookups).
+            let average = GradeBook.weightedMean(block.units.lazy.compactMap { id in
+                self.unitIndex[id].map { (weight: self.book.units[$0].coefficient, value: units[id] ?? nil) }
+            })
             blocks[block.id] = average
             standings.insert(book.standing(average))
         }
-        let year: GradeStanding = standings.contains(.fail) ? .fail : standings.contains(.atRisk) ? .atRisk
-            : (standings == [.pass] ? .pass : .ungraded)
-        let computed = Results(units: units, blocks: blocks, yearStanding: year, passed: year == .pass)
+        let computed = Results(units: units, blocks: blocks, yearStanding: GradeStanding.year(of: standings))
         cache = computed
         return computed
     }
@@ -308,8 +302,8 @@ public struct UnitForm: Equatable, Sendable {
         code = unit.code
         professional = unit.professional
         name = unit.name
-        coefficient = GradeFormat.number(unit.coefficient)
-        courses = unit.courses.map { CourseRow(id: $0.id, name: $0.name, coefficient: GradeFormat.number($0.coefficient), mark: $0.mark, locked: $0.locked) }
+        coefficient = NumberText.compact(unit.coefficient)
+        courses = unit.courses.map { CourseRow(id: $0.id, name: $0.name, coefficient: NumberText.compact($0.coefficient), mark: $0.mark, locked: $0.locked) }
     }
 
     /// Adds an ungraded course with coefficient 1 at the end.

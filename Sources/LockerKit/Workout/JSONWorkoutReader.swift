@@ -186,13 +186,13 @@ struct JSONWorkoutReader {
 
     private func check(_ lat: Double, _ lon: Double, _ hr: Double, line: Int) throws {
         if !lat.isNaN && !(-90...90).contains(lat) {
-            throw WorkoutError(file: tokens.file, line: line, problem: .outOfRange(element: "latitude", value: PanelScore.format(lat)))
+            throw WorkoutError(file: tokens.file, line: line, problem: .outOfRange(element: "latitude", value: NumberText.compact(lat)))
         }
         if !lon.isNaN && !(-180...180).contains(lon) {
-            throw WorkoutError(file: tokens.file, line: line, problem: .outOfRange(element: "longitude", value: PanelScore.format(lon)))
+            throw WorkoutError(file: tokens.file, line: line, problem: .outOfRange(element: "longitude", value: NumberText.compact(lon)))
         }
         if !hr.isNaN && !(0...300).contains(hr) {
-            throw WorkoutError(file: tokens.file, line: line, problem: .outOfRange(element: "heart rate", value: PanelScore.format(hr)))
+            throw WorkoutError(file: tokens.file, line: line, problem: .outOfRange(element: "heart rate", value: NumberText.compact(hr)))
         }
     }
 

@@ -44,7 +44,6 @@ public struct WorkoutSummary: Equatable, Sendable {
 
 /// A workout with its summary and the per-point values the map and the chart need.
 public struct WorkoutAnalysis: Sendable {
-    public static let earthRadiusMeters = 6_371_008.8
     /// A gap or still spell longer than this is a pause.
     public static let pauseSeconds = 10.0
     /// Below this speed (m/s) a spell counts as standing still.
@@ -58,7 +57,12 @@ public struct WorkoutAnalysis: Sendable {
     public let cumulativeDistance: [Float]
     /// True where the line must not be drawn from the previous point (segment break or pause).
     public let breakBefore: [Bool]
-    public let heartRateRange: ClosedRange<Double>?
+
+    /// The lowest to the highest heart rate sample, or nil without heart rate.
+    public var heartRateRange: ClosedRange<Double>? {
+        guard let low = summary.heartRateMin, let high = summary.heartRateMax else { return nil }
+        return low...high
+    }
 
     public init(_ workout: Workout, maxHeartRate: Int? = nil) {
         self.workout = workout
@@ -81,7 +85,7 @@ public struct WorkoutAnalysis: Sendable {
             var step = 0.0
             if !lat[i].isNaN && !lon[i].isNaN {
                 if lastPositioned >= 0 && seg[lastPositioned] == seg[i] {
-                    step = WorkoutAnalysis.haversine(lat[lastPositioned], lon[lastPositioned], lat[i], lon[i])
+                    step = GreatCircle.meters(lat[lastPositioned], lon[lastPositioned], lat[i], lon[i])
                     distance += step
                 } else if lastPositioned >= 0 {
                     breaks[i] = true
@@ -158,7 +162,6 @@ public struct WorkoutAnalysis: Sendable {
             zonesCountPoints: !hasTime)
         cumulativeDistance = cumulative
         breakBefore = breaks
-        heartRateRange = hrCount > 0 ? hrMin...hrMax : nil
     }
 
     /// A still spell up to 10 s is part of moving time (a red light); a longer one is a pause.
@@ -171,13 +174,5 @@ public struct WorkoutAnalysis: Sendable {
         let share = heartRate / maximum
         guard share >= 0.5 else { return nil }
         return min(4, Int((share - 0.5) * 10))
-    }
-
-    /// Great-circle distance in metres on a sphere of the mean Earth radius.
-    public static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let rad = Double.pi / 180
-        let dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * earthRadiusMeters * asin(min(1, a.squareRoot()))
     }
 }

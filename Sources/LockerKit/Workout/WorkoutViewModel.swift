@@ -194,10 +194,8 @@ public final class WorkoutViewModel: ViewModel {
         notifyChanged()
     }
 
-    /// The colour level of a heart rate: band 0…3 or zone 0…4; -1 when unknown or below zone 1.
-    public func level(ofHeartRate hr: Float) -> Int { levelFunction()(hr) }
-
-    /// The colour level of every point for the current colouring, computed once per colouring.
+    /// The colour level of every point for the current colouring (band 0…3 of this workout's own
+    /// range, or zone 0…4; -1 when unknown or below zone 1), computed once per colouring.
     public var pointLevels: [Int8] {
         if levelsVersion == chartVersion { return cachedLevels }
         levelsVersion = chartVersion
@@ -222,21 +220,4 @@ public final class WorkoutViewModel: ViewModel {
     }
     private var levelsVersion = -1
     private var cachedLevels: [Int8] = []
-
-    /// `level(ofHeartRate:)` as a function of plain values, for loops over a million points.
-    public func levelFunction() -> (Float) -> Int {
-        guard let current, let range = current.heartRateRange else { return { _ in -1 } }
-        switch colouring {
-        case .bands:
-            let low = range.lowerBound, span = range.upperBound - range.lowerBound
-            return { hr in
-                guard !hr.isNaN else { return -1 }
-                guard span > 0 else { return 1 }
-                return min(3, max(0, Int((Double(hr) - low) / span * 4)))
-            }
-        case .zones:
-            guard let maximum = current.summary.zoneMaximum else { return { _ in -1 } }
-            return { hr in hr.isNaN ? -1 : (WorkoutAnalysis.zone(of: Double(hr), maximum: maximum) ?? -1) }
-        }
-    }
 }

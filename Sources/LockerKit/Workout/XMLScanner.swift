@@ -230,11 +230,8 @@ final class XMLScanner {
     private func isBlank(_ range: Range<Int>) -> Bool { range.allSatisfy { isSpace(buffer[$0]) } }
 
     private func matches(at p: Int, _ literal: StaticString) -> Bool {
-        let n = literal.utf8CodeUnitCount
-        guard p + n <= stream.count else { return false }
-        let l = literal.utf8Start
-        for i in 0..<n where buffer[p + i] != l[i] { return false }
-        return true
+        let end = p + literal.utf8CodeUnitCount
+        return end <= stream.count && equals(p..<end, literal)
     }
 
     // MARK: Helpers for readers
