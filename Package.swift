@@ -81,7 +81,7 @@ let package = Package(
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
-        .testTarget(name: "LockerKitTests", dependencies: ["LockerKit", "LockerGames"],
+        .testTarget(name: "LockerKitTests", dependencies: ["LockerKit", "LockerGames", "TerminalUI"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "LockerAppTests", dependencies: ["LockerApp", "LockerKit", "TerminalUI"],
                     exclude: ["Golden"],

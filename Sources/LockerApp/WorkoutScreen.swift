@@ -204,7 +204,7 @@ public final class WorkoutScreen: Screen {
             if s.heartRateMin != nil {
                 second.append((context.glyphs.ascii ? "HR " : "♥ ") + l.t("{min}/{avg}/{max} bpm", ["min": WorkoutText.bpm(s.heartRateMin), "avg": WorkoutText.bpm(s.heartRateAverage), "max": WorkoutText.bpm(s.heartRateMax)]))
             }
-            if let ascent = s.ascentMeters { second.append(l.t("climb {value} m", ["value": String(Int(ascent.rounded()))])) }
+            if let ascent = s.ascentMeters.flatMap({ NumberText.whole($0) }) { second.append(l.t("climb {value} m", ["value": String(ascent)])) }
             surface.write(first.joined(separator: " · "), x: rect.x, y: rect.y, style: Style(.text), clip: rect)
             surface.write(second.joined(separator: " · "), x: rect.x, y: rect.y + 1, style: Style(.text), clip: rect)
             return

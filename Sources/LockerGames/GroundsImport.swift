@@ -170,11 +170,3 @@ public enum GameCalendar {
         return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
     }
 }
-
-extension GamesStore {
-    /// The user's games that start on the local day of `now` (cancelled ones included, marked).
-    public func today(for user: GamesUser, now: Double) throws -> [Game] {
-        let day = LocalTime.dayRange(containing: now)
-        return try upcoming(for: user, since: day.lowerBound).filter { day.contains($0.startsAt) }
-    }
-}

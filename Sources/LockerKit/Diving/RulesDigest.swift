@@ -45,11 +45,7 @@ public struct RulesDigest: Equatable, Sendable {
     public func article(_ number: String) -> RuleArticle? { index(of: number).map { articles[$0] } }
 
     public static func load(from url: URL) throws -> RulesDigest {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw DataFileError(file: url.lastPathComponent, reason: "cannot be read")
-        }
-        return try parse(String(decoding: data, as: UTF8.self), file: url.lastPathComponent)
+        try parse(String(decoding: DataFileError.contents(of: url), as: UTF8.self), file: url.lastPathComponent)
     }
 
     public static func parse(_ text: String, file: String) throws -> RulesDigest {

@@ -155,11 +155,16 @@ public struct GradeBook: Equatable, Sendable, Codable {
 
     /// Reads and validates a grades file (for the command line and imports).
     public static func load(from url: URL, _ l: Localizer) throws -> GradeBook {
-        let book = try DataFileError.decode(GradeBook.self, from: url)
+        try load(data: DataFileError.contents(of: url), file: url.lastPathComponent, l)
+    }
+
+    /// Decodes and validates grades.json bytes; `file` names them in errors.
+    public static func load(data: Data, file: String, _ l: Localizer) throws -> GradeBook {
+        let book = try DataFileError.decode(GradeBook.self, from: data, file: file)
         do {
             try book.validate(l)
         } catch let error as GradeBookError {
-            throw DataFileError(file: url.lastPathComponent, reason: error.description)
+            throw DataFileError(file: file, reason: error.description)
         }
         return book
     }
@@ -177,16 +182,18 @@ public enum GradeFormat {
     /// A mark or average with two decimals, cut (not rounded) so that a shown 10.00 always
     /// means at least 10: 9.996 shows as 9.99.
     public static func mark(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "—" }
-        let hundredths = Int((value * 100 + 1e-7).rounded(.down))
-        let cents = hundredths % 100
-        return "\(hundredths / 100)." + (cents < 10 ? "0" : "") + "\(cents)"
+        guard let value, let hundredths = NumberText.whole(value * 100 + 1e-7, .down) else { return "—" }
+        return twoDecimals(hundredths)
     }
 
     /// A needed mark with two decimals, rounded up: the shown mark is always enough.
     public static func needed(_ value: Double) -> String {
-        let hundredths = Int((value * 100 - 1e-7).rounded(.up))
-        let cents = hundredths % 100
-        return "\(hundredths / 100)." + (cents < 10 ? "0" : "") + "\(cents)"
+        guard let hundredths = NumberText.whole(value * 100 - 1e-7, .up) else { return "—" }
+        return twoDecimals(hundredths)
+    }
+
+    private static func twoDecimals(_ hundredths: Int) -> String {
+        let cents = abs(hundredths % 100)
+        return (hundredths < 0 ? "-" : "") + "\(abs(hundredths / 100))." + (cents < 10 ? "0" : "") + "\(cents)"
     }
 }

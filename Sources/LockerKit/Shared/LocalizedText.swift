@@ -40,13 +40,24 @@ public struct DataFileError: Error, Equatable, CustomStringConvertible {
     /// Decodes a JSON data file; any failure becomes a `DataFileError` naming the file and,
     /// for bad content, where in it.
     public static func decode<T: Decodable>(_ type: T.Type, from url: URL) throws -> T {
-        let name = url.lastPathComponent
+        try decode(type, from: contents(of: url), file: url.lastPathComponent)
+    }
+
+    /// The bytes of a data file, or a `DataFileError` saying it cannot be read.
+    public static func contents(of url: URL) throws -> Data {
+        do { return try Data(contentsOf: url) } catch {
+            throw DataFileError(file: url.lastPathComponent, reason: "cannot be read")
+        }
+    }
+
+    /// Decodes JSON bytes already read (imports, tests and fuzzing); `file` names them in errors.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
+            return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw DataFileError(file: name, reason: error.summary)
+            throw DataFileError(file: file, reason: error.summary)
         } catch {
-            throw DataFileError(file: name, reason: "cannot be read")
+            throw DataFileError(file: file, reason: "cannot be read")
         }
     }
 }

@@ -83,7 +83,7 @@ public struct POCatalog: Equatable, Sendable {
         }
 
         static func stripCR(_ line: Substring) -> Substring {
-            line.utf8.last == UInt8(ascii: "\r") ? Substring(line.utf8.dropLast()) ?? line : line
+            line.utf8.last == UInt8(ascii: "\r") ? Substring(line.utf8.dropLast()) : line
         }
 
         private enum Field { case context, id, idPlural, str(Int) }

@@ -16,7 +16,7 @@ public enum WorkoutSummaryText {
         rows.append(Row(label: l.t("Distance"), value: WorkoutText.distance(s.distanceMeters, l)))
         rows.append(Row(label: l.t("Pace"), value: s.paceSecondsPerKilometre == nil ? l.t("unknown") : WorkoutText.pace(s.paceSecondsPerKilometre, l)
                         + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)))
-        rows.append(Row(label: l.t("Climb"), value: s.ascentMeters.map { l.t("{value} m", ["value": String(Int($0.rounded()))]) } ?? l.t("unknown")))
+        rows.append(Row(label: l.t("Climb"), value: s.ascentMeters.flatMap { NumberText.whole($0) }.map { l.t("{value} m", ["value": String($0)]) } ?? l.t("unknown")))
         if s.heartRateMin != nil {
             rows.append(Row(label: l.t("Heart rate"), value: l.t("{min} / {avg} / {max} bpm (min / avg / max)",
                 ["min": WorkoutText.bpm(s.heartRateMin), "avg": WorkoutText.bpm(s.heartRateAverage), "max": WorkoutText.bpm(s.heartRateMax)])))

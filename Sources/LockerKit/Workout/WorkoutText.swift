@@ -4,15 +4,15 @@ import FoundationEssentials
 public enum WorkoutText {
     /// "1:23:45" or "23:45"; nil → "—".
     public static func duration(_ seconds: Double?) -> String {
-        guard let seconds, seconds.isFinite, seconds >= 0 else { return "—" }
-        let total = Int(seconds.rounded())
+        guard let seconds, seconds >= 0, let total = NumberText.whole(seconds) else { return "—" }
         let h = total / 3600, m = total / 60 % 60, s = total % 60
         return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
     }
 
     /// "12.59 km" (or "850 m" below 1 km).
     public static func distance(_ meters: Double, _ l: Localizer) -> String {
-        if meters < 1000 { return l.t("{value} m", ["value": String(Int(meters.rounded()))]) }
+        guard meters.isFinite else { return "—" }
+        if meters < 1000 { return l.t("{value} m", ["value": NumberText.whole(meters).map(String.init) ?? "—"]) }
         return l.t("{value} km", ["value": decimals(meters / 1000, 2, l)])
     }
 
@@ -29,15 +29,15 @@ public enum WorkoutText {
     }
 
     public static func bpm(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "—" }
-        return String(Int(value.rounded()))
+        guard let value, let whole = NumberText.whole(value) else { return "—" }
+        return String(whole)
     }
 
     /// A number with `places` decimals and the language's decimal separator.
     public static func decimals(_ value: Double, _ places: Int, _ l: Localizer) -> String {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
-        let scaled = Int((abs(value) * scale).rounded())
+        guard let scaled = NumberText.whole(abs(value) * scale) else { return "—" }
         let whole = scaled / Int(scale), fraction = scaled % Int(scale)
         var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
         if places > 0 {

@@ -1,0 +1,1 @@
+../Fuzz/FuzzTargets.swift
