@@ -8,6 +8,8 @@ public struct AppOptions {
     public var ascii: Bool
     public var paths: DataPaths
     public var resources: Resources?
+    /// Set only by the hidden `--debug-fault` option: F12 then triggers this failure.
+    public var debugFault: DebugFault?
 
     public init(choices: StartupChoices, ascii: Bool, paths: DataPaths, resources: Resources?) {
         self.choices = choices
@@ -22,10 +24,12 @@ public final class App {
     public let shell: Shell
     private let terminal: Terminal
     private let surface: TerminalSurface
+    private let debugFault: DebugFault?
 
     /// Builds everything the app needs; `localizer` is shared with the command line.
     public init(options: AppOptions, localizer: Localizer, terminal: Terminal, startupNotices: [Notice] = []) {
         self.terminal = terminal
+        debugFault = options.debugFault
         let writable = options.paths.prepare()
         let repository = JSONRepository<Settings>(url: options.paths.settingsFile)
         let viewModel = ShellViewModel(localizer: localizer, repository: repository,
@@ -58,6 +62,7 @@ public final class App {
                 if shell.needsRender { draw() }
                 continue
             }
+            if key == .function(12), let debugFault { debugFault.trigger() }
             let action = shell.handle(key, size: terminal.size)
             if action == .quit { break }
             if action == .repaint { surface.invalidate() }

@@ -147,7 +147,11 @@ public final class Shell {
         let titles = Tab.allCases.map(title(of:))
         let selectedTab = TabBar(titles: titles, selected: viewModel.tab.number - 1)
             .render(into: surface, row: bounds.row(0))
-        var content = Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 3)
+        // A long status message (an error, in a long language) takes up to three rows, growing
+        // upwards, so it can be read whole.
+        let status = statusLines(width: bounds.width - statusLanguage.displayWidth - 2, glyphs: glyphs)
+        let statusRows = max(1, status.lines.count)
+        var content = Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 2 - statusRows)
         if viewModel.tab != .games, let reminders, reminders.started, let reminder = reminders.reminder() {
             ReminderLine.render(reminder, into: surface, row: content.row(0), rungFor: &reminders.bellRungFor)
             content = Rect(x: content.x, y: content.y + 1, width: content.width, height: content.height - 1)
@@ -155,7 +159,7 @@ public final class Shell {
         surface.cursor = nil
         currentScreen.render(into: surface, rect: content, context: context)
         if surface.cursor == nil { surface.parkCursor(x: selectedTab.lowerBound, y: 0) }
-        renderStatus(into: surface, row: bounds.row(bounds.height - 2))
+        renderStatus(status, into: surface, rows: Rect(x: 0, y: bounds.height - 1 - statusRows, width: bounds.width, height: statusRows))
         Footer(hints: footerHints()).render(into: surface, row: bounds.row(bounds.height - 1))
         if help != nil { renderHelp(into: surface, area: content) }
         if let quitDialog { quitDialog.render(into: surface, area: bounds) }
@@ -183,21 +187,38 @@ public final class Shell {
         ]
     }
 
-    private func renderStatus(into surface: Surface, row: Rect) {
-        let right = " \(viewModel.language.rawValue.uppercased()) "
-        let rightX = row.maxX - right.displayWidth
-        surface.write(right, x: rightX, y: row.y, style: Style(.muted))
-        let left = Rect(x: row.x, y: row.y, width: max(0, rightX - row.x - 1), height: 1)
+    static let maxStatusRows = 3
+
+    private var statusLanguage: String { " \(viewModel.language.rawValue.uppercased()) " }
+
+    /// The status line's text as drawn: the notice (a banner) or the screen's status, wrapped.
+    private func statusLines(width: Int, glyphs: Glyphs) -> (lines: [String], banner: Banner?) {
         if let notice = viewModel.notice {
-            Banner(notice.message, kind: bannerKind(notice.kind)).render(into: surface, row: left)
-        } else if let status = currentScreen.status(localizer) {
-            surface.write(" " + status, x: left.x, y: left.y, style: Style(.muted), clip: left)
+            let banner = Banner(notice.message, kind: bannerKind(notice.kind))
+            let text = banner.marker(glyphs) + " " + banner.message
+            return (Banner.lines(text, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis), banner)
+        }
+        guard let status = currentScreen.status(localizer) else { return ([], nil) }
+        return (Banner.lines(status, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis), nil)
+    }
+
+    private func renderStatus(_ status: (lines: [String], banner: Banner?), into surface: Surface, rows: Rect) {
+        let right = statusLanguage
+        let rightX = rows.maxX - right.displayWidth
+        surface.write(right, x: rightX, y: rows.maxY - 1, style: Style(.muted))
+        let left = Rect(x: rows.x, y: rows.y, width: max(0, rightX - rows.x - 1), height: rows.height)
+        if let banner = status.banner {
+            banner.render(into: surface, row: left)
+            return
+        }
+        for (i, line) in status.lines.enumerated() {
+            surface.write(" " + line, x: left.x, y: left.y + i, style: Style(.muted), clip: left)
             // A web address in the status line (a game's map link) is also a terminal hyperlink.
-            if let start = status.firstRange(of: "https://") {
-                let url = String(status[start.lowerBound...].prefix { !$0.isWhitespace })
-                let x = left.x + 1 + String(status[..<start.lowerBound]).displayWidth
+            if let start = line.firstRange(of: "https://") {
+                let url = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
+                let x = left.x + 1 + String(line[..<start.lowerBound]).displayWidth
                 if x + url.displayWidth <= left.maxX {
-                    surface.hyperlinks.append(Hyperlink(x: x, y: left.y, text: url, url: url))
+                    surface.hyperlinks.append(Hyperlink(x: x, y: left.y + i, text: url, url: url))
                 }
             }
         }

@@ -26,6 +26,13 @@ public func earlyLanguage() -> Language {
 
 public let localizer = Localizer(directory: resources?.localizationDirectory, language: earlyLanguage())
 
+/// Process-wide settings both programs make before anything else. SIGXFSZ is ignored so that a
+/// write past the file size limit (`ulimit -f`) fails with EFBIG, which a save reports, instead
+/// of killing the process with a half-written temp file.
+public func prepareProcess() {
+    signal(SIGXFSZ, SIG_IGN)
+}
+
 /// Prints one translated sentence to standard error and exits with `status`.
 public func fail(_ message: String, status: Int32) -> Never {
     fputs("locker: " + message + "\n", stderr)

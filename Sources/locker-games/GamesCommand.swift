@@ -102,7 +102,7 @@ struct LoginCommand: ParsableCommand {
         do {
             try GamesContext.session.write(token)
         } catch {
-            fail(localizer.t("The session could not be saved: {reason}", ["reason": "\(error)"]), status: 1)
+            fail(localizer.t("The session could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]), status: 1)
         }
         print(localizer.t("Logged in as {name}.", ["name": user.name]))
     }

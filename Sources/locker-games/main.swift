@@ -29,4 +29,5 @@ struct LockerGamesTool: ParsableCommand {
     }
 }
 
+prepareProcess()
 LockerGamesTool.main()

@@ -225,7 +225,7 @@ struct GradesImportCommand: ParsableCommand {
         do {
             try GradesViewModel.repository(paths.gradesFile, localizer).save(imported)
         } catch {
-            fail(localizer.t("Your grades could not be saved: {reason}. The file keeps the last saved version.", ["reason": "\(error)"]), status: 1)
+            fail(localizer.t("Your grades could not be saved: {reason}. The file keeps the last saved version.", ["reason": StorageError.explain(error, localizer)]), status: 1)
         }
         let courses = imported.units.reduce(0) { $0 + $1.courses.count }
         print(localizer.t("Imported {units} units and {courses} courses into {file}.",

@@ -20,7 +20,8 @@ struct Locker: ParsableCommand {
         discussion: localizer.t("Keys inside the app: 1…6 switch tabs, ? shows help, L changes language, T changes theme, q quits. Data is kept in --data-dir, else $LOCKER_DATA_DIR, else $XDG_DATA_HOME/locker, else ~/.local/share/locker."),
         version: "locker \(LockerVersion.current)",
         subcommands: [RulesCommand.self, PenaltiesCommand.self, QuizCommand.self, DiveCommand.self, GradesCommand.self, WorkoutCommand.self,
-                      AccountForward.self, LoginForward.self, LogoutForward.self, GamesForward.self])
+                      AccountForward.self, LoginForward.self, LogoutForward.self, GamesForward.self,
+                      DebugSaveLoopCommand.self])
 
     @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"))
     var tab: String?
@@ -39,6 +40,10 @@ struct Locker: ParsableCommand {
 
     @Option(name: .customLong("games-db"), help: ArgumentHelp(localizer.t("Games database file (shared by several users of one host)."), valueName: "file"))
     var gamesDB: String?
+
+    /// Hidden, for the crash tests: F12 then makes the app fail this way (see DebugFault).
+    @Option(name: .customLong("debug-fault"), help: .hidden)
+    var debugFault: DebugFault?
 
     func validate() throws {
         _ = try resolveChoices()
@@ -67,7 +72,8 @@ struct Locker: ParsableCommand {
             notices.append(Notice(.warning, localizer.t("A translation could not be loaded ({problem}); English is shown instead.",
                                                         ["problem": localizer.problems.joined(separator: "; ")])))
         }
-        let options = AppOptions(choices: choices, ascii: ascii || !utf8, paths: paths, resources: resources)
+        var options = AppOptions(choices: choices, ascii: ascii || !utf8, paths: paths, resources: resources)
+        options.debugFault = debugFault
         let app = App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         let status = app.run()
         throw ExitCode(status)
@@ -171,7 +177,7 @@ struct RulesImportCommand: ParsableCommand {
         do {
             try JSONRepository<OfficialRules>(url: paths.officialRulesFile).save(rules)
         } catch {
-            fail(localizer.t("The official text could not be saved: {reason}. The previous copy is unchanged.", ["reason": "\(error)"]), status: 1)
+            fail(localizer.t("The official text could not be saved: {reason}. The previous copy is unchanged.", ["reason": StorageError.explain(error, localizer)]), status: 1)
         }
         print(localizer.t("Imported {count} articles from {file}. Press o in the Rules tab to read them.", ["count": String(rules.articles.count), "file": rules.source]))
     }
@@ -278,5 +284,6 @@ struct PenaltiesCommand: ParsableCommand {
     }
 }
 
+prepareProcess()
 GamesForwarding.execIfGamesCommand()
 Locker.main()

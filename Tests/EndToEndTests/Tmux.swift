@@ -70,9 +70,10 @@ final class TmuxSession {
     private let config: URL
 
     /// Starts `locker` with `arguments` in a width × height window. The pane stays after the
-    /// program exits so its exit status and the restored screen can be checked.
+    /// program exits so its exit status and the restored screen can be checked. `shellPrefix`
+    /// runs in the pane's shell first (for example `ulimit -f 4;`).
     init(arguments: [String] = [], width: Int = 100, height: Int = 30, environment: [String: String] = [:],
-         dataDirectory: URL? = nil) throws {
+         dataDirectory: URL? = nil, shellPrefix: String = "") throws {
         guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
         ownsDataDirectory = dataDirectory == nil
         socket = "locker-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
@@ -89,7 +90,7 @@ final class TmuxSession {
                    "NO_COLOR": "", "LOCKER_GAMES_DB": "", "ESCDELAY": ""]
         env.merge(environment) { $1 }
         let exports = env.map { "\($0.key)=\(TmuxSession.quote($0.value))" }.joined(separator: " ")
-        let locker = "env \(exports) \(TmuxSession.quote(binary.path)) " + arguments.map(TmuxSession.quote).joined(separator: " ")
+        let locker = shellPrefix + "env \(exports) \(TmuxSession.quote(binary.path)) " + arguments.map(TmuxSession.quote).joined(separator: " ")
         // A shell stays in the pane after locker exits, reports its status and whether the
         // terminal is back in cooked mode with echo, so restoration can be checked live.
         let after = "echo \"[locker exited $?]\"; s=$(stty -a | tr ' ;' '\\n\\n'); "

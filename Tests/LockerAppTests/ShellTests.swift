@@ -130,6 +130,24 @@ final class ShellTests: XCTestCase {
         XCTAssertEqual(shell.handle(.character("q"), size: Size(width: 40, height: 10)), .quit)
     }
 
+    /// A message wider than the status line wraps over up to three rows, growing upwards, so an
+    /// error (a full disk, a long path) can be read whole; longer ones end with an ellipsis.
+    func testLongStatusMessagesWrapUpwards() {
+        let shell = makeShell()
+        let reason = "/home/someone/.local/share/locker/grades.json: the file would be larger than this system allows"
+        shell.viewModel.post(.error, "Your grades could not be saved: \(reason). They stay in memory.")
+        let lines = render(shell, 80, 24).lines
+        XCTAssertTrue(lines[20].hasPrefix(" ✗ Your grades could not be saved:"), lines[20])
+        XCTAssertTrue(lines[21].contains("grades.json: the file would be larger"), lines[21])
+        XCTAssertTrue(lines[22].contains("than this system allows. They stay in memory."), lines[22])
+        XCTAssertTrue(lines[22].hasSuffix(" EN"), "the language stays on the last status row")
+        XCTAssertTrue(lines[23].contains("quit"), lines[23])
+        shell.viewModel.post(.error, String(repeating: "word ", count: 100))
+        let cut = render(shell, 80, 24).lines
+        XCTAssertTrue(cut[22].contains("…"), cut[22])
+        XCTAssertFalse(cut[19].contains("word"), "at most three rows")
+    }
+
     final class EditingScreen: Screen {
         let tab = Tab.grades
         var unsaved = true

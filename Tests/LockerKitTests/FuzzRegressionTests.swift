@@ -41,6 +41,22 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertTrue(exported.contains("e+89"), exported)
     }
 
+    /// gpx crash b5d66d73: each skipped comment or declaration recursed into the scanner, so a
+    /// file of tens of thousands of them overflowed the stack.
+    func testAMillionCommentsDoNotExhaustTheStack() throws {
+        let body = String(repeating: "<!-- c --><!x><?p?>", count: 300_000)
+        let gpx = "<gpx>" + body + "<trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>"
+        XCTAssertEqual(try WorkoutReader.read(bytes: Array(gpx.utf8), name: "comments.gpx").count, 1)
+    }
+
+    /// Deep nesting in a JSON value the reader skips is refused, not recursed into without end.
+    func testDeeplyNestedJSONIsRefused() {
+        let json = "{\"title\": \"x\", \"extra\": " + String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000) + ", \"points\": []}"
+        XCTAssertThrowsError(try WorkoutReader.read(bytes: Array(json.utf8), name: "deep.json")) { error in
+            XCTAssertTrue("\(error)".contains("nested more than 512 levels"), "\(error)")
+        }
+    }
+
     func testNumbersTooLargeForIntegersAreWrittenWithoutTrapping() {
         XCTAssertEqual(NumberText.compact(1e300), "1e+300")
         XCTAssertEqual(NumberText.compact(-12.5), "-12.5")

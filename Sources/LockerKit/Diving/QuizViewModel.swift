@@ -230,7 +230,7 @@ public final class QuizViewModel: ViewModel {
             try historyRepository.save(history)
             try leitnerRepository.save(leitner)
         } catch {
-            problems.append(localizer.t("The quiz could not be saved: {reason}", ["reason": "\(error)"]))
+            problems.append(localizer.t("The quiz could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]))
         }
         shownRecord = record
         reviewing = nil

@@ -273,7 +273,7 @@ public final class GradesViewModel: ViewModel {
             if saveProblem != nil { saveProblem = nil; notifyChanged() }
         } catch {
             saveProblem = localizer.t("Your grades could not be saved: {reason}. They stay in memory; the file keeps the last saved version.",
-                                      ["reason": "\(error)"])
+                                      ["reason": StorageError.explain(error, localizer)])
             notifyChanged()
         }
     }

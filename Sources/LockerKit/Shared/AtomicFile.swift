@@ -5,16 +5,42 @@ import Glibc
 
 /// Why something could not be stored; each case names the file so messages can say which.
 public enum StorageError: Error, Equatable, CustomStringConvertible {
-    case cannotCreateDirectory(path: String, reason: String)
-    case writeFailed(path: String, reason: String)
-    case readOnly(path: String)
+    /// `code` is the `errno` of the failed call.
+    case cannotCreateDirectory(path: String, code: Int32)
+    case writeFailed(path: String, code: Int32)
 
-    /// "path: reason", as messages show it.
+    /// "path: reason" with the system's (English) reason, for logs and tests.
     public var description: String {
         switch self {
-        case .cannotCreateDirectory(let path, let reason), .writeFailed(let path, let reason): return "\(path): \(reason)"
-        case .readOnly(let path): return path
+        case .cannotCreateDirectory(let path, let code), .writeFailed(let path, let code): return "\(path): \(AtomicFile.describe(code))"
         }
+    }
+
+    /// "path: reason" in the interface language; the usual reasons a save fails (a full disk, a
+    /// file size limit, permissions, a read-only disk, a quota) are translated, others are the
+    /// system's words.
+    public func localized(_ l: Localizer) -> String {
+        switch self {
+        case .cannotCreateDirectory(let path, let code), .writeFailed(let path, let code):
+            return path + ": " + StorageError.reason(code, l)
+        }
+    }
+
+    static func reason(_ code: Int32, _ l: Localizer) -> String {
+        switch code {
+        case ENOSPC: return l.t("the disk is full")
+        case EFBIG: return l.t("the file would be larger than this system allows")
+        case EDQUOT: return l.t("your disk quota is used up")
+        case EACCES, EPERM: return l.t("permission denied")
+        case EROFS: return l.t("the disk is read-only")
+        case EIO: return l.t("the disk reported an input/output error")
+        default: return AtomicFile.describe(code)
+        }
+    }
+
+    /// Why `error` happened, in the interface language when it is a storage error.
+    public static func explain(_ error: Error, _ l: Localizer) -> String {
+        (error as? StorageError)?.localized(l) ?? "\(error)"
     }
 }
 
@@ -27,11 +53,11 @@ public enum AtomicFile {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw StorageError.cannotCreateDirectory(path: directory.path, reason: describe(errno))
+            throw StorageError.cannotCreateDirectory(path: directory.path, code: errno)
         }
         let temp = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-        guard fd >= 0 else { throw StorageError.writeFailed(path: url.path, reason: describe(errno)) }
+        guard fd >= 0 else { throw StorageError.writeFailed(path: url.path, code: errno) }
         var failure: Int32 = 0
         data.withUnsafeBytes { buffer in
             var offset = 0
@@ -50,12 +76,25 @@ public enum AtomicFile {
         if failure == 0 && rename(temp.path, url.path) != 0 { failure = errno }
         if failure != 0 {
             unlink(temp.path)
-            throw StorageError.writeFailed(path: url.path, reason: describe(failure))
+            throw StorageError.writeFailed(path: url.path, code: failure)
         }
         let dirFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirFD >= 0 {
             fsync(dirFD)
             close(dirFD)
+        }
+    }
+
+    /// Removes the temp files that writers of `url` killed mid-save left behind (their process
+    /// no longer exists); the file itself is never touched.
+    public static func removeAbandonedTemporaries(of url: URL) {
+        let directory = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent).tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let owner = name.dropFirst(prefix.count).prefix { $0 != "-" }
+            guard let pid = pid_t(owner), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(directory.appendingPathComponent(name).path)
         }
     }
 
@@ -72,7 +111,7 @@ public enum AtomicFile {
                 .appendingPathComponent("\(url.lastPathComponent).corrupt-\(stamp)-\(suffix)")
         }
         if rename(url.path, target.path) != 0 {
-            throw StorageError.writeFailed(path: target.path, reason: describe(errno))
+            throw StorageError.writeFailed(path: target.path, code: errno)
         }
         return target
     }

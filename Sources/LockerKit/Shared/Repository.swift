@@ -32,6 +32,7 @@ public final class JSONRepository<Value: Codable>: Repository {
     }
 
     public func load() -> LoadOutcome<Value> {
+        AtomicFile.removeAbandonedTemporaries(of: url)
         guard FileManager.default.fileExists(atPath: url.path) else { return .missing }
         let reason: String
         do {

@@ -172,7 +172,7 @@ public final class ShellViewModel: ViewModel {
             try repository.save(settings)
         } catch {
             readOnly = true
-            notice = Notice(.error, localizer.t("Settings could not be saved: {reason}", ["reason": "\(error)"]))
+            notice = Notice(.error, localizer.t("Settings could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]))
             notifyChanged()
         }
     }

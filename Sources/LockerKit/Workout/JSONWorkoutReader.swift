@@ -134,15 +134,19 @@ final class JSONTokenizer {
         guard got == token else { throw fail("expected \(what)") }
     }
 
+    /// Deeper nesting than this in a skipped value is refused (the skip recurses).
+    static let maxDepth = 512
+
     /// Skips one value of any kind.
-    func skipValue() throws {
+    func skipValue(depth: Int = 0) throws {
+        guard depth < JSONTokenizer.maxDepth else { throw fail("values nested more than \(JSONTokenizer.maxDepth) levels deep") }
         switch try next() {
         case .beginObject:
             if try peek() == .endObject { _ = try next(); return }
             while true {
                 guard case .string = try next() else { throw fail("expected a key") }
                 try expect(.colon, "“:”")
-                try skipValue()
+                try skipValue(depth: depth + 1)
                 let t = try next()
                 if t == .endObject { return }
                 guard t == .comma else { throw fail("expected “,” or “}”") }
@@ -150,7 +154,7 @@ final class JSONTokenizer {
         case .beginArray:
             if try peek() == .endArray { _ = try next(); return }
             while true {
-                try skipValue()
+                try skipValue(depth: depth + 1)
                 let t = try next()
                 if t == .endArray { return }
                 guard t == .comma else { throw fail("expected “,” or “]”") }

@@ -56,9 +56,9 @@ public struct WorkoutLibrary: Sendable {
         try? FileManager.default.removeItem(at: temporary)
         try FileManager.default.copyItem(at: source, to: temporary)
         guard rename(temporary.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             try? FileManager.default.removeItem(at: temporary)
-            throw StorageError.writeFailed(path: target.path, reason: reason)
+            throw StorageError.writeFailed(path: target.path, code: code)
         }
         return target
     }

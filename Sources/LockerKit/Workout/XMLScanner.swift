@@ -75,6 +75,14 @@ final class XMLScanner {
 
     /// The next event. Throws on malformed XML, naming the line.
     func next() throws -> Event {
+        // A loop, not recursion: a file of a million comments must not exhaust the stack.
+        while true {
+            if let event = try nextToken() { return event }
+        }
+    }
+
+    /// The next event, or nil after skipping a comment, declaration or processing instruction.
+    private func nextToken() throws -> Event? {
         if pendingEnd {
             pendingEnd = false
             return try closeElement(named: nil)
@@ -116,7 +124,7 @@ final class XMLScanner {
             if matches(at: start, "<!--") {
                 guard let after = find(0x3E, 0x2D, 0x2D, from: start + 4, start: &start) else { throw fail(.truncated("a comment")) }
                 stream.position = after
-                return try next()
+                return nil
             }
             if matches(at: start, "<![CDATA[") {
                 guard let after = find(0x3E, 0x5D, 0x5D, from: start + 9, start: &start) else { throw fail(.truncated("CDATA")) }
@@ -126,11 +134,11 @@ final class XMLScanner {
             }
             guard let after = find(0x3E, nil, nil, from: start + 2, start: &start, quotes: true) else { throw fail(.truncated("a declaration")) }
             stream.position = after
-            return try next()
+            return nil
         case 0x3F: // "<?": processing instruction
             guard let after = find(0x3E, 0x3F, nil, from: start + 2, start: &start) else { throw fail(.truncated("a processing instruction")) }
             stream.position = after
-            return try next()
+            return nil
         case 0x2F: // "</": end tag
             guard let after = find(0x3E, nil, nil, from: start + 2, start: &start) else { throw fail(.truncated(openElement)) }
             stream.position = after

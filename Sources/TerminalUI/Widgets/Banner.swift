@@ -1,4 +1,5 @@
-/// A one-line message in the status line: what just happened, or what went wrong.
+/// A message in the status line: what just happened, or what went wrong. Word-wrapped over the
+/// rows it is given; a message longer than that ends with an ellipsis.
 public struct Banner: Hashable, Sendable {
     public enum Kind: Hashable, Sendable { case info, success, warning, error }
 
@@ -30,8 +31,22 @@ public struct Banner: Hashable, Sendable {
     }
 
     public func render(into surface: Surface, row rect: Rect) {
-        let text = marker(surface.glyphs) + " " + message
-        surface.write(text.truncated(toWidth: rect.width - 1, ellipsis: surface.glyphs.ellipsis),
-                      x: rect.x + 1, y: rect.y, style: style, clip: rect)
+        let lines = Banner.lines(marker(surface.glyphs) + " " + message, width: rect.width - 1, maxRows: rect.height,
+                                 ellipsis: surface.glyphs.ellipsis)
+        for (i, line) in lines.enumerated() {
+            surface.write(line, x: rect.x + 1, y: rect.y + i, style: style, clip: rect)
+        }
+    }
+
+    /// `text` word-wrapped to `width`, at most `maxRows` lines, the last cut with `ellipsis`
+    /// when the text goes on.
+    public static func lines(_ text: String, width: Int, maxRows: Int, ellipsis: String) -> [String] {
+        guard width > 0, maxRows > 0 else { return [] }
+        var lines = WordWrap.wrap(text, width: width, hangingIndent: false)
+        if lines.count > maxRows {
+            lines = Array(lines.prefix(maxRows))
+            lines[maxRows - 1] = (lines[maxRows - 1] + " " + ellipsis).truncated(toWidth: width, ellipsis: ellipsis)
+        }
+        return lines
     }
 }
