@@ -1,9 +1,10 @@
 import LockerKit
 import TerminalUI
 
-/// A screen built the first time it is shown, so start-up pays only for the tab it opens on.
-/// Until then it forwards nothing and reports no unsaved changes; the shell's change callback
-/// is attached as soon as the real screen exists.
+/// A screen built the first time it is shown — or earlier, when the shell warms it up while keys
+/// pause after the first frame — so start-up pays only for the tab it opens on. Until then it
+/// forwards nothing and reports no unsaved changes; the shell's change callback is attached as
+/// soon as the real screen exists.
 final class LazyScreen: Screen {
     let tab: Tab
     private let make: () -> Screen
@@ -34,6 +35,8 @@ final class LazyScreen: Screen {
     var hasUnsavedChanges: Bool { made?.hasUnsavedChanges ?? false }
     var hasPendingWork: Bool { made?.hasPendingWork ?? false }
     func flushPendingWork() { made?.flushPendingWork() }
+    var needsWarmUp: Bool { made == nil }
+    func warmUp() { _ = screen }
 
     func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         observer = callback

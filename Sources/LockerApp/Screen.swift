@@ -40,6 +40,10 @@ public protocol Screen: AnyObject {
     var hasPendingWork: Bool { get }
     /// Saves what is pending.
     func flushPendingWork()
+    /// True while the screen has not built itself yet (see `LazyScreen`).
+    var needsWarmUp: Bool { get }
+    /// Builds the screen now (reads its files), so showing it later is only drawing.
+    func warmUp()
 }
 
 extension Screen {
@@ -49,6 +53,8 @@ extension Screen {
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? { nil }
     public var hasPendingWork: Bool { false }
     public func flushPendingWork() {}
+    public var needsWarmUp: Bool { false }
+    public func warmUp() {}
 }
 
 /// The screen of a tab whose feature has not landed yet: one honest line, no fake content.

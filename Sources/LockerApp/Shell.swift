@@ -108,6 +108,7 @@ public final class Shell {
         if viewModel.expireNotice(now: now) { needsRender = true }
         viewModel.saveSettingsIfNeeded()
         flushPendingWork()
+        if warmUpNextScreen() { return }
         if let reminders {
             if !reminders.started { reminders.start() }
             // Relative times ("in 12 minutes") move on, and a game may become urgent.
@@ -119,7 +120,11 @@ public final class Shell {
     /// Milliseconds without a key before pending changes are saved.
     static let saveDelay = 250
 
+    /// Milliseconds without a key before the next unbuilt tab is built (after the first frame).
+    static let warmUpDelay = 40
+
     public var idleTimeout: Int? {
+        if screens.values.contains(where: { $0.needsWarmUp }) { return Shell.warmUpDelay }
         if screens.values.contains(where: { $0.hasPendingWork }) { return Shell.saveDelay }
         if let reminders, !reminders.started { return 1000 }
         if viewModel.notice != nil { return 500 }
@@ -129,6 +134,20 @@ public final class Shell {
     }
 
     // MARK: Drawing
+
+    /// Builds one tab that has not been shown yet, the ones after the current tab first, so the
+    /// first switch to it is as quick as any other. Returns whether one was built.
+    func warmUpNextScreen() -> Bool {
+        let order = Tab.allCases.count
+        for offset in 1..<order {
+            let tab = Tab.allCases[(viewModel.tab.number - 1 + offset) % order]
+            if let screen = screens[tab], screen.needsWarmUp {
+                screen.warmUp()
+                return true
+            }
+        }
+        return false
+    }
 
     /// Saves what every screen has pending (called when keys pause, and at quit).
     public func flushPendingWork() {
