@@ -4,7 +4,8 @@ import LockerKit
 /// Reads the council's open-data export of playgrounds (CSV or GeoJSON, or a plain CSV with the
 /// same columns) into grounds. Columns are found by name: a record id, the playground name, the
 /// suburb name, the postcode, latitude and longitude. Every record is checked; one bad record
-/// stops the import with its line (CSV) or its feature number (GeoJSON).
+/// stops the import with its line (CSV) or its feature number (GeoJSON), said in the interface
+/// language.
 public enum GroundsImport {
     public struct Problem: Error, Equatable, CustomStringConvertible {
         public var place: String
@@ -12,11 +13,15 @@ public enum GroundsImport {
         public var description: String { place + ": " + message }
     }
 
-    public static func read(_ data: Data, fileName: String) throws -> [Ground] {
+    public static func read(_ data: Data, fileName: String, _ l: Localizer) throws -> [Ground] {
         let text = String(decoding: data, as: UTF8.self)
         let first = text.first { !$0.isWhitespace && $0 != "\u{FEFF}" }
-        if first == "{" || first == "[" { return try geoJSON(data, fileName: fileName) }
-        return try csv(text, fileName: fileName)
+        if first == "{" || first == "[" { return try geoJSON(data, fileName: fileName, l) }
+        return try csv(text, fileName: fileName, l)
+    }
+
+    static func line(_ fileName: String, _ line: Int, _ l: Localizer) -> String {
+        l.t("{file}, line {line}", ["file": fileName, "line": String(line)])
     }
 
     /// Column aliases, lower case: the council's field names first, then plain ones.
@@ -29,17 +34,18 @@ public enum GroundsImport {
         ("longitude", ["longitude", "lon", "lng"]),
     ]
 
-    static func csv(_ text: String, fileName: String) throws -> [Ground] {
+    static func csv(_ text: String, fileName: String, _ l: Localizer) throws -> [Ground] {
         let records: [CSV.Record]
         do { records = try CSV.parse(text) } catch let error as CSV.ParseError {
-            throw Problem(place: "\(fileName), line \(error.line)", message: "\(error.problem)")
+            throw Problem(place: line(fileName, error.line, l), message: error.message(l))
         }
-        guard let header = records.first else { throw Problem(place: fileName, message: "empty file") }
+        guard let header = records.first else { throw Problem(place: fileName, message: l.t("the file is empty")) }
         let names = header.fields.map { $0.lowercased().filter { !$0.isWhitespace || $0 == " " } }
         var columns: [String: Int] = [:]
         for (field, candidates) in aliases {
             guard let index = candidates.lazy.compactMap({ names.firstIndex(of: $0) }).first else {
-                throw Problem(place: "\(fileName), line 1", message: "no column for \(field) (expected one of \(candidates.joined(separator: ", ")))")
+                throw Problem(place: line(fileName, 1, l), message: l.t("no column for {field} (expected one of {names})",
+                                                                         ["field": field, "names": candidates.joined(separator: ", ")]))
             }
             columns[field] = index
         }
@@ -49,24 +55,24 @@ public enum GroundsImport {
                 return i < record.fields.count ? record.fields[i].filter { $0 != "\r" } : ""
             }
             return try ground(id: value("id"), name: value("name"), suburb: value("suburb"), postcode: value("postcode"),
-                              latitude: value("latitude"), longitude: value("longitude"), place: "\(fileName), line \(record.line)")
+                              latitude: value("latitude"), longitude: value("longitude"), place: line(fileName, record.line, l), l)
         }
     }
 
-    static func geoJSON(_ data: Data, fileName: String) throws -> [Ground] {
+    static func geoJSON(_ data: Data, fileName: String, _ l: Localizer) throws -> [Ground] {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw Problem(place: fileName, message: "not valid JSON")
+            throw Problem(place: fileName, message: l.t("this is not valid JSON"))
         }
         // A FeatureCollection, or the records API's list of {recordid, fields, geometry}.
         let features: [Any]
         if let collection = object as? [String: Any], let list = collection["features"] as? [Any] { features = list }
         else if let collection = object as? [String: Any], let list = collection["records"] as? [Any] { features = list }
         else if let list = object as? [Any] { features = list }
-        else { throw Problem(place: fileName, message: "neither a GeoJSON FeatureCollection nor a list of records") }
+        else { throw Problem(place: fileName, message: l.t("this is neither a GeoJSON FeatureCollection nor a list of records")) }
         return try features.enumerated().map { index, item in
-            let place = "\(fileName), feature \(index + 1)"
-            guard let feature = item as? [String: Any] else { throw Problem(place: place, message: "not an object") }
+            let place = l.t("{file}, feature {number}", ["file": fileName, "number": String(index + 1)])
+            guard let feature = item as? [String: Any] else { throw Problem(place: place, message: l.t("this feature is not a JSON object")) }
             let properties = (feature["properties"] as? [String: Any]) ?? (feature["fields"] as? [String: Any]) ?? [:]
             func text(_ keys: [String], in dictionary: [String: Any]) -> String {
                 for key in keys {
@@ -84,22 +90,23 @@ public enum GroundsImport {
             let id = text(["recordid", "record_id", "id"], in: properties).isEmpty
                 ? text(["recordid", "id"], in: feature) : text(["recordid", "record_id", "id"], in: properties)
             return try ground(id: id, name: text(["playground_name", "name"], in: properties), suburb: text(["suburb_name", "suburb"], in: properties),
-                              postcode: text(["postcode", "post_code"], in: properties), latitude: latitude, longitude: longitude, place: place)
+                              postcode: text(["postcode", "post_code"], in: properties), latitude: latitude, longitude: longitude, place: place, l)
         }
     }
 
-    static func ground(id: String, name: String, suburb: String, postcode: String, latitude: String, longitude: String, place: String) throws -> Ground {
+    static func ground(id: String, name: String, suburb: String, postcode: String, latitude: String, longitude: String, place: String,
+                       _ l: Localizer) throws -> Ground {
         let trimmedID = id.filter { !$0.isWhitespace }
-        guard !trimmedID.isEmpty else { throw Problem(place: place, message: "no record id") }
+        guard !trimmedID.isEmpty else { throw Problem(place: place, message: l.t("the record id is missing")) }
         let cleanName = TerminalText.inert(name).trimmingCharacters(in: .whitespaces)
-        guard !cleanName.isEmpty else { throw Problem(place: place, message: "no name") }
+        guard !cleanName.isEmpty else { throw Problem(place: place, message: l.t("the playground name is missing")) }
         let code = postcode.filter { !$0.isWhitespace }
-        guard code.count == 4, code.allSatisfy(\.isNumber) else { throw Problem(place: place, message: "postcode “\(postcode)” is not 4 digits") }
+        guard code.count == 4, code.allSatisfy(\.isNumber) else { throw Problem(place: place, message: l.t("the postcode “{value}” is not 4 digits", ["value": TerminalText.inert(postcode)])) }
         guard let lat = Double(latitude.filter { !$0.isWhitespace }), (-90...90).contains(lat) else {
-            throw Problem(place: place, message: "latitude “\(latitude)” is not a number from -90 to 90")
+            throw Problem(place: place, message: l.t("the latitude “{value}” is not a number from -90 to 90", ["value": TerminalText.inert(latitude)]))
         }
         guard let lon = Double(longitude.filter { !$0.isWhitespace }), (-180...180).contains(lon) else {
-            throw Problem(place: place, message: "longitude “\(longitude)” is not a number from -180 to 180")
+            throw Problem(place: place, message: l.t("the longitude “{value}” is not a number from -180 to 180", ["value": TerminalText.inert(longitude)]))
         }
         let slug = "casey-" + trimmedID.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
         return Ground(id: slug, name: cleanName, suburb: TerminalText.inert(suburb).trimmingCharacters(in: .whitespaces),

@@ -217,7 +217,7 @@ struct GamesGroundsImportCommand: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else { fail(localizer.t("Cannot read {file}.", ["file": file]), status: 1) }
         let grounds: [Ground]
         do {
-            grounds = try GroundsImport.read(data, fileName: URL(fileURLWithPath: file).lastPathComponent)
+            grounds = try GroundsImport.read(data, fileName: URL(fileURLWithPath: file).lastPathComponent, localizer)
         } catch let problem as GroundsImport.Problem {
             fail(localizer.t("{place}: {problem}. Nothing was imported.", ["place": problem.place, "problem": problem.message]), status: 1)
         }

@@ -92,6 +92,29 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path), ["grades.json"])
     }
 
+    /// A really full disk: a 64 KB tmpfs filled up (needs root; skipped elsewhere). The save
+    /// fails with "the disk is full" and the old file stays byte for byte.
+    func testAFullTmpfsDuringASaveKeepsTheOldFile() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        guard getuid() == 0 else { throw XCTSkip("mounting a tmpfs needs root") }
+        let disk = root.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        guard try runProcess(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", disk.path]).status == 0 else {
+            throw XCTSkip("this machine does not allow mounting a tmpfs")
+        }
+        defer { _ = try? runProcess(["umount", disk.path]) }
+        let file = disk.appendingPathComponent("grades.json")
+        try writeGrades(file, units: 1, courses: 20)
+        let before = try Data(contentsOf: file)
+        // Fill what is left (dd stops with "No space left on device").
+        _ = try runProcess(["dd", "if=/dev/zero", "of=\(disk.path)/filler", "bs=4096", "count=64"])
+        let result = try runProcess([binary.path, "debug-save-loop", file.path, "--count", "1"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("the disk is full"), result.stderr)
+        XCTAssertEqual(try Data(contentsOf: file), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted(), ["filler", "grades.json"])
+    }
+
     /// The same in the Grades tab: a slider step cannot be saved, the tab says so, the marks stay
     /// in memory and the file on disk keeps the last saved version.
     func testAFullDiskInTheGradesTabIsReportedAndTheFileKept() throws {

@@ -88,7 +88,7 @@ private func fuzzGradesCSV(_ bytes: [UInt8]) {
 /// The council's grounds export (CSV or GeoJSON) and the generic CSV reader under it.
 private func fuzzGrounds(_ bytes: [UInt8]) {
     _ = try? CSV.parse(String(decoding: bytes, as: UTF8.self))
-    _ = try? GroundsImport.read(Data(bytes), fileName: "grounds.csv")
+    _ = try? GroundsImport.read(Data(bytes), fileName: "grounds.csv", english)
 }
 
 /// The rules digest format (bundled and user-imported digests).

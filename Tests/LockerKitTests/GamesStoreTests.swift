@@ -124,7 +124,7 @@ final class GamesStoreTests: XCTestCase {
     func testCouncilExportImportsFromCSVAndGeoJSON() throws {
         let csv = "recordid,playground_name,suburb_name,postcode,latitude,longitude,googlemaps_drive_to\r\n"
             + "a1b2,\"Tooradin Foreshore, Playground\",Tooradin,3980,-38.2143,145.3836,https://maps.example\r\n"
-        let grounds = try GroundsImport.read(Data(csv.utf8), fileName: "export.csv")
+        let grounds = try GroundsImport.read(Data(csv.utf8), fileName: "export.csv", .english)
         XCTAssertEqual(grounds, [Ground(id: "casey-a1b2", name: "Tooradin Foreshore, Playground", suburb: "Tooradin", postcode: "3980",
                                         latitude: -38.2143, longitude: 145.3836, approximate: false)])
         let geo = """
@@ -132,13 +132,13 @@ final class GamesStoreTests: XCTestCase {
           {"type": "Feature", "properties": {"recordid": "x9", "playground_name": "Lake\\u001b[2J Park", "suburb_name": "Berwick", "postcode": "3806"},
            "geometry": {"type": "Point", "coordinates": [145.35, -38.03]}}]}
         """
-        let fromGeo = try GroundsImport.read(Data(geo.utf8), fileName: "export.geojson")
+        let fromGeo = try GroundsImport.read(Data(geo.utf8), fileName: "export.geojson", .english)
         XCTAssertEqual(fromGeo.first?.latitude, -38.03, "GeoJSON coordinates are longitude, latitude")
         XCTAssertEqual(fromGeo.first?.name, "Lake\u{FFFD}[2J Park")
-        XCTAssertThrowsError(try GroundsImport.read(Data("recordid,playground_name,suburb_name,postcode,latitude,longitude\n1,A,B,39,-38,145\n".utf8), fileName: "bad.csv")) {
+        XCTAssertThrowsError(try GroundsImport.read(Data("recordid,playground_name,suburb_name,postcode,latitude,longitude\n1,A,B,39,-38,145\n".utf8), fileName: "bad.csv", .english)) {
             XCTAssertEqual(($0 as? GroundsImport.Problem)?.place, "bad.csv, line 2")
         }
-        XCTAssertThrowsError(try GroundsImport.read(Data("name,lat\n".utf8), fileName: "bad.csv"))
+        XCTAssertThrowsError(try GroundsImport.read(Data("name,lat\n".utf8), fileName: "bad.csv", .english))
         let (store, _) = try makeStore()
         let before = try store.groundCount()
         try store.upsert(grounds)

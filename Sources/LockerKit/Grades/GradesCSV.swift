@@ -38,10 +38,7 @@ public enum GradesCSV {
         do {
             records = try CSV.parse(text)
         } catch let error as CSV.ParseError {
-            let message = error.problem == .unterminatedQuote
-                ? l.t("a quoted field is never closed")
-                : l.t("a quote in the middle of a field (write \"\" inside a quoted field)")
-            throw ImportError(problems: [Problem(line: error.line, message: message)])
+            throw ImportError(problems: [Problem(line: error.line, message: error.message(l))])
         }
         var problems: [Problem] = []
         var units: [GradeUnit] = []

@@ -18,6 +18,14 @@ public enum CSV {
             case strayQuote
         }
         public var description: String { "line \(line): \(problem)" }
+
+        /// What is wrong, in the interface language (the line is reported apart).
+        public func message(_ l: Localizer) -> String {
+            switch problem {
+            case .unterminatedQuote: return l.t("a quoted field is never closed")
+            case .strayQuote: return l.t("a quote in the middle of a field (write \"\" inside a quoted field)")
+            }
+        }
     }
 
     /// Parses the whole text; blank lines are skipped.
