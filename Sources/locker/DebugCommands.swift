@@ -3,10 +3,14 @@ import FoundationEssentials
 import LockerApp
 import LockerCommandLine
 import LockerKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `locker debug-save-loop FILE`: saves a grades file again and again through the Grades tab's
 /// own repository, moving the first course's mark between two values, until killed. Hidden: it
 /// exists for the crash tests (a SIGKILL at any moment must leave the old or the new version).
+/// Prints "saving" once the first save is done.
 struct DebugSaveLoopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "debug-save-loop", shouldDisplay: false)
 
@@ -26,6 +30,8 @@ struct DebugSaveLoopCommand: ParsableCommand {
                                  ["reason": StorageError.explain(error, localizer)]), status: 1)
             }
             saves += 1
+            // Tells a waiting test that saves are under way.
+            if saves == 1 { print("saving", terminator: "\n"); fflush(stdout) }
         }
     }
 }
