@@ -19,7 +19,7 @@ import TerminalUI
 /// The parsers that files and terminals feed, by the name `scripts/fuzz` uses.
 enum FuzzTarget: String, CaseIterable {
     case po, grades, workoutJSON = "workout-json", gpx, tcx, gradesCSV = "grades-csv",
-         grounds, rules, keys
+         grounds, rules, officialRules = "official-rules", keys
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -31,6 +31,7 @@ enum FuzzTarget: String, CaseIterable {
         case .gradesCSV: fuzzGradesCSV(bytes)
         case .grounds: fuzzGrounds(bytes)
         case .rules: fuzzRules(bytes)
+        case .officialRules: fuzzOfficialRules(bytes)
         case .keys: fuzzKeys(bytes)
         }
     }
@@ -95,6 +96,13 @@ private func fuzzGrounds(_ bytes: [UInt8]) {
 private func fuzzRules(_ bytes: [UInt8]) {
     guard let digest = try? RulesDigest.parse(String(decoding: bytes, as: UTF8.self), file: "rules.md") else { return }
     for article in digest.articles.prefix(8) { _ = digest.index(of: article.number) }
+}
+
+/// The text of an official rule book (`pdftotext -layout` output) split into articles.
+private func fuzzOfficialRules(_ bytes: [UInt8]) {
+    for article in OfficialRules.split(String(decoding: bytes, as: UTF8.self)).prefix(8) {
+        _ = article.number.split(separator: ".").count
+    }
 }
 
 /// Key codes as `wget_wch` hands them over: a status byte then a 32-bit value, repeated.
