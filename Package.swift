@@ -4,8 +4,10 @@ import PackageDescription
 // Locker: a full-screen terminal app (ncurses) with six tabs.
 // Module boundaries follow ../shared/docs/design.md §1: only TerminalUI imports CNcurses.
 /// Static Swift runtime for release builds, plus the libraries FoundationEssentials pulls in
-/// that `-static-stdlib` alone does not name on Linux.
-let staticRuntimeFlags = ["-static-stdlib",
+/// that `-static-stdlib` alone does not name on Linux. Not position-independent: a PIE would
+/// need 41,000 relative relocations at start, dirtying every page that holds a pointer
+/// (about 1.2 MB of the peak RSS; docs/PERFORMANCE.md, ARCHITECTURE §7k).
+let staticRuntimeFlags = ["-static-stdlib", "-Xclang-linker", "-no-pie",
                           "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections",
                           "-Xlinker", "-lswiftSynchronization"]
 
