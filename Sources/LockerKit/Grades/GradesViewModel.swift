@@ -54,8 +54,9 @@ public final class GradesViewModel: ViewModel {
         case .loaded(let stored):
             book = stored
         case .missing:
+            // First start: the bundled curriculum is shown; grades.json is written with the first
+            // change, so merely opening the app (which builds this tab while idle) writes nothing.
             book = defaults
-            hasPendingSave = true   // first start: copy the default curriculum to the data folder
         case .corrupt(let backup, let reason):
             book = defaults
             loadProblem = localizer.t("grades.json could not be used ({reason}); it was kept as {backup} and the default curriculum is shown.",
