@@ -50,6 +50,7 @@ public final class Shell {
     /// Routes one key: overlays first, then global keys (unless a text field has focus), then
     /// the current screen.
     public func handle(_ key: Key, size: Size) -> Action {
+        lastKeyAt = Date()
         needsRender = true
         switch key {
         case .control("c"): return .quit
@@ -110,7 +111,9 @@ public final class Shell {
         flushPendingWork()
         if warmUpNextScreen() { return }
         if let reminders {
-            if !reminders.started { reminders.start() }
+            // The first look at today's games runs locker-games (tens of milliseconds, blocking):
+            // only after a full second without keys, so it never lands in the middle of typing.
+            if !reminders.started && now.timeIntervalSince(lastKeyAt) >= Double(Shell.remindersDelay) / 1000 { reminders.start() }
             // Relative times ("in 12 minutes") move on, and a game may become urgent.
             if !reminders.todaysGames().isEmpty { needsRender = true }
         }
@@ -122,11 +125,15 @@ public final class Shell {
 
     /// Milliseconds without a key before the next unbuilt tab is built (after the first frame).
     static let warmUpDelay = 40
+    /// Milliseconds without a key before the reminders first ask for today's games.
+    static let remindersDelay = 1000
+    /// When the last key came (start-up counts as one).
+    private var lastKeyAt = Date()
 
     public var idleTimeout: Int? {
         if screens.values.contains(where: { $0.needsWarmUp }) { return Shell.warmUpDelay }
         if screens.values.contains(where: { $0.hasPendingWork }) { return Shell.saveDelay }
-        if let reminders, !reminders.started { return 1000 }
+        if let reminders, !reminders.started { return Shell.remindersDelay }
         if viewModel.notice != nil { return 500 }
         if viewModel.hasPendingSettings { return 1000 }
         if let reminders, !reminders.todaysGames().isEmpty { return 30_000 }
