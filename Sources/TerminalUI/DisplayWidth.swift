@@ -88,7 +88,9 @@ public enum DisplayWidth {
 
     static func isZeroWidth(_ value: UInt32) -> Bool {
         switch value {
-        case 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2064, 0xFEFF, 0x00AD: return true
+        // Format characters, bidi marks, embeddings, overrides and isolates included: they are
+        // skipped, so none reaches a terminal that would reorder the line because of it.
+        case 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x206F, 0xFEFF, 0x00AD, 0x061C: return true
         case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: return true
         case 0xFE00...0xFE0F: return true
         default: return false

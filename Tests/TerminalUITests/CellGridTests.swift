@@ -57,6 +57,17 @@ final class CellGridTests: XCTestCase {
         XCTAssertEqual(grid.line(0), "ab")
     }
 
+    /// Bidirectional overrides and isolates never reach the terminal, so a name cannot reorder
+    /// or hide what follows it on a terminal that implements bidi (VTE does); nor do C1 controls.
+    func testBidiControlsAndC1ControlsNeverReachTheTerminal() {
+        var grid = CellGrid(width: 30, height: 1)
+        grid.write("é\u{202E}abc\u{2066}d\u{2069}\u{200F}e\u{9B}31m", x: 0, y: 0, style: .plain)
+        let line = grid.line(0)
+        XCTAssertFalse(line.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+            || $0.value == 0x200F || (0x80...0x9F).contains($0.value) }, line)
+        XCTAssertTrue(line.hasPrefix("éabcde\u{FFFD}31m"), line)
+    }
+
     func testSurfaceWriteClipsOnTheLeft() {
         let surface = MemorySurface(width: 10, height: 1)
         surface.write("abcdef", x: 0, y: 0, clip: Rect(x: 2, y: 0, width: 3, height: 1))
