@@ -124,7 +124,7 @@ public final class Shell {
     static let saveDelay = 250
 
     /// Milliseconds without a key before the next unbuilt tab is built (after the first frame).
-    static let warmUpDelay = 40
+    static let warmUpDelay = 10
     /// Milliseconds without a key before the reminders first ask for today's games.
     static let remindersDelay = 1000
     /// When the last key came (start-up counts as one).
