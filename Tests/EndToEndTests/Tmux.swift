@@ -145,6 +145,20 @@ final class TmuxSession {
         throw XCTSkip("stopping this test")
     }
 
+    /// Waits until the screen stops changing (the same twice, 200 ms apart) and returns it.
+    @discardableResult
+    func waitForStableScreen(timeout: TimeInterval = 15) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = try screen()
+        repeat {
+            usleep(200_000)
+            let now = try screen()
+            if now == last { return now }
+            last = now
+        } while Date() < deadline
+        return last
+    }
+
     /// Waits until `text` is gone from the screen.
     func waitForAbsence(_ text: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws {
         let deadline = Date().addingTimeInterval(timeout)
