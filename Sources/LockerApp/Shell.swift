@@ -175,7 +175,7 @@ public final class Shell {
             .render(into: surface, row: bounds.row(0))
         // A long status message (an error, in a long language) takes up to three rows, growing
         // upwards, so it can be read whole.
-        let status = statusLines(width: bounds.width - statusLanguage.displayWidth - 2, glyphs: glyphs)
+        let status = statusText(width: bounds.width - statusLanguage.displayWidth - 2, glyphs: glyphs)
         let statusRows = max(1, status.lines.count)
         var content = Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 2 - statusRows)
         if viewModel.tab != .games, let reminders, reminders.started, let reminder = reminders.reminder() {
@@ -217,30 +217,32 @@ public final class Shell {
 
     private var statusLanguage: String { " \(viewModel.language.rawValue.uppercased()) " }
 
-    /// The status line's text as drawn: the notice (a banner) or the screen's status, wrapped.
-    private func statusLines(width: Int, glyphs: Glyphs) -> (lines: [String], banner: Banner?) {
-        if let notice = viewModel.notice {
-            let banner = Banner(notice.message, kind: bannerKind(notice.kind))
-            let text = banner.marker(glyphs) + " " + banner.message
-            return (Banner.lines(text, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis), banner)
-        }
-        guard let status = currentScreen.status(localizer) else { return ([], nil) }
-        return (Banner.lines(status, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis), nil)
+    /// The status line as drawn, wrapped once per frame: the notice (a banner in its kind's
+    /// style) or else the screen's status (muted, its web addresses made links).
+    private struct StatusText {
+        var lines: [String] = []
+        var style = Style(.muted)
+        var links = false
     }
 
-    private func renderStatus(_ status: (lines: [String], banner: Banner?), into surface: Surface, rows: Rect) {
+    private func statusText(width: Int, glyphs: Glyphs) -> StatusText {
+        if let notice = viewModel.notice {
+            let banner = Banner(notice.message, kind: bannerKind(notice.kind))
+            return StatusText(lines: banner.lines(width: width, maxRows: Shell.maxStatusRows, glyphs: glyphs), style: banner.style)
+        }
+        guard let status = currentScreen.status(localizer) else { return StatusText() }
+        return StatusText(lines: Banner.wrap(status, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis), links: true)
+    }
+
+    private func renderStatus(_ status: StatusText, into surface: Surface, rows: Rect) {
         let right = statusLanguage
         let rightX = rows.maxX - right.displayWidth
         surface.write(right, x: rightX, y: rows.maxY - 1, style: Style(.muted))
         let left = Rect(x: rows.x, y: rows.y, width: max(0, rightX - rows.x - 1), height: rows.height)
-        if let banner = status.banner {
-            banner.render(into: surface, row: left)
-            return
-        }
         for (i, line) in status.lines.enumerated() {
-            surface.write(" " + line, x: left.x, y: left.y + i, style: Style(.muted), clip: left)
+            surface.write(line, x: left.x + 1, y: left.y + i, style: status.style, clip: left)
             // A web address in the status line (a game's map link) is also a terminal hyperlink.
-            if let start = line.firstRange(of: "https://") {
+            if status.links, let start = line.firstRange(of: "https://") {
                 let url = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
                 let x = left.x + 1 + String(line[..<start.lowerBound]).displayWidth
                 if x + url.displayWidth <= left.maxX {

@@ -62,7 +62,10 @@ enum GamesContext {
     }
 
     /// The password from standard input (one line; the newline is dropped).
-    static func passwordFromStdin() -> String {
+    /// The password from standard input; without `--password-stdin` (`flagGiven`), a message
+    /// saying how to give it and exit status 2.
+    static func passwordFromStdin(flagGiven: Bool) -> String {
+        guard flagGiven else { fail(localizer.t("Give the password on standard input with --password-stdin."), status: 2) }
         guard let line = readLine(strippingNewline: true) else {
             fail(localizer.t("Give the password on standard input, e.g. printf '%s' \"$PASSWORD\" | locker login NAME --password-stdin"), status: 2)
         }
@@ -81,8 +84,7 @@ struct AccountCreateCommand: ParsableCommand {
     @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password (8 characters or more) from standard input."))) var passwordStdin = false
 
     func run() throws {
-        guard passwordStdin else { fail(localizer.t("Give the password on standard input with --password-stdin."), status: 2) }
-        let password = GamesContext.passwordFromStdin()
+        let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
         let store = GamesContext.store()
         let user = GamesContext.run { try store.createAccount(name: name, password: password, now: GamesContext.now) }
         print(localizer.t("Account {name} created. Log in with: locker login {name} --password-stdin", ["name": user.name]))
@@ -95,8 +97,7 @@ struct LoginCommand: ParsableCommand {
     @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password from standard input."))) var passwordStdin = false
 
     func run() throws {
-        guard passwordStdin else { fail(localizer.t("Give the password on standard input with --password-stdin."), status: 2) }
-        let password = GamesContext.passwordFromStdin()
+        let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
         let store = GamesContext.store()
         let (user, token) = GamesContext.run { try store.login(name: name, password: password, now: GamesContext.now) }
         do {

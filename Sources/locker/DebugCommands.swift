@@ -31,7 +31,7 @@ struct DebugSaveLoopCommand: ParsableCommand {
             }
             saves += 1
             // Tells a waiting test that saves are under way.
-            if saves == 1 { print("saving", terminator: "\n"); fflush(stdout) }
+            if saves == 1 { print("saving"); fflush(stdout) }
         }
     }
 }

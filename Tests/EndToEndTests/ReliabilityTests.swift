@@ -59,7 +59,8 @@ final class ReliabilityTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<100 {
             try original.write(to: file)
-            let (pid, output) = try spawn([binary.path, "debug-save-loop", file.path])
+            let (pid, pipe) = try startProcess([binary.path, "debug-save-loop", file.path], pipeOutput: true)
+            let output = pipe!
             if round % 2 == 0 {
                 usleep(UInt32.random(in: 0...60_000, using: &generator))
             } else {
@@ -257,26 +258,5 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertFalse(try session.screen(escapes: true).contains("\u{1B}[31m"))
         try session.send("q")
         XCTAssertEqual(try session.waitForExit(), 0)
-    }
-
-    /// posix_spawn without waiting (the caller kills and reaps); returns the read end of a pipe
-    /// on the child's standard output.
-    func spawn(_ arguments: [String]) throws -> (pid: pid_t, output: Int32) {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw NSError(domain: "pipe", code: Int(errno)) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-        close(pipeEnds[1])
-        guard status == 0 else { close(pipeEnds[0]); throw NSError(domain: "spawn", code: Int(status)) }
-        return (pid, pipeEnds[0])
     }
 }

@@ -42,20 +42,38 @@ func runProcess(_ arguments: [String], environment: [String: String]? = nil, inp
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
 }
 
-/// Runs a command whose children outlive it (the tmux server): posix_spawn and waitpid, with
-/// output discarded. Foundation's `Process` would wait for those children too.
-func spawnDetached(_ arguments: [String]) throws -> Int32 {
+/// Starts a command (found on PATH by /usr/bin/env) without waiting for it: stdin and stderr on
+/// /dev/null, stdout too unless `pipeOutput`, which returns the read end of a pipe on it.
+func startProcess(_ arguments: [String], pipeOutput: Bool = false) throws -> (pid: pid_t, output: Int32?) {
+    var pipeEnds: [Int32] = [-1, -1]
+    if pipeOutput { guard pipe(&pipeEnds) == 0 else { throw NSError(domain: "pipe", code: Int(errno)) } }
     var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     for fd: Int32 in [0, 1, 2] {
-        posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        if fd == 1 && pipeOutput {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
     }
     let argv: [UnsafeMutablePointer<CChar>?] = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
     let status = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ)
-    guard status == 0 else { throw NSError(domain: "spawn", code: Int(status)) }
+    if pipeOutput { close(pipeEnds[1]) }
+    guard status == 0 else {
+        if pipeOutput { close(pipeEnds[0]) }
+        throw NSError(domain: "spawn", code: Int(status))
+    }
+    return (pid, pipeOutput ? pipeEnds[0] : nil)
+}
+
+/// Runs a command whose children outlive it (the tmux server): posix_spawn and waitpid, with
+/// output discarded. Foundation's `Process` would wait for those children too.
+func spawnDetached(_ arguments: [String]) throws -> Int32 {
+    let pid = try startProcess(arguments).pid
     var exit: Int32 = 0
     while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
     return (exit >> 8) & 0xFF

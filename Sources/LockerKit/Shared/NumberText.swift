@@ -3,15 +3,13 @@
 public enum NumberText {
     /// Up to two decimals without trailing zeros; other values as Swift prints them.
     public static func compact(_ value: Double) -> String {
-        // From 10^13 on, the hundredths (10^15) stop being exact in the integer arithmetic below,
-        // and past Int.max they would trap: such values are written as Swift prints them.
-        guard value.isFinite, abs(value) < 1e13 else { return "\(value)" }
-        let hundredths = (value * 100).rounded()
-        if abs(value * 100 - hundredths) > 1e-6 { return "\(value)" }
-        let whole = Int(hundredths) / 100, rest = abs(Int(hundredths) % 100)
-        let sign = value < 0 && whole == 0 ? "-" : ""
-        if rest == 0 { return sign + "\(whole)" }
-        return sign + "\(whole)." + (rest % 10 == 0 ? "\(rest / 10)" : (rest < 10 ? "0\(rest)" : "\(rest)"))
+        // Values whose hundredths `whole` refuses (not finite, 10^13 and beyond) or that need
+        // more than two decimals are written as Swift prints them.
+        guard let hundredths = whole(value * 100), abs(value * 100 - Double(hundredths)) <= 1e-6 else { return "\(value)" }
+        let integer = hundredths / 100, rest = abs(hundredths % 100)
+        let sign = value < 0 && integer == 0 ? "-" : ""
+        if rest == 0 { return sign + "\(integer)" }
+        return sign + "\(integer)." + (rest % 10 == 0 ? "\(rest / 10)" : (rest < 10 ? "0\(rest)" : "\(rest)"))
     }
 
     /// `value` rounded to a whole number by `rule`, or nil when it is not finite or so large

@@ -31,16 +31,19 @@ public struct Banner: Hashable, Sendable {
     }
 
     public func render(into surface: Surface, row rect: Rect) {
-        let lines = Banner.lines(marker(surface.glyphs) + " " + message, width: rect.width - 1, maxRows: rect.height,
-                                 ellipsis: surface.glyphs.ellipsis)
-        for (i, line) in lines.enumerated() {
+        for (i, line) in lines(width: rect.width - 1, maxRows: rect.height, glyphs: surface.glyphs).enumerated() {
             surface.write(line, x: rect.x + 1, y: rect.y + i, style: style, clip: rect)
         }
     }
 
+    /// The marker and the message as drawn: wrapped to `width`, at most `maxRows` lines.
+    public func lines(width: Int, maxRows: Int, glyphs: Glyphs) -> [String] {
+        Banner.wrap(marker(glyphs) + " " + message, width: width, maxRows: maxRows, ellipsis: glyphs.ellipsis)
+    }
+
     /// `text` word-wrapped to `width`, at most `maxRows` lines, the last cut with `ellipsis`
     /// when the text goes on.
-    public static func lines(_ text: String, width: Int, maxRows: Int, ellipsis: String) -> [String] {
+    public static func wrap(_ text: String, width: Int, maxRows: Int, ellipsis: String) -> [String] {
         guard width > 0, maxRows > 0 else { return [] }
         var lines = WordWrap.wrap(text, width: width, hangingIndent: false)
         if lines.count > maxRows {
