@@ -19,14 +19,41 @@ final class ByteStream {
     private let descriptor: Int32
     /// Total bytes read so far (for progress and tests).
     private(set) var bytesRead = 0
+    /// The file's size when it was opened (0 when unknown).
+    private(set) var totalSize = 0
+    /// Called after each chunk with the bytes read so far and the file's size; returning false
+    /// stops reading (the stream then looks ended and `cancelled` is set).
+    var onChunk: ((_ read: Int, _ total: Int) -> Bool)?
+    /// True when `onChunk` asked to stop.
+    private(set) var cancelled = false
 
     /// Opens `path` for reading.
     init(path: String, chunk: Int = 1 << 20) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw WorkoutError(file: path, line: nil, problem: .unreadable(String(cString: strerror(errno)))) }
         descriptor = fd
+        var info = stat()
+        if fstat(fd, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                close(fd)
+                throw WorkoutError(file: path, line: nil, problem: .unreadable(String(cString: strerror(EISDIR))))
+            }
+            totalSize = Int(info.st_size)
+        }
         capacity = chunk
         buffer = .allocate(capacity: chunk)
+    }
+
+    /// Offset from the start of the file of the buffer index `index`.
+    func fileOffset(of index: Int) -> Int { bytesRead - count + index }
+
+    /// Makes at least `n` unread bytes available from `position` (dropping what is before it).
+    /// False when the file ends first.
+    func ensure(_ n: Int) -> Bool {
+        while count - position < n {
+            guard refill(keeping: position).more else { return false }
+        }
+        return true
     }
 
     /// Reads from bytes in memory (tests, fuzzing).
@@ -53,6 +80,11 @@ final class ByteStream {
     /// bytes arrived (false at the end of the file).
     func refill(keeping keep: Int) -> (shift: Int, more: Bool) {
         guard !atEnd else { return (0, false) }
+        if let onChunk, !onChunk(bytesRead, totalSize) {
+            cancelled = true
+            atEnd = true
+            return (0, false)
+        }
         let shift = keep
         if shift > 0 {
             memmove(buffer, buffer + shift, count - shift)

@@ -10,6 +10,8 @@ public enum WorkoutFormat: String, Sendable, Codable {
     case json
     /// The original app's JSON: an array of `[latitude, longitude, heartRate]` without time.
     case triples
+    /// Garmin's binary Flexible and Interoperable Data Transfer format (watches, bike computers).
+    case fit
 }
 
 /// A recorded workout in columns (one array per field, missing values as NaN): a million points
@@ -18,7 +20,8 @@ public struct Workout: Sendable {
     public var format: WorkoutFormat
     /// The file's own title (GPX name, JSON title), if any.
     public var name: String?
-    /// The file's type or sport (GPX type, TCX Sport, JSON subtitle or sport), if any.
+    /// The file's type or sport (GPX type, TCX Sport, JSON subtitle or sport, FIT sport), if any.
+    /// FIT sports are stored as the profile's lowercase name ("running"); `SportText` names them.
     public var kind: String?
     /// Start given by the file itself (TCX Id, JSON start), if any.
     public var declaredStart: Double?
@@ -28,36 +31,73 @@ public struct Workout: Sendable {
     public var time: [Double] = []
     public var heartRate: [Float] = []
     public var elevation: [Float] = []
-    /// Recording segment of each point (GPX `trkseg`); the line is not drawn across segments.
+    /// Recording segment of each point (GPX `trkseg`, FIT timer restart); the line is not drawn
+    /// across segments and the time between two segments is a pause.
     public var segment: [Int32] = []
+    /// The device's own cumulative distance in metres at each point (TCX `DistanceMeters`, FIT
+    /// `distance`), NaN where the file has none. Used when the file has no positions.
+    public var deviceDistance: [Float] = []
+    /// Totals the device wrote for the whole file (TCX laps, FIT sessions), used only when the
+    /// points carry neither positions nor distances (a pool swim with lap data only).
+    public var declaredDistance: Double?
+    public var declaredTimerSeconds: Double?
+    /// Where the file itself starts another activity (a FIT session), with that activity's sport.
+    public var activityStarts: [ActivityStart] = []
+
+    /// The first point of an activity the file declares (FIT multisport sessions).
+    public struct ActivityStart: Sendable, Equatable {
+        public var index: Int
+        public var kind: String?
+    }
 
     public init(format: WorkoutFormat) { self.format = format }
 
     public var count: Int { latitude.count }
 
-    mutating func append(latitude lat: Double, longitude lon: Double, time t: Double, heartRate hr: Float, elevation ele: Float, segment seg: Int32) {
+    mutating func append(latitude lat: Double, longitude lon: Double, time t: Double, heartRate hr: Float, elevation ele: Float,
+                         segment seg: Int32, deviceDistance dist: Float = .nan) {
         latitude.append(lat)
         longitude.append(lon)
         time.append(t)
         heartRate.append(hr)
         elevation.append(ele)
         segment.append(seg)
+        deviceDistance.append(dist)
+    }
+
+    mutating func reserve(_ n: Int) {
+        latitude.reserveCapacity(n); longitude.reserveCapacity(n); time.reserveCapacity(n)
+        heartRate.reserveCapacity(n); elevation.reserveCapacity(n); segment.reserveCapacity(n)
+        deviceDistance.reserveCapacity(n)
     }
 
     public func hasPosition(_ i: Int) -> Bool { !latitude[i].isNaN && !longitude[i].isNaN }
 }
 
-/// Why a file could not be read as a workout: the file, the line (or element) and what is wrong.
+/// Why a file could not be read as a workout: the file, the line (or, in a binary file, the byte
+/// offset) and what is wrong.
 public struct WorkoutError: Error, Equatable, CustomStringConvertible {
     public var file: String
     public var line: Int?
+    /// Offset of the bad byte from the start of a binary (FIT) file.
+    public var byteOffset: Int?
     public var problem: Problem
+
+    public init(file: String, line: Int?, byteOffset: Int? = nil, problem: Problem) {
+        self.file = file
+        self.line = line
+        self.byteOffset = byteOffset
+        self.problem = problem
+    }
 
     public enum Problem: Equatable, Sendable {
         case unreadable(String)
         case notAWorkout(String)
-        case fitNotSupported
         case truncated(String)
+        /// A binary file ends before its declared size.
+        case cutShort
+        /// A FIT header or file checksum does not match: the bytes were damaged.
+        case badChecksum
         case malformed(String)
         case badValue(element: String, value: String)
         case outOfRange(element: String, value: String)
@@ -65,17 +105,21 @@ public struct WorkoutError: Error, Equatable, CustomStringConvertible {
         case tripleSize(index: Int, count: Int)
     }
 
-    public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(problem)" }
+    public var description: String {
+        "\(file)\(line.map { ":\($0)" } ?? "")\(byteOffset.map { "@\($0)" } ?? ""): \(problem)"
+    }
 
     /// The message in the interface language.
     public func message(_ l: Localizer) -> String {
-        let place = line.map { l.t("{file}, line {line}", ["file": file, "line": String($0)]) } ?? file
+        let place = line.map { l.t("{file}, line {line}", ["file": file, "line": String($0)]) }
+            ?? byteOffset.map { l.t("{file}, byte {offset}", ["file": file, "offset": String($0)]) } ?? file
         let what: String
         switch problem {
         case .unreadable(let reason): what = l.t("cannot be read ({reason})", ["reason": reason])
-        case .notAWorkout(let reason): what = l.t("is not a GPX, TCX or JSON workout ({reason})", ["reason": reason])
-        case .fitNotSupported: what = l.t("is a FIT file, which Locker does not read; export the workout as GPX or TCX")
+        case .notAWorkout(let reason): what = l.t("is not a GPX, TCX, FIT or JSON workout ({reason})", ["reason": reason])
         case .truncated(let open): what = l.t("ends too early: {element} is not closed (is the file cut short?)", ["element": open])
+        case .cutShort: what = l.t("ends too early (is the file cut short?); nothing was read from it")
+        case .badChecksum: what = l.t("fails its checksum, so its bytes are damaged; nothing was read from it")
         case .malformed(let detail): what = l.t("is not well-formed: {detail}", ["detail": detail])
         case .badValue(let element, let value): what = l.t("{element} holds “{value}”, which is not a valid value", ["element": element, "value": value])
         case .outOfRange(let element, let value): what = l.t("{element} is {value}, outside the possible range", ["element": element, "value": value])
