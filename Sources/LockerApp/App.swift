@@ -36,11 +36,14 @@ public final class App {
                                        choices: options.choices, writable: writable)
         for notice in startupNotices { viewModel.post(notice.kind, notice.message) }
         let glyphs: Glyphs = options.ascii ? .ascii : .unicode
-        let (screens, games) = ScreenFactory.makeScreens(options: options, localizer: localizer) { [weak viewModel] tab in
+        // Slow work runs off the UI thread; its results wake the run loop through the terminal.
+        let work = BackgroundWork(wake: terminal.makeWaker())
+        let (screens, games) = ScreenFactory.makeScreens(options: options, localizer: localizer, work: work) { [weak viewModel] tab in
             viewModel?.select(tab)
         }
         shell = Shell(viewModel: viewModel, screens: screens, glyphs: glyphs)
         shell.reminders = games
+        shell.background = work
         surface = terminal.makeSurface(theme: App.theme(for: viewModel.theme), glyphs: glyphs)
     }
 
@@ -89,7 +92,8 @@ public final class App {
 /// `UnavailableScreen`.
 enum ScreenFactory {
     /// `navigate` switches tabs (used for links from one tab to another).
-    static func makeScreens(options: AppOptions, localizer: Localizer, navigate: @escaping (Tab) -> Void) -> ([Screen], GamesViewModel) {
+    static func makeScreens(options: AppOptions, localizer: Localizer, work: BackgroundWork,
+                            navigate: @escaping (Tab) -> Void) -> ([Screen], GamesViewModel) {
         let diving = options.resources?.dataDirectory.appendingPathComponent("diving")
             ?? URL(fileURLWithPath: "Data/diving")
         // Each tab is built when first shown; bundled files are read once, when first needed.
@@ -136,7 +140,7 @@ enum ScreenFactory {
                 return WorkoutScreen(viewModel: WorkoutViewModel(
                     localizer: localizer, library: WorkoutLibrary(directory: options.paths.workoutsDirectory),
                     sample: options.resources?.dataDirectory.appendingPathComponent("workout/sample-run.gpx"),
-                    maxHeartRate: settings?.maxHeartRate))
+                    maxHeartRate: settings?.maxHeartRate, work: work))
             },
         ], games)
     }

@@ -27,6 +27,10 @@ public final class Shell {
         didSet { if let reminders { tokens.append(reminders.observe { [weak self] in self?.needsRender = true }) } }
     }
 
+    /// Where screens' slow work runs; its results are delivered here, on the UI thread, when
+    /// the run loop wakes.
+    public var background: BackgroundWork?
+
     public init(viewModel: ShellViewModel, screens: [Screen], glyphs: Glyphs) {
         self.viewModel = viewModel
         self.glyphs = glyphs
@@ -104,8 +108,10 @@ public final class Shell {
         return .none
     }
 
-    /// Periodic work while no key comes: expire the notice, write pending settings.
+    /// Periodic work while no key comes (and after a wake-up): deliver background results,
+    /// expire the notice, write pending settings.
     public func tick(now: Date = Date()) {
+        if background?.deliver() == true { needsRender = true }
         if viewModel.expireNotice(now: now) { needsRender = true }
         viewModel.saveSettingsIfNeeded()
         flushPendingWork()

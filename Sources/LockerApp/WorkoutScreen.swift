@@ -14,7 +14,6 @@ public final class WorkoutScreen: Screen {
     private var showText = false
     private var textView = TextViewState()
     private var textHeight = 10
-    private var message: String?
     private let map = RouteMapPlot()
     private let chart = HeartRateChartPlot()
     /// Points the chart cursor moves per ← →: about one dot column of the chart.
@@ -31,7 +30,10 @@ public final class WorkoutScreen: Screen {
     // MARK: Keys
 
     public func handle(_ key: Key) -> Bool {
-        message = nil
+        if viewModel.opening != nil && key == .escape {
+            viewModel.cancelOpening()
+            return true
+        }
         guard let current = viewModel.current else { return handleList(key) }
         if showText {
             if key == .escape || key == .character("s") { showText = false; return true }
@@ -67,7 +69,7 @@ public final class WorkoutScreen: Screen {
         if state.handle(key, pageSize: listHeight) { viewModel.select(state.selected); return true }
         switch key {
         case .enter:
-            if !viewModel.openSelected() { message = viewModel.openProblem }
+            viewModel.openSelected()
             focus = .map
         case .character("r"):
             viewModel.reload()
@@ -80,6 +82,7 @@ public final class WorkoutScreen: Screen {
     // MARK: Hints
 
     public func footerHints(_ l: Localizer) -> [KeyHint] {
+        if viewModel.opening != nil { return [KeyHint("Esc", l.t("cancel"))] }
         guard viewModel.current != nil else {
             return [KeyHint("↑↓", l.t("move")), KeyHint("Enter", l.t("open")), KeyHint("r", l.t("reload"))]
         }
@@ -91,7 +94,8 @@ public final class WorkoutScreen: Screen {
 
     public func helpSections(_ l: Localizer) -> [HelpSection] {
         [HelpSection(title: l.t("Workout"), hints: [
-            KeyHint("↑ ↓ Enter", l.t("Choose a workout in the list and open it")),
+            KeyHint("↑ ↓ Enter", l.t("Choose a workout in the list and open it (.gpx, .tcx, .fit or .json)")),
+            KeyHint("Esc", l.t("While a workout opens: stop opening it")),
             KeyHint("r", l.t("Read the workouts folder again (add files with locker workout import FILE)")),
             KeyHint("+ - 0", l.t("Zoom the map in and out; 0 fits the whole route")),
             KeyHint("← ↑ ↓ →", l.t("Pan the map (map focused) or move the chart cursor (chart focused)")),
@@ -104,10 +108,16 @@ public final class WorkoutScreen: Screen {
     }
 
     public func status(_ l: Localizer) -> String? {
-        if let message { return message }
+        if let opening = viewModel.opening {
+            return l.t("Opening {file}: {percent} % read (Esc cancels)",
+                       ["file": opening.fileName, "percent": String(Int(opening.progress * 100))])
+        }
+        if let problem = viewModel.openProblem { return problem }
         guard let current = viewModel.current else {
             guard viewModel.items.indices.contains(viewModel.selectedIndex) else { return nil }
-            return viewModel.items[viewModel.selectedIndex].problem
+            let item = viewModel.items[viewModel.selectedIndex]
+            if item.pending { return l.t("Reading {file} …", ["file": item.url.lastPathComponent]) }
+            return item.problem
         }
         return cursorDescription(current, l)
     }
@@ -122,7 +132,9 @@ public final class WorkoutScreen: Screen {
         } else {
             parts.append(l.t("point {index} of {count}", ["index": String(i + 1), "count": String(w.count)]))
         }
-        parts.append(WorkoutText.distance(Double(current.cumulativeDistance[i]), l))
+        if current.summary.distanceSource == .route || current.summary.distanceSource == .device {
+            parts.append(WorkoutText.distance(Double(current.cumulativeDistance[i]), l))
+        }
         parts.append(w.heartRate[i].isNaN ? l.t("no heart rate") : l.t("{bpm} bpm", ["bpm": WorkoutText.bpm(Double(w.heartRate[i]))]))
         return parts.joined(separator: " · ")
     }
@@ -132,7 +144,8 @@ public final class WorkoutScreen: Screen {
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {
         guard let current = viewModel.current else { return renderList(into: surface, rect: rect, context: context) }
         let l = context.localizer
-        let title = current.workout.title(fileName: viewModel.currentFileName) + (current.workout.kind.map { " — " + $0 } ?? "")
+        let title = current.workout.title(fileName: viewModel.currentFileName) + activityLabel(viewModel.currentItem)
+            + (SportText.name(current.workout.kind, l).map { " — " + $0 } ?? "")
         let (header, body) = rect.splitTop(1)
         surface.write(" " + title, x: header.x, y: header.y, style: Style(.title, [.bold]), clip: header)
         if showText {
@@ -160,7 +173,7 @@ public final class WorkoutScreen: Screen {
     private func renderList(into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
         let (header, body) = rect.splitTop(1)
-        let columns = [(l.t("Date"), 17), (l.t("Distance"), 10), (l.t("Duration"), 9)]
+        let columns = [(l.t("Date"), 17), (l.t("Distance"), 10), (l.t("Duration"), 9), (l.t("Sport"), 12)]
         var x = header.x + 2
         for (title, width) in columns {
             surface.write(title, x: x, y: header.y, style: Style(.muted, [.bold]), clip: header)
@@ -172,7 +185,8 @@ public final class WorkoutScreen: Screen {
         state.setCount(viewModel.items.count)
         state.select(viewModel.selectedIndex)
         if viewModel.items.isEmpty {
-            let text = l.t("No workouts yet. Import one with: locker workout import FILE.gpx")
+            let text = viewModel.isListing ? l.t("Reading the workouts folder …")
+                : l.t("No workouts yet. Import one with: locker workout import FILE.gpx")
             surface.write(text, x: body.x + 2, y: body.y + 1, style: Style(.muted), clip: body)
             surface.parkCursor(x: body.x + 2, y: body.y + 1)
             return
@@ -182,14 +196,26 @@ public final class WorkoutScreen: Screen {
             if let problem = item.problem {
                 return [Span("  " + item.url.lastPathComponent + "  ", Style(.text)), Span(problem, Style(.bad))]
             }
+            if item.pending {
+                return [Span("  " + l.t("reading …").padded(toWidth: 17 + 1 + 10 + 1 + 9 + 1 + 12) + " ", Style(.muted)),
+                        Span(item.title, Style(.text, [.bold]))]
+            }
             let date = WorkoutText.dateTime(item.start).padded(toWidth: 17)
             let distance = (item.distanceMeters.map { WorkoutText.distance($0, l) } ?? "—").padded(toWidth: 10, alignment: .right)
             let duration = WorkoutText.duration(item.elapsedSeconds).padded(toWidth: 9, alignment: .right)
-            var spans = [Span("  " + date + " " + distance + " " + duration + " ", Style(.text)), Span(item.title, Style(.text, [.bold]))]
+            let sport = (SportText.name(item.sport, l) ?? "").truncated(toWidth: 12).padded(toWidth: 12)
+            var spans = [Span("  " + date + " " + distance + " " + duration + " " + sport + " ", Style(.text)),
+                         Span(item.title + self.activityLabel(item), Style(.text, [.bold]))]
             if item.isSample { spans.append(Span("  " + l.t("(bundled sample, synthetic)"), Style(.muted))) }
             return spans
         }
         list = state
+    }
+
+    /// " (2/3)" for the second of three activities in one file.
+    private func activityLabel(_ item: WorkoutViewModel.Item?) -> String {
+        guard let item, item.activityCount > 1 else { return "" }
+        return " (\(item.activity + 1)/\(item.activityCount))"
     }
 
     private func renderSummary(_ current: WorkoutAnalysis, into surface: Surface, rect: Rect, context: RenderContext, compact: Bool) {
@@ -198,7 +224,7 @@ public final class WorkoutScreen: Screen {
         if compact {
             // Two short lines: when, how far and how long; then pace, heart rate and climb.
             let s = current.summary
-            let first = [WorkoutText.dateTime(s.start), WorkoutText.distance(s.distanceMeters, l),
+            let first = [WorkoutText.dateTime(s.start), WorkoutSummaryText.distance(s, l),
                          l.t("{elapsed} elapsed, {moving} moving", ["elapsed": WorkoutText.duration(s.elapsedSeconds), "moving": WorkoutText.duration(s.movingSeconds)])]
             var second = [WorkoutText.pace(s.paceSecondsPerKilometre, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)]
             if s.heartRateMin != nil {
@@ -248,8 +274,9 @@ public final class WorkoutScreen: Screen {
         let inner = rect.inset(dx: 1, dy: 1)
         let canvasRect = Rect(x: inner.x, y: inner.y, width: inner.width, height: inner.height - 1)
         let w = current.workout
-        guard w.latitude.contains(where: { !$0.isNaN }) else {
-            surface.write(l.t("This workout has no positions to draw."), x: inner.x + 1, y: inner.y, style: Style(.muted), clip: inner)
+        guard current.hasRoute else {
+            surface.write(l.t("No route: this file has no positions (an indoor, treadmill or pool session)."),
+                          x: inner.x + 1, y: inner.y, style: Style(.muted), clip: inner)
             renderLegend(current, into: surface, row: inner.row(inner.height - 1), context: context)
             return
         }

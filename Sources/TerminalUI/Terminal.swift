@@ -48,7 +48,10 @@ public final class Terminal {
                                        shiftDown: Int(lk_key_for_name("kDN")))
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        if wakeDescriptors.read >= 0 { close(wakeDescriptors.read); close(wakeDescriptors.write) }
+    }
 
     /// Restores the terminal (leaves the alternate screen, echo back on). Safe to call twice.
     public func stop() {
@@ -57,9 +60,53 @@ public final class Terminal {
         lk_stop()
     }
 
-    /// Waits for a key. `timeout` in milliseconds (nil waits forever); nil means no key came.
+    /// The self-pipe that background work writes to so a waiting `readKey` returns at once.
+    private var wakeDescriptors: (read: Int32, write: Int32) = (-1, -1)
+
+    /// A closure any thread may call to make a waiting `readKey` return nil at once (the run
+    /// loop then delivers background results). One pipe per terminal; writing never blocks.
+    public func makeWaker() -> @Sendable () -> Void {
+        if wakeDescriptors.read < 0 {
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { return {} }
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+            wakeDescriptors = (fds[0], fds[1])
+        }
+        let fd = wakeDescriptors.write
+        return {
+            var byte: UInt8 = 1
+            _ = write(fd, &byte, 1)
+        }
+    }
+
+    /// Waits for a key or a wake-up. `timeout` in milliseconds (nil waits forever); nil means
+    /// no key came (the time ran out, or background work woke the loop).
     public func readKey(timeout: Int? = nil) -> Key? {
-        lk_set_timeout(Int32(timeout ?? -1))
+        guard wakeDescriptors.read >= 0 else {
+            lk_set_timeout(Int32(timeout ?? -1))
+            return readPendingKey()
+        }
+        // A key ncurses already holds (the rest of a sequence) comes first.
+        lk_set_timeout(0)
+        if let key = readPendingKey() { return key }
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wakeDescriptors.read, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&fds, 2, Int32(timeout ?? -1))
+        if ready == 0 { return nil }
+        if ready > 0 && fds[1].revents != 0 {
+            var drain = [UInt8](repeating: 0, count: 64)
+            while read(wakeDescriptors.read, &drain, drain.count) > 0 {}
+            return nil
+        }
+        // Input is ready, or a signal (a resize) interrupted the wait: ncurses reads it now.
+        return readPendingKey()
+    }
+
+    /// One key from ncurses with the timeout already set; nil when none is there.
+    private func readPendingKey() -> Key? {
         var value: Int32 = 0
         let status = lk_read(&value)
         if status == ERR { return nil }

@@ -11,7 +11,7 @@ import Glibc
 struct WorkoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workout",
-        abstract: localizer.t("Summary of a recorded workout (.gpx, .tcx or .json), or import one into the Workout tab."),
+        abstract: localizer.t("Summary of a recorded workout (.gpx, .tcx, .fit or .json), or import one into the Workout tab."),
         subcommands: [WorkoutSummaryCommand.self, WorkoutImportCommand.self],
         defaultSubcommand: WorkoutSummaryCommand.self)
 }
@@ -30,9 +30,10 @@ func readWorkout(_ path: String) -> Workout {
 struct WorkoutSummaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
-        abstract: localizer.t("Print the summary of a workout file: time, distance, pace, heart rate, climb, zones."))
+        abstract: localizer.t("Print the summary of a workout file: time, distance, pace, heart rate, climb, zones."),
+        discussion: localizer.t("A file that holds several activities (tracks hours apart, or FIT sessions) gets one summary each; with --json, an array of them."))
 
-    @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx or .json workout file."), valueName: "file"))
+    @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx, .fit or .json workout file."), valueName: "file"))
     var file: String
 
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
@@ -48,11 +49,16 @@ struct WorkoutSummaryCommand: ParsableCommand {
         var format: String
         var title: String
         var subtitle: String?
+        var activity: Int
+        var activities: Int
         var points: Int
         var start: String?
         var elapsedSeconds: Double?
         var movingSeconds: Double?
-        var distanceMeters: Double
+        var distanceMeters: Double?
+        var distanceSource: String
+        var clockProblem: String?
+        var ignoredTimes: Int
         var paceSecondsPerKm: Double?
         var speedKmh: Double?
         var ascentMeters: Double?
@@ -64,17 +70,21 @@ struct WorkoutSummaryCommand: ParsableCommand {
         var zonesUnit: String
 
         private enum Keys: String, CodingKey {
-            case file, format, title, subtitle, points, start, elapsedSeconds, movingSeconds, distanceMeters,
-                 paceSecondsPerKm, speedKmh, ascentMeters, hrMin, hrAvg, hrMax, zoneMaxHR, zones, zonesUnit
+            case file, format, title, subtitle, activity, activities, points, start, elapsedSeconds, movingSeconds, distanceMeters,
+                 distanceSource, clockProblem, ignoredTimes, paceSecondsPerKm, speedKmh, ascentMeters, hrMin, hrAvg, hrMax, zoneMaxHR,
+                 zones, zonesUnit
         }
 
         /// Unknown values are written as null, not left out.
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: Keys.self)
             try c.encode(file, forKey: .file); try c.encode(format, forKey: .format); try c.encode(title, forKey: .title)
-            try c.encode(subtitle, forKey: .subtitle); try c.encode(points, forKey: .points); try c.encode(start, forKey: .start)
+            try c.encode(subtitle, forKey: .subtitle); try c.encode(activity, forKey: .activity); try c.encode(activities, forKey: .activities)
+            try c.encode(points, forKey: .points); try c.encode(start, forKey: .start)
             try c.encode(elapsedSeconds, forKey: .elapsedSeconds); try c.encode(movingSeconds, forKey: .movingSeconds)
-            try c.encode(distanceMeters, forKey: .distanceMeters); try c.encode(paceSecondsPerKm, forKey: .paceSecondsPerKm)
+            try c.encode(distanceMeters, forKey: .distanceMeters); try c.encode(distanceSource, forKey: .distanceSource)
+            try c.encode(clockProblem, forKey: .clockProblem); try c.encode(ignoredTimes, forKey: .ignoredTimes)
+            try c.encode(paceSecondsPerKm, forKey: .paceSecondsPerKm)
             try c.encode(speedKmh, forKey: .speedKmh); try c.encode(ascentMeters, forKey: .ascentMeters)
             try c.encode(hrMin, forKey: .hrMin); try c.encode(hrAvg, forKey: .hrAvg); try c.encode(hrMax, forKey: .hrMax)
             try c.encode(zoneMaxHR, forKey: .zoneMaxHR); try c.encode(zones, forKey: .zones); try c.encode(zonesUnit, forKey: .zonesUnit)
@@ -85,21 +95,33 @@ struct WorkoutSummaryCommand: ParsableCommand {
         if let maxHR, !(100...250).contains(maxHR) {
             fail(localizer.t("--max-hr must be between 100 and 250 beats per minute."), status: 2)
         }
-        let workout = readWorkout(file)
+        let activities = WorkoutActivities.split(readWorkout(file))
         let settingsMax = maxHR ?? (try? DataFileError.decode(Settings.self, from: RootOptions.paths.settingsFile))?.maxHeartRate
-        let analysis = WorkoutAnalysis(workout, maxHeartRate: settingsMax)
-        let s = analysis.summary
         let name = URL(fileURLWithPath: file).lastPathComponent
-        if json {
-            printJSON(Output(file: name, format: workout.format.rawValue, title: workout.title(fileName: name), subtitle: workout.kind,
-                             points: s.points, start: s.start.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) },
-                             elapsedSeconds: s.elapsedSeconds, movingSeconds: s.movingSeconds, distanceMeters: s.distanceMeters,
-                             paceSecondsPerKm: s.paceSecondsPerKilometre, speedKmh: s.speedKilometresPerHour, ascentMeters: s.ascentMeters,
-                             hrMin: s.heartRateMin, hrAvg: s.heartRateAverage, hrMax: s.heartRateMax, zoneMaxHR: s.zoneMaximum,
-                             zones: s.zoneAmounts, zonesUnit: s.zonesCountPoints ? "points" : "seconds"))
-            return
+        var outputs: [Output] = []
+        for (index, workout) in activities.enumerated() {
+            let analysis = WorkoutAnalysis(workout, maxHeartRate: settingsMax)
+            let s = analysis.summary
+            if json {
+                outputs.append(Output(
+                    file: name, format: workout.format.rawValue, title: workout.title(fileName: name), subtitle: workout.kind,
+                    activity: index + 1, activities: activities.count, points: s.points,
+                    start: s.start.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) },
+                    elapsedSeconds: s.elapsedSeconds, movingSeconds: s.movingSeconds, distanceMeters: s.distanceMeters,
+                    distanceSource: s.distanceSource.rawValue, clockProblem: s.clockProblem?.rawValue, ignoredTimes: workout.ignoredTimes,
+                    paceSecondsPerKm: s.paceSecondsPerKilometre, speedKmh: s.speedKilometresPerHour, ascentMeters: s.ascentMeters,
+                    hrMin: s.heartRateMin, hrAvg: s.heartRateAverage, hrMax: s.heartRateMax, zoneMaxHR: s.zoneMaximum,
+                    zones: s.zoneAmounts, zonesUnit: s.zonesCountPoints ? "points" : "seconds"))
+                continue
+            }
+            if activities.count > 1 {
+                if index > 0 { print("") }
+                print(localizer.t("Activity {number} of {count}", ["number": String(index + 1), "count": String(activities.count)]))
+            }
+            for line in WorkoutSummaryText.lines(analysis, fileName: name, localizer) { print(line) }
         }
-        for line in WorkoutSummaryText.lines(analysis, fileName: name, localizer) { print(line) }
+        // One activity: one object, as always; several: an array of them.
+        if json, outputs.count == 1 { printJSON(outputs[0]) } else if json { printJSON(outputs) }
     }
 }
 
@@ -108,7 +130,7 @@ struct WorkoutImportCommand: ParsableCommand {
         commandName: "import",
         abstract: localizer.t("Check a workout file and copy it into the data folder's workouts/ for the Workout tab."))
 
-    @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx or .json workout file."), valueName: "file"))
+    @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx, .fit or .json workout file."), valueName: "file"))
     var file: String
 
     func run() throws {
@@ -122,7 +144,7 @@ struct WorkoutImportCommand: ParsableCommand {
             let analysis = WorkoutAnalysis(workout)
             print(localizer.t("Imported {file} ({points} points, {distance}) into {folder}.",
                               ["file": stored.lastPathComponent, "points": String(workout.count),
-                               "distance": WorkoutText.distance(analysis.summary.distanceMeters, localizer),
+                               "distance": WorkoutSummaryText.distance(analysis.summary, localizer),
                                "folder": paths.workoutsDirectory.path]))
         } catch {
             fail(localizer.t("{file} could not be copied: {reason}", ["file": file, "reason": "\(error)"]), status: 1)

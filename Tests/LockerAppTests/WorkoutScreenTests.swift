@@ -7,12 +7,21 @@ import XCTest
 final class WorkoutScreenTests: XCTestCase {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    func makeScreen(_ language: Language = .en) throws -> (WorkoutScreen, Localizer) {
+    let work = BackgroundWork()
+
+    func makeScreen(_ language: Language = .en, folder: URL? = nil) throws -> (WorkoutScreen, Localizer) {
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-workouts-\(UUID().uuidString)")
-        let model = WorkoutViewModel(localizer: localizer, library: WorkoutLibrary(directory: empty),
-                                     sample: root.appendingPathComponent("Data/workout/sample-run.gpx"))
+        let model = WorkoutViewModel(localizer: localizer, library: WorkoutLibrary(directory: folder ?? empty),
+                                     sample: root.appendingPathComponent("Data/workout/sample-run.gpx"), work: work)
+        XCTAssertTrue(work.waitUntilIdle(), "the folder is listed and summarised in the background")
         return (WorkoutScreen(viewModel: model), localizer)
+    }
+
+    /// A key, then whatever background work it started, delivered.
+    func press(_ screen: WorkoutScreen, _ key: Key) {
+        _ = screen.handle(key)
+        XCTAssertTrue(work.waitUntilIdle())
     }
 
     func render(_ screen: WorkoutScreen, _ localizer: Localizer, _ width: Int, _ height: Int, ascii: Bool = false, colour: Bool = true) -> MemorySurface {
@@ -27,7 +36,7 @@ final class WorkoutScreenTests: XCTestCase {
         XCTAssertTrue(list.text.contains("Casey loop"), list.text)
         XCTAssertTrue(list.text.contains("5.65 km"), list.text)
         assertGolden(list, "workout-list-en-80x24")
-        XCTAssertTrue(screen.handle(.enter))
+        press(screen, .enter)
         assertGolden(render(screen, localizer, 80, 21), "workout-en-80x24")
         let wide = render(screen, localizer, 120, 37)
         XCTAssertTrue(wide.text.contains("Heart-rate zones"), wide.text)
@@ -37,7 +46,7 @@ final class WorkoutScreenTests: XCTestCase {
 
     func testCursorZoomColouringAndPlainText() throws {
         let (screen, localizer) = try makeScreen()
-        _ = screen.handle(.enter)
+        press(screen, .enter)
         _ = render(screen, localizer, 120, 37)
         XCTAssertEqual(screen.status(localizer), "time 0:00 · 0 m · 98 bpm")
         _ = screen.handle(.tab)

@@ -43,6 +43,8 @@ public struct Workout: Sendable {
     public var declaredTimerSeconds: Double?
     /// Where the file itself starts another activity (a FIT session), with that activity's sport.
     public var activityStarts: [ActivityStart] = []
+    /// Points whose time was dropped as wrong (far from both neighbours; `WorkoutActivities`).
+    public var ignoredTimes = 0
 
     /// The first point of an activity the file declares (FIT multisport sessions).
     public struct ActivityStart: Sendable, Equatable {

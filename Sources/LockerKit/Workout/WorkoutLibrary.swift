@@ -8,7 +8,7 @@ import Glibc
 /// ones in (under a free name, atomically).
 public struct WorkoutLibrary: Sendable {
     public let directory: URL
-    public static let extensions: Set<String> = ["gpx", "tcx", "json"]
+    public static let extensions: Set<String> = ["gpx", "tcx", "fit", "json"]
 
     public init(directory: URL) {
         self.directory = directory

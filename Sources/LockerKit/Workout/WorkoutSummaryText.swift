@@ -6,16 +6,26 @@ public enum WorkoutSummaryText {
         public var value: String
     }
 
-    /// Rows of label and value, in reading order.
+    /// Rows of label and value, in reading order. Every unknown figure says why it is unknown.
     public static func rows(_ analysis: WorkoutAnalysis, _ l: Localizer) -> [Row] {
         let s = analysis.summary
+        let w = analysis.workout
         var rows: [Row] = []
-        rows.append(Row(label: l.t("Start"), value: WorkoutText.dateTime(s.start)))
-        rows.append(Row(label: l.t("Elapsed"), value: s.elapsedSeconds == nil ? l.t("unknown (no time in the file)") : WorkoutText.duration(s.elapsedSeconds)))
-        rows.append(Row(label: l.t("Moving"), value: s.movingSeconds == nil ? l.t("unknown") : WorkoutText.duration(s.movingSeconds)))
-        rows.append(Row(label: l.t("Distance"), value: WorkoutText.distance(s.distanceMeters, l)))
-        rows.append(Row(label: l.t("Pace"), value: s.paceSecondsPerKilometre == nil ? l.t("unknown") : WorkoutText.pace(s.paceSecondsPerKilometre, l)
-                        + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)))
+        let clockReason = s.clockProblem.map { reason($0, l) }
+        let noTime = w.time.allSatisfy(\.isNaN)
+        rows.append(Row(label: l.t("Start"), value: s.start != nil ? WorkoutText.dateTime(s.start)
+                        : s.clockProblem == .dateOutOfRange ? l.t("unknown ({reason})", ["reason": clockReason ?? ""])
+                        : l.t("unknown (no time in the file)")))
+        rows.append(Row(label: l.t("Elapsed"), value: s.elapsedSeconds != nil ? WorkoutText.duration(s.elapsedSeconds)
+                        : noTime ? l.t("unknown (no time in the file)") : l.t("unknown ({reason})", ["reason": clockReason ?? ""])))
+        let movingUnknown: String
+        if noTime { movingUnknown = l.t("unknown (no time in the file)") }
+        else if let clockReason { movingUnknown = l.t("unknown ({reason})", ["reason": clockReason]) }
+        else { movingUnknown = l.t("unknown (no positions or distances tell moving from standing still)") }
+        rows.append(Row(label: l.t("Moving"), value: s.movingSeconds == nil ? movingUnknown : WorkoutText.duration(s.movingSeconds)))
+        rows.append(Row(label: l.t("Distance"), value: distance(s, l)))
+        rows.append(Row(label: l.t("Pace"), value: s.paceSecondsPerKilometre == nil ? l.t("unknown")
+                        : WorkoutText.pace(s.paceSecondsPerKilometre, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)))
         rows.append(Row(label: l.t("Climb"), value: s.ascentMeters.flatMap { NumberText.whole($0) }.map { l.t("{value} m", ["value": String($0)]) } ?? l.t("unknown")))
         if s.heartRateMin != nil {
             rows.append(Row(label: l.t("Heart rate"), value: l.t("{min} / {avg} / {max} bpm (min / avg / max)",
@@ -24,7 +34,33 @@ public enum WorkoutSummaryText {
             rows.append(Row(label: l.t("Heart rate"), value: l.t("not recorded")))
         }
         rows.append(Row(label: l.t("Points"), value: String(s.points)))
+        if w.ignoredTimes > 0 {
+            rows.append(Row(label: l.t("Clock"), value: l.n("{count} point has a time far from its neighbours; that time was left out",
+                                                            "{count} points have a time far from their neighbours; those times were left out",
+                                                            count: w.ignoredTimes)))
+        }
         return rows
+    }
+
+    /// The distance with where it comes from when that is not the route.
+    public static func distance(_ s: WorkoutSummary, _ l: Localizer) -> String {
+        guard let meters = s.distanceMeters else { return l.t("unknown (no positions or distances in the file)") }
+        let value = WorkoutText.distance(meters, l)
+        switch s.distanceSource {
+        case .route, .none: return value
+        case .device: return l.t("{distance} (the device's own, no GPS)", ["distance": value])
+        case .declared: return l.t("{distance} (the device's lap totals)", ["distance": value])
+        }
+    }
+
+    /// Why the file's times cannot be used, in a few words.
+    public static func reason(_ problem: ClockProblem, _ l: Localizer) -> String {
+        switch problem {
+        case .sameTime: return l.t("every point carries the same time")
+        case .runsBackwards: return l.t("the times in the file run backwards")
+        case .impossibleSpeed: return l.t("the times in the file would mean an impossible speed")
+        case .dateOutOfRange: return l.t("the device's clock was not set: the dates are impossible")
+        }
     }
 
     /// The five zones: "Z1 50–60 %  12:34  (21 %)".
@@ -52,7 +88,7 @@ public enum WorkoutSummaryText {
     public static func lines(_ analysis: WorkoutAnalysis, fileName: String, _ l: Localizer) -> [String] {
         let workout = analysis.workout
         // Titles come from files: never let them drive the terminal.
-        var lines = [TerminalText.inert(workout.title(fileName: fileName) + (workout.kind.map { " — " + $0 } ?? ""))]
+        var lines = [TerminalText.inert(workout.title(fileName: fileName)) + (SportText.name(workout.kind, l).map { " — " + $0 } ?? "")]
         let all = rows(analysis, l)
         let width = all.map(\.label.count).max() ?? 0
         for row in all { lines.append(row.label + String(repeating: " ", count: width - row.label.count + 2) + row.value) }

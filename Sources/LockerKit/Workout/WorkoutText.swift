@@ -55,3 +55,25 @@ public enum WorkoutText {
 
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }
+
+/// A workout's sport in the interface language: the FIT profile's names and the usual GPX/TCX
+/// types are translated; anything else the file says is shown as it is, made inert.
+public enum SportText {
+    public static func name(_ kind: String?, _ l: Localizer) -> String? {
+        guard let kind = kind?.trimmingSpaces, !kind.isEmpty else { return nil }
+        switch kind.lowercased() {
+        case "running", "run": return l.t("Running", context: "sport")
+        case "cycling", "biking", "ride", "bike": return l.t("Cycling", context: "sport")
+        case "swimming", "swim": return l.t("Swimming", context: "sport")
+        case "walking", "walk": return l.t("Walking", context: "sport")
+        case "hiking", "hike": return l.t("Hiking", context: "sport")
+        case "rowing": return l.t("Rowing", context: "sport")
+        case "training", "fitness_equipment": return l.t("Training", context: "sport")
+        case "cross_country_skiing": return l.t("Cross-country skiing", context: "sport")
+        case "e_biking": return l.t("E-biking", context: "sport")
+        case "multisport", "transition": return l.t("Multisport", context: "sport")
+        case "other", "generic": return nil
+        default: return TerminalText.inert(String(kind.map { $0 == "_" ? " " : $0 }))
+        }
+    }
+}

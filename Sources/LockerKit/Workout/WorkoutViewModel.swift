@@ -2,31 +2,57 @@ import FoundationEssentials
 
 /// The Workout tab: the list of workouts (the data folder's workouts/ and the bundled sample)
 /// and the opened one, with the map's zoom and pan, the colouring and the chart cursor.
+///
+/// Files are read off the UI thread through `BackgroundWork`: the folder is listed, new files
+/// are summarised one after another (their rows say so until then), and opening a workout shows
+/// how much of the file has been read; Esc cancels it.
 public final class WorkoutViewModel: ViewModel {
     public let localizer: Localizer
     public let library: WorkoutLibrary
     private let sample: URL?
     private let maxHeartRate: Int?
+    private let work: BackgroundWork
 
-    /// One row of the list (also what workouts/.index.json keeps, so big files are read once).
+    /// One row of the list: one activity of a file (also what workouts/.index-v2.json keeps, so
+    /// big files are read once).
     public struct Item: Equatable, Sendable, Codable {
         public var url: URL
         public var isSample: Bool
         public var title: String
+        /// The file's sport or type, as the file says it (`SportText` names it).
+        public var sport: String?
         public var start: Double?
         public var distanceMeters: Double?
         public var elapsedSeconds: Double?
         /// Why the file cannot be opened, when it cannot.
         public var problem: String?
+        /// Which activity of the file this row is (0-based), and how many the file holds.
+        public var activity: Int
+        public var activityCount: Int
+        /// True until the file has been read in the background.
+        public var pending: Bool
     }
 
     public private(set) var items: [Item] = []
     public private(set) var selectedIndex = 0
+    /// True until the folder has been listed once.
+    public private(set) var isListing = true
     /// The opened workout.
     public private(set) var current: WorkoutAnalysis?
     public private(set) var currentFileName = ""
-    /// Why the last open failed.
+    /// The opened row (its activity number and count).
+    public private(set) var currentItem: Item?
+    /// Why the last open failed (or that it was cancelled).
     public private(set) var openProblem: String?
+
+    /// A workout being opened in the background.
+    public struct Opening: Equatable, Sendable {
+        public var fileName: String
+        /// Share of the file read, 0…1.
+        public var progress: Double
+    }
+    public private(set) var opening: Opening?
+    private var openJob: BackgroundJob?
 
     /// How the route and the chart are coloured.
     public enum Colouring: Equatable, Sendable {
@@ -49,100 +75,208 @@ public final class WorkoutViewModel: ViewModel {
     /// Bumped when another workout is opened.
     public private(set) var workoutVersion = 0
 
-    /// Rows already summarised, by "name|size|modified"; stored in workouts/.index.json.
-    private var summaries: [String: Item] = [:]
-    private let index: JSONRepository<[String: Item]>
-    private var storedCount = -1
+    /// Rows already summarised, by "name|size|modified" of their file.
+    private var summaries: [String: [Item]] = [:]
+    private var summariesLoaded = false
+    /// Files of the folder in list order, with their cache keys.
+    private var files: [(key: String, url: URL, isSample: Bool)] = []
+    private var summarising = false
+    private var listJob: BackgroundJob?
 
-    public init(localizer: Localizer, library: WorkoutLibrary, sample: URL?, maxHeartRate: Int? = nil) {
+    /// The summaries cache in the workouts folder (a cache only: rebuilt when absent or unreadable).
+    var indexURL: URL { library.directory.appendingPathComponent(".index-v2.json") }
+
+    public init(localizer: Localizer, library: WorkoutLibrary, sample: URL?, maxHeartRate: Int? = nil, work: BackgroundWork) {
         self.localizer = localizer
         self.library = library
         self.sample = sample
         self.maxHeartRate = maxHeartRate
-        index = JSONRepository(url: library.directory.appendingPathComponent(".index.json"))
-        if case .loaded(let stored) = index.load() { summaries = stored }
+        self.work = work
         super.init()
         reload()
     }
 
     // MARK: List
 
-    /// Reads the folder again; files already summarised (same size and date) are not re-read.
+    /// Lists the folder again in the background; files already summarised (same size and
+    /// date) are not re-read.
     public func reload() {
+        listJob?.cancel()
+        let library = self.library, sample = self.sample, index = indexURL
+        let needsIndex = !summariesLoaded
+        listJob = work.start({ _ -> Listing in
+            var listing = Listing()
+            for entry in library.entries() {
+                listing.files.append((key: "\(entry.name)|\(entry.size)|\(entry.modified)", url: entry.url, isSample: false))
+            }
+            if let sample, FileManager.default.fileExists(atPath: sample.path) {
+                listing.files.append((key: "sample|" + sample.path, url: sample, isSample: true))
+            }
+            if needsIndex, case .loaded(let stored) = JSONRepository<[String: [Item]]>(url: index).load() {
+                listing.index = stored
+            }
+            return listing
+        }, completion: { [weak self] result in
+            guard let self, case .success(let listing) = result else { return }
+            if let stored = listing.index { summaries.merge(stored) { mine, _ in mine } }
+            summariesLoaded = true
+            files = listing.files
+            isListing = false
+            rebuildItems()
+            summariseNext()
+        })
+    }
+
+    /// What listing the folder finds.
+    private struct Listing: @unchecked Sendable {
+        var files: [(key: String, url: URL, isSample: Bool)] = []
+        var index: [String: [Item]]?
+    }
+
+    private func rebuildItems() {
         var list: [Item] = []
-        for entry in library.entries() {
-            list.append(item(for: entry.url, key: "\(entry.name)|\(entry.size)|\(entry.modified)", isSample: false))
+        for file in files {
+            if let rows = summaries[file.key], !rows.isEmpty {
+                list += rows.map { row in
+                    var row = row
+                    row.url = file.url
+                    row.isSample = file.isSample
+                    return row
+                }
+            } else {
+                list.append(Item(url: file.url, isSample: file.isSample, title: file.url.lastPathComponent, activity: 0,
+                                 activityCount: 1, pending: true))
+            }
         }
-        if let sample, FileManager.default.fileExists(atPath: sample.path) {
-            list.append(item(for: sample, key: "sample|" + sample.path, isSample: true))
-        }
+        let selectedURL = items.indices.contains(selectedIndex) ? items[selectedIndex].url : nil
+        let selectedActivity = items.indices.contains(selectedIndex) ? items[selectedIndex].activity : 0
         items = list
-        selectedIndex = min(selectedIndex, max(0, items.count - 1))
-        let kept = summaries.filter { key, item in item.problem == nil && !key.hasPrefix("sample|") && list.contains { $0.url == item.url } }
-        if kept.count != storedCount, FileManager.default.fileExists(atPath: library.directory.path) {
-            // A cache only: when it cannot be written, the list is simply read again next time.
-            try? index.save(kept)
-            storedCount = kept.count
+        if let selectedURL, let same = list.firstIndex(where: { $0.url == selectedURL && $0.activity == selectedActivity }) {
+            selectedIndex = same
         }
+        selectedIndex = min(selectedIndex, max(0, items.count - 1))
         notifyChanged()
     }
 
-    private func item(for url: URL, key: String, isSample: Bool) -> Item {
-        if var cached = summaries[key], cached.problem == nil {
-            cached.url = url
-            cached.isSample = isSample
-            return cached
-        }
-        var item = Item(url: url, isSample: isSample, title: url.lastPathComponent)
+    /// Reads the next file not summarised yet, in the background, one at a time.
+    private func summariseNext() {
+        guard !summarising, let file = files.first(where: { summaries[$0.key] == nil }) else { return }
+        summarising = true
+        let localizer = self.localizer
+        work.start({ _ in WorkoutViewModel.summarise(file.url, isSample: file.isSample, localizer) },
+                   completion: { [weak self] result in
+            guard let self else { return }
+            summarising = false
+            if case .success(let rows) = result { summaries[file.key] = rows }
+            rebuildItems()
+            if !files.contains(where: { self.summaries[$0.key] == nil }) { saveIndex() }
+            summariseNext()
+        })
+    }
+
+    /// The list rows of one file: one per activity, or one that says why it cannot be read.
+    static func summarise(_ url: URL, isSample: Bool, _ localizer: Localizer) -> [Item] {
+        let name = url.lastPathComponent
         do {
             let workout = try WorkoutReader.read(path: url.path)
-            let summary = WorkoutAnalysis(workout).summary
-            item.title = workout.title(fileName: url.lastPathComponent)
-            item.start = summary.start
-            item.distanceMeters = summary.distanceMeters
-            item.elapsedSeconds = summary.elapsedSeconds
+            let activities = WorkoutActivities.split(workout)
+            return activities.enumerated().map { index, activity in
+                let summary = WorkoutAnalysis(activity).summary
+                return Item(url: url, isSample: isSample, title: activity.title(fileName: name), sport: activity.kind,
+                            start: summary.start, distanceMeters: summary.distanceMeters, elapsedSeconds: summary.elapsedSeconds,
+                            activity: index, activityCount: activities.count, pending: false)
+            }
         } catch let error as WorkoutError {
-            item.problem = error.message(localizer)
+            return [Item(url: url, isSample: isSample, title: name, problem: error.message(localizer), activity: 0, activityCount: 1, pending: false)]
         } catch {
-            item.problem = "\(error)"
+            return [Item(url: url, isSample: isSample, title: name, problem: "\(error)", activity: 0, activityCount: 1, pending: false)]
         }
-        summaries[key] = item
-        return item
+    }
+
+    /// Writes the cache of readable files in the background (a cache only: when it cannot be
+    /// written, the list is simply read again next time).
+    private func saveIndex() {
+        let kept = summaries.filter { key, rows in !key.hasPrefix("sample|") && rows.allSatisfy { $0.problem == nil } }
+        let index = indexURL, directory = library.directory
+        let old = library.directory.appendingPathComponent(".index.json")
+        work.start({ _ in
+            guard FileManager.default.fileExists(atPath: directory.path) else { return }
+            try? JSONRepository<[String: [Item]]>(url: index).save(kept)
+            // The cache of Locker 1.x (one row per file) is replaced by this one.
+            try? FileManager.default.removeItem(at: old)
+        }, completion: { _ in })
     }
 
     public func select(_ index: Int) {
         guard items.indices.contains(index) else { return }
         selectedIndex = index
+        openProblem = nil
         notifyChanged()
     }
 
     // MARK: Opening
 
-    /// Opens the selected workout; false (with `openProblem`) when it cannot be read.
-    @discardableResult
-    public func openSelected() -> Bool {
-        guard items.indices.contains(selectedIndex) else { return false }
-        return open(items[selectedIndex].url)
+    /// Opens the selected row in the background; `opening` shows the progress until it is
+    /// there (or `openProblem` says why not).
+    public func openSelected() {
+        guard items.indices.contains(selectedIndex) else { return }
+        open(items[selectedIndex])
     }
 
-    @discardableResult
-    public func open(_ url: URL) -> Bool {
-        do {
-            let workout = try WorkoutReader.read(path: url.path)
-            current = WorkoutAnalysis(workout, maxHeartRate: maxHeartRate)
-            currentFileName = url.lastPathComponent
-            openProblem = nil
-            zoom = 1; pan = (0, 0); cursor = 0; colouring = .bands
-            mapVersion += 1
-            chartVersion += 1
-            workoutVersion += 1
-        } catch let error as WorkoutError {
-            openProblem = error.message(localizer)
-        } catch {
-            openProblem = "\(error)"
-        }
+    /// Opens `url` (its first activity).
+    public func open(_ url: URL) {
+        open(Item(url: url, isSample: false, title: url.lastPathComponent, activity: 0, activityCount: 1, pending: true))
+    }
+
+    private func open(_ item: Item) {
+        openJob?.cancel()
+        let url = item.url, activity = item.activity, maxHeartRate = self.maxHeartRate
+        opening = Opening(fileName: url.lastPathComponent, progress: 0)
+        openProblem = nil
+        openJob = work.start({ job -> WorkoutAnalysis in
+            let workout = try WorkoutReader.read(path: url.path) { share in
+                job.report(share)
+                return !job.isCancelled
+            }
+            let activities = WorkoutActivities.split(workout)
+            return WorkoutAnalysis(activities[min(activity, activities.count - 1)], maxHeartRate: maxHeartRate)
+        }, progress: { [weak self] share in
+            guard let self, opening != nil else { return }
+            opening?.progress = share
+            notifyChanged()
+        }, completion: { [weak self] result in
+            guard let self else { return }
+            opening = nil
+            openJob = nil
+            switch result {
+            case .success(let analysis):
+                current = analysis
+                currentFileName = url.lastPathComponent
+                currentItem = item
+                zoom = 1; pan = (0, 0); cursor = 0; colouring = .bands
+                mapVersion += 1
+                chartVersion += 1
+                workoutVersion += 1
+            case .failure(let error as WorkoutError):
+                openProblem = error.message(localizer)
+            case .failure(is CancellationError):
+                break
+            case .failure(let error):
+                openProblem = "\(error)"
+            }
+            notifyChanged()
+        })
         notifyChanged()
-        return current != nil && openProblem == nil
+    }
+
+    /// Stops opening; the list stays as it was.
+    public func cancelOpening() {
+        guard opening != nil else { return }
+        openJob?.cancel()
+        openJob = nil
+        opening = nil
+        openProblem = localizer.t("Opening cancelled.")
+        notifyChanged()
     }
 
     public func close() {

@@ -6,7 +6,7 @@ struct XMLWorkoutReader {
         case other
         case gpx, metadata, trk, trkseg, trkpt, ele, time, hr, name, type
         case trainingCenterDatabase, activity, id, lap, track, trackpoint, tcxTime, position,
-             latitudeDegrees, longitudeDegrees, altitudeMeters, heartRateBpm, value
+             latitudeDegrees, longitudeDegrees, altitudeMeters, heartRateBpm, value, distanceMeters, totalTimeSeconds
     }
 
     private let scanner: XMLScanner
@@ -27,9 +27,9 @@ struct XMLWorkoutReader {
         case 8: return s.equals(name, "metadata") ? .metadata : s.equals(name, "Activity") ? .activity : s.equals(name, "Position") ? .position : .other
         case 10: return s.equals(name, "Trackpoint") ? .trackpoint : .other
         case 12: return s.equals(name, "HeartRateBpm") ? .heartRateBpm : .other
-        case 14: return s.equals(name, "AltitudeMeters") ? .altitudeMeters : .other
+        case 14: return s.equals(name, "AltitudeMeters") ? .altitudeMeters : s.equals(name, "DistanceMeters") ? .distanceMeters : .other
         case 15: return s.equals(name, "LatitudeDegrees") ? .latitudeDegrees : .other
-        case 16: return s.equals(name, "LongitudeDegrees") ? .longitudeDegrees : .other
+        case 16: return s.equals(name, "LongitudeDegrees") ? .longitudeDegrees : s.equals(name, "TotalTimeSeconds") ? .totalTimeSeconds : .other
         case 22: return s.equals(name, "TrainingCenterDatabase") ? .trainingCenterDatabase : .other
         default: return .other
         }
@@ -41,7 +41,7 @@ struct XMLWorkoutReader {
         // The point being read.
         var inPoint = false
         var lat = Double.nan, lon = Double.nan, time = Double.nan
-        var hr = Float.nan, ele = Float.nan
+        var hr = Float.nan, ele = Float.nan, distance = Float.nan
         var pointLine = 0
         let file = scanner.file
         func bad(_ element: String, _ range: Range<Int>) -> WorkoutError {
@@ -74,7 +74,7 @@ struct XMLWorkoutReader {
                     segment += 1
                 case .trkpt, .trackpoint:
                     inPoint = true
-                    lat = .nan; lon = .nan; time = .nan; hr = .nan; ele = .nan
+                    lat = .nan; lon = .nan; time = .nan; hr = .nan; ele = .nan; distance = .nan
                     pointLine = scanner.tokenLine
                     if t == .trkpt {
                         for attribute in scanner.attributes {
@@ -123,6 +123,9 @@ struct XMLWorkoutReader {
                     case .longitudeDegrees:
                         guard let v = scanner.number(range) else { throw bad("<LongitudeDegrees>", range) }
                         lon = v
+                    case .distanceMeters:
+                        guard let v = scanner.number(range), v >= 0 else { throw bad("<DistanceMeters>", range) }
+                        distance = Float(v)
                     default: break
                     }
                 } else {
@@ -133,6 +136,15 @@ struct XMLWorkoutReader {
                         if workout?.kind == nil { workout?.kind = scanner.string(range).trimmingSpaces }
                     case (.id, .activity):
                         if workout?.declaredStart == nil { workout?.declaredStart = scanner.time(range) }
+                    case (.distanceMeters, .lap):
+                        // The laps' own totals: used only when no point has a position or distance.
+                        guard let v = scanner.number(range), v >= 0 else { throw bad("<Lap><DistanceMeters>", range) }
+                        let sum = (workout?.declaredDistance ?? 0) + v
+                        workout?.declaredDistance = sum
+                    case (.totalTimeSeconds, .lap):
+                        guard let v = scanner.number(range), v >= 0 else { throw bad("<Lap><TotalTimeSeconds>", range) }
+                        let sum = (workout?.declaredTimerSeconds ?? 0) + v
+                        workout?.declaredTimerSeconds = sum
                     default: break
                     }
                 }
@@ -145,7 +157,8 @@ struct XMLWorkoutReader {
                         throw WorkoutError(file: file, line: pointLine, problem: .outOfRange(element: "heart rate", value: "\(hr)"))
                     }
                     if lat.isNaN != lon.isNaN { lat = .nan; lon = .nan }
-                    workout?.append(latitude: lat, longitude: lon, time: time, heartRate: hr, elevation: ele, segment: max(segment, 0))
+                    workout?.append(latitude: lat, longitude: lon, time: time, heartRate: hr, elevation: ele, segment: max(segment, 0),
+                                    deviceDistance: distance)
                 }
             case .eof:
                 guard var result = workout else { throw WorkoutError(file: file, line: nil, problem: .notAWorkout("no GPX or TCX root element")) }
