@@ -64,7 +64,7 @@ struct DiveScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
         abstract: localizer.t("Score one dive: the judges' awards, which are cancelled, and the points."),
-        discussion: localizer.t("Individual events have 5 or 7 judges. Synchronised events (--synchro) have 11 judges listed as 3 execution awards for diver A, 3 for diver B, then 5 synchronisation awards, or 9 judges as 2 + 2 + 5. A judge who gave no award is written - and replaced by the average of the others (art. 7.9–7.10)."))
+        discussion: localizer.t("Individual events have 5 or 7 judges. Synchronised events (--synchro) have 11 judges listed as 3 execution awards for diver A, 3 for diver B, then 5 synchronisation awards, or 9 judges as 2 + 2 + 5. A judge who gave no award is written - and replaced by the rounded average of the other judges; in synchro, of the same diver's other execution judges or of the other synchronisation judges (art. 7.9–7.10)."))
 
     @Option(name: .long, help: ArgumentHelp(localizer.t("Degree of difficulty, e.g. 2.8."), valueName: "dd"))
     var dd: String

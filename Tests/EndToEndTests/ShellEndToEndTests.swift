@@ -225,7 +225,7 @@ final class PenaltiesCommandTests: XCTestCase {
             XCTAssertTrue(keys.contains(row["sanction"] as? String ?? ""))
             XCTAssertTrue((row["articles"] as? [String] ?? []).allSatisfy { $0.range(of: #"^\d+(\.\d+)*$"#, options: .regularExpression) != nil })
         }
-        XCTAssertTrue((rows[0]["description"] as? String ?? "").contains("árbitro"), "Spanish text")
+        XCTAssertTrue((rows[0]["description"] as? String ?? "").contains("Juez Árbitro"), "Spanish text, with the rule book's title")
     }
 
     func testPlainTextAndBadLanguage() throws {

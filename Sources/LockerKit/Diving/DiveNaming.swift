@@ -107,7 +107,7 @@ extension PanelScoreError {
         case .badDifficulty(let text):
             return l.t("“{dd}” is not a degree of difficulty: give a positive number with one decimal, like 2.8.", ["dd": text])
         case .tooManyMissing(let role):
-            return l.t("Too many awards are missing among the {judges}: only one can be replaced by the average of the others (art. 7.9–7.10).",
+            return l.t("Too many awards are missing among the {judges} for Locker to fill them in: art. 7.9–7.10 only say how to replace the award of one judge who gave none.",
                        ["judges": role.name(l)])
         }
     }
