@@ -79,7 +79,8 @@ final class RouteMapPlot {
                             guard !fx.isNaN else { continue }
                             let x = Int(max(-limit, min(limit, (fx - ox) * s)).rounded(.down))
                             let y = Int(max(-limit, min(limit, (oy - ys[i]) * s)).rounded(.down))
-                            let level = Int(lv[i])
+                            // No heart rate: no levels, the plain colour.
+                            let level = i < lv.count ? Int(lv[i]) : -1
                             if previousX != Int.min && !br[i] {
                                 // Most points of a long workout land on the dot of the one before.
                                 if previousX == x && previousY == y { canvas.set(x: x, y: y, level: level); continue }

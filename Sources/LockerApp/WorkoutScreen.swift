@@ -330,7 +330,9 @@ public final class WorkoutScreen: Screen {
         } else {
             spans.append(Span(l.t("No heart rate in this workout."), Style(.muted)))
         }
-        spans.append(Span("  " + (g.ascii ? "S" : "▶") + " " + l.t("start", context: "route marker") + "  " + (g.ascii ? "F" : "■") + " " + l.t("finish", context: "route marker"), Style(.muted)))
+        if current.hasRoute {
+            spans.append(Span("  " + (g.ascii ? "S" : "▶") + " " + l.t("start", context: "route marker") + "  " + (g.ascii ? "F" : "■") + " " + l.t("finish", context: "route marker"), Style(.muted)))
+        }
         if !context.colour {
             spans.append(Span("  " + l.t("Colour is off: the chart below carries the heart rate."), Style(.muted)))
         }

@@ -68,4 +68,68 @@ final class WorkoutScreenTests: XCTestCase {
         let ascii = render(screen, localizer, 80, 21, ascii: true)
         XCTAssertFalse(ascii.text.unicodeScalars.contains { $0.value >= 0x2500 && $0.value <= 0x28FF })
     }
+
+    /// A folder with a GPX of three hikes weeks apart and a file that is not a workout.
+    func folderWithHikes() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workouts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var gpx = "<gpx>"
+        for day in [2, 10, 20] {
+            gpx += "<trk><name>Hike</name><type>hiking</type><trkseg>"
+            for i in 0..<40 {
+                let time = Date(timeIntervalSince1970: 1_775_000_000 + Double(day) * 86_400 + Double(i) * 30).formatted(.iso8601)
+                gpx += "<trkpt lat=\"\(-38 + Double(i) * 0.0001)\" lon=\"145\"><time>\(time)</time></trkpt>"
+            }
+            gpx += "</trkseg></trk>"
+        }
+        try Data((gpx + "</gpx>").utf8).write(to: folder.appendingPathComponent("hikes.gpx"))
+        try Data("not a workout".utf8).write(to: folder.appendingPathComponent("notes.tcx"))
+        return folder
+    }
+
+    func testSeveralActivitiesAreRowsOfTheirOwnWithTheSport() throws {
+        let (screen, localizer) = try makeScreen(folder: try folderWithHikes())
+        let text = render(screen, localizer, 100, 20).text
+        XCTAssertTrue(text.contains("Sport"), text)
+        XCTAssertTrue(text.contains("Hiking"), text)
+        for n in 1...3 { XCTAssertTrue(text.contains("Hike (\(n)/3)"), text) }
+        XCTAssertTrue(text.contains("notes.tcx"), "an unreadable file stays in the list with its reason")
+        let second = try XCTUnwrap(screen.viewModel.items.firstIndex { $0.title == "Hike" && $0.activity == 1 })
+        screen.viewModel.select(second)
+        press(screen, .enter)
+        let opened = render(screen, localizer, 100, 30).text
+        XCTAssertTrue(opened.contains("Hike (2/3) — Hiking"), opened)
+        XCTAssertTrue(opened.contains("19:30"), "the second hike alone: 39 steps of 30 s")
+    }
+
+    func testEscStopsOpeningAndTheListStays() throws {
+        let (screen, localizer) = try makeScreen()
+        _ = screen.handle(.enter)
+        XCTAssertTrue(screen.status(localizer)?.hasPrefix("Opening sample-run.gpx:") ?? false, screen.status(localizer) ?? "")
+        XCTAssertEqual(screen.footerHints(localizer).map(\.key), ["Esc"])
+        XCTAssertTrue(screen.handle(.escape))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertNil(screen.viewModel.current, "a cancelled open never lands")
+        XCTAssertEqual(screen.status(localizer), "Opening cancelled.")
+        XCTAssertTrue(render(screen, localizer, 80, 21).text.contains("Casey loop"))
+    }
+
+    func testNoRouteIsSaidAndTheChartStillWorks() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var tcx = "<TrainingCenterDatabase><Activities><Activity Sport=\"Other\"><Lap><Track>"
+        for i in stride(from: 0, through: 1800, by: 5) {
+            let time = Date(timeIntervalSince1970: 1_777_617_000 + Double(i)).formatted(.iso8601)
+            tcx += "<Trackpoint><Time>\(time)</Time><DistanceMeters>\(Double(i) * 1500 / 1800)</DistanceMeters><HeartRateBpm><Value>\(120 + i % 30)</Value></HeartRateBpm></Trackpoint>"
+        }
+        try Data((tcx + "</Track></Lap></Activity></Activities></TrainingCenterDatabase>").utf8).write(to: folder.appendingPathComponent("pool.tcx"))
+        let (screen, localizer) = try makeScreen(folder: folder)
+        press(screen, .enter)
+        let text = render(screen, localizer, 120, 37).text
+        XCTAssertTrue(text.contains("No route: this file has no positions"), text)
+        XCTAssertTrue(text.contains("1.50 km (the device's"), text)
+        XCTAssertTrue(text.contains("20:00 /km"), "a real pace from the device's distance")
+        XCTAssertFalse(text.contains("▶ start"), "no start marker without a route")
+        XCTAssertTrue(text.contains("│145 "), "the heart-rate chart still draws, up to 145 bpm")
+    }
 }
