@@ -18,7 +18,7 @@ import TerminalUI
 
 /// The parsers that files and terminals feed, by the name `scripts/fuzz` uses.
 enum FuzzTarget: String, CaseIterable {
-    case po, grades, workoutJSON = "workout-json", gpx, tcx, gradesCSV = "grades-csv",
+    case po, grades, workoutJSON = "workout-json", gpx, tcx, fit, gradesCSV = "grades-csv",
          grounds, rules, officialRules = "official-rules", keys
 
     func run(_ bytes: [UInt8]) {
@@ -28,6 +28,7 @@ enum FuzzTarget: String, CaseIterable {
         case .workoutJSON: fuzzWorkout(bytes, name: "fuzz.json")
         case .gpx: fuzzWorkout(bytes, name: "fuzz.gpx")
         case .tcx: fuzzWorkout(bytes, name: "fuzz.tcx")
+        case .fit: fuzzWorkout(bytes, name: "fuzz.fit")
         case .gradesCSV: fuzzGradesCSV(bytes)
         case .grounds: fuzzGrounds(bytes)
         case .rules: fuzzRules(bytes)
@@ -71,8 +72,10 @@ private func fuzzGrades(_ bytes: [UInt8]) {
 /// A workout file, its analysis and the summary lines the tab shows.
 private func fuzzWorkout(_ bytes: [UInt8], name: String) {
     guard let workout = try? WorkoutReader.read(bytes: bytes, name: name) else { return }
-    let analysis = WorkoutAnalysis(workout, maxHeartRate: 190)
-    _ = WorkoutSummaryText.lines(analysis, fileName: name, english)
+    for activity in WorkoutActivities.split(workout) {
+        let analysis = WorkoutAnalysis(activity, maxHeartRate: 190)
+        _ = WorkoutSummaryText.lines(analysis, fileName: name, english)
+    }
 }
 
 /// A grades CSV import into a small book.

@@ -214,4 +214,16 @@ final class FITReaderTests: XCTestCase {
         XCTAssertEqual(shares, shares.sorted(), "progress only grows")
         XCTAssertThrowsError(try WorkoutReader.read(path: url.path) { $0 < 0.3 }) { XCTAssertTrue($0 is CancellationError, "\($0)") }
     }
+
+    /// fit crash 680942a3: a compressed timestamp after a full one near 2^32 overflowed UInt32.
+    func testCompressedTimestampAfterTheLastFullOneWraps() throws {
+        var fit = FITBuilder()
+        fit.define(local: 0, global: 20, [FITBuilder.timestamp, FITBuilder.heartRate])
+        fit.message(local: 0, [0xFFFF_FFFE, 120])
+        fit.define(local: 1, global: 20, [FITBuilder.heartRate])
+        fit.message(local: 1, [121], compressedOffset: 1)
+        let w = try read(fit.file())
+        XCTAssertEqual(w.count, 2)
+        XCTAssertEqual(w.time[1], FITWorkoutReader.epochOffset + 1, "wrapped past 2^32, not a trap")
+    }
 }

@@ -115,8 +115,9 @@ struct FITWorkoutReader {
                     // Compressed timestamp: 5 bits of seconds, relative to the last full timestamp.
                     local = Int(recordHeader >> 5) & 0x03
                     let offset = UInt32(recordHeader & 0x1F)
-                    var t = (lastTimestamp & ~0x1F) + offset
-                    if offset < lastTimestamp & 0x1F { t += 0x20 }
+                    // Wrapping: a damaged file may hold a full timestamp near 2^32.
+                    var t = (lastTimestamp & ~0x1F) &+ offset
+                    if offset < lastTimestamp & 0x1F { t = t &+ 0x20 }
                     compressedTime = t
                 } else {
                     local = Int(recordHeader & 0x0F)
