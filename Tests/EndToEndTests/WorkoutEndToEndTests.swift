@@ -48,4 +48,71 @@ final class WorkoutEndToEndTests: XCTestCase {
         try session.send("q")
         XCTAssertEqual(try session.waitForExit(), 0)
     }
+
+    /// A large file opens off the UI thread: the status line counts the share read, other tabs
+    /// answer meanwhile, Esc stops it, and a second try opens it.
+    func testLargeFileShowsProgressKeepsKeysLiveAndEscCancels() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-large-\(UUID().uuidString)")
+        let workouts = data.appendingPathComponent("workouts")
+        try FileManager.default.createDirectory(at: workouts, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let generated = try runProcess([root.appendingPathComponent("scripts/gen-workout").path, "--format", "gpx", "--points", "120000",
+                                        "--out", workouts.appendingPathComponent("long-run.gpx").path])
+        XCTAssertEqual(generated.status, 0, generated.stderr)
+
+        let session = try TmuxSession(arguments: ["--tab", "workout"], width: 100, height: 30, dataDirectory: data)
+        try session.waitFor("long-run.gpx")
+        try session.send("Enter")
+        try session.waitFor("% read (Esc cancels)")
+        try session.send("2")
+        try session.waitFor("Sanction")
+        try session.send("5")
+        try session.waitFor("% read (Esc cancels)")
+        try session.send("Escape")
+        try session.waitFor("Opening cancelled.")
+        try session.send("Enter")
+        try session.waitFor("% read (Esc cancels)")
+        try session.waitFor("Route", timeout: 120)
+        try session.waitFor("Elapsed")
+        try session.send("q")
+        XCTAssertEqual(try session.waitForExit(), 0)
+    }
+
+    /// FIT files on the command line: the summary, the sport, and a damaged file refused with
+    /// the byte where it breaks, nothing imported.
+    func testFITSummaryAndDamagedFITRefused() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-fit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let env = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let fit = data.appendingPathComponent("indoor.fit")
+        let generated = try runProcess([root.appendingPathComponent("scripts/gen-workout").path, "--format", "fit", "--points", "1800",
+                                        "--no-position", "--out", fit.path])
+        XCTAssertEqual(generated.status, 0, generated.stderr)
+        let text = try runProcess([binary.path, "workout", fit.path], environment: env)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.hasPrefix("indoor — Running"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("(the device's own, no GPS)"), text.stdout)
+        let json = try runProcess([binary.path, "workout", fit.path, "--json"], environment: env)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["format"] as? String, "fit")
+        XCTAssertEqual(object["distanceSource"] as? String, "device")
+        XCTAssertEqual(object["points"] as? Int, 1800)
+
+        var bytes = try Data(contentsOf: fit)
+        bytes[bytes.count / 2] ^= 0x55
+        let damaged = data.appendingPathComponent("damaged.fit")
+        try bytes.write(to: damaged)
+        let refused = try runProcess([binary.path, "--data-dir", data.path, "workout", "import", damaged.path], environment: env)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("damaged.fit, byte "), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: data.appendingPathComponent("workouts/damaged.fit").path), "nothing imported")
+        let cut = data.appendingPathComponent("cut.fit")
+        try Data(try Data(contentsOf: fit).prefix(5000)).write(to: cut)
+        let short = try runProcess([binary.path, "workout", cut.path], environment: ["LANG": "fr_FR.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(short.status, 1)
+        XCTAssertTrue(short.stderr.contains("cut.fit, octet 5000"), "translated, with the offset: \(short.stderr)")
+    }
 }

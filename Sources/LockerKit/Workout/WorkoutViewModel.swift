@@ -223,11 +223,6 @@ public final class WorkoutViewModel: ViewModel {
         open(items[selectedIndex])
     }
 
-    /// Opens `url` (its first activity).
-    public func open(_ url: URL) {
-        open(Item(url: url, isSample: false, title: url.lastPathComponent, activity: 0, activityCount: 1, pending: true))
-    }
-
     private func open(_ item: Item) {
         openJob?.cancel()
         let url = item.url, activity = item.activity, maxHeartRate = self.maxHeartRate
