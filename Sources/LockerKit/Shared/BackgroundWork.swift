@@ -1,5 +1,9 @@
 import Dispatch
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Slow work (reading a large file, a process, a request) run off the UI thread, its result
 /// brought back to the UI thread: the shape of Bubble Tea's command → message.
 ///
@@ -43,6 +47,7 @@ public final class BackgroundWork {
         }
         pending[id] = ({ any in completion(any as! Result<Value, Error>) }, progress, job)
         queue.async {
+            BackgroundWork.yieldToTheUIThread()
             let result: Result<Value, Error>
             if job.isCancelled {
                 result = .failure(CancellationError())
@@ -53,6 +58,16 @@ public final class BackgroundWork {
             wake()
         }
         return job
+    }
+
+    /// Lowers the calling worker thread's scheduling priority to nice 10, so on a machine with
+    /// few cores the UI thread gets the CPU at once when a key arrives, even while every core
+    /// reads a large file. On Linux the nice value belongs to the thread, and `who = 0` names
+    /// the calling thread; the pool's threads serve only background work in Locker.
+    private static func yieldToTheUIThread() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
     }
 
     /// True while a started job has not been delivered or cancelled.

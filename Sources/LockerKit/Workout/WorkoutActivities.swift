@@ -50,30 +50,30 @@ public enum WorkoutActivities {
     }
 
     /// Sets to NaN the time of each point that jumps more than `gapSeconds` away from both its
-    /// timed neighbours while those two are close; returns their indexes.
+    /// timed neighbours while those two are close; returns their indexes. One pass over a window
+    /// of the three latest timed points, so a million points need no index array.
     static func dropLoneWrongTimes(_ workout: inout Workout) -> [Int] {
-        var timed: [Int] = []
-        timed.reserveCapacity(workout.count)
-        for i in 0..<workout.count where !workout.time[i].isNaN { timed.append(i) }
-        guard timed.count >= 3 else { return [] }
+        let time = workout.time
+        func far(_ a: Int, _ b: Int) -> Bool { abs(time[a] - time[b]) > gapSeconds }
+        var window: [Int] = []
+        var firstThree: [Int] = []
         var dropped: [Int] = []
-        for k in 1..<(timed.count - 1) {
-            let before = workout.time[timed[k - 1]], here = workout.time[timed[k]], after = workout.time[timed[k + 1]]
-            guard !before.isNaN else { continue }
-            if abs(here - before) > gapSeconds && abs(after - here) > gapSeconds && abs(after - before) <= gapSeconds {
-                workout.time[timed[k]] = .nan
-                dropped.append(timed[k])
-            }
+        for i in 0..<time.count where !time[i].isNaN {
+            if firstThree.count < 3 { firstThree.append(i) }
+            window.append(i)
+            if window.count > 3 { window.removeFirst() }
+            guard window.count == 3 else { continue }
+            let (before, here, after) = (window[0], window[1], window[2])
+            if dropped.last != before && far(here, before) && far(after, here) && !far(after, before) { dropped.append(here) }
         }
-        // The first or last point alone far from the rest.
-        for (edge, neighbour, next) in [(timed[0], timed[1], timed[2]), (timed[timed.count - 1], timed[timed.count - 2], timed[timed.count - 3])] {
-            let a = workout.time[edge], b = workout.time[neighbour], c = workout.time[next]
-            guard !a.isNaN, !b.isNaN, !c.isNaN else { continue }
-            if abs(a - b) > gapSeconds && abs(b - c) <= gapSeconds {
-                workout.time[edge] = .nan
-                dropped.append(edge)
-            }
+        guard window.count == 3 else { return [] }
+        // The first or the last point alone far from the rest.
+        for (edge, neighbour, next) in [(firstThree[0], firstThree[1], firstThree[2]), (window[2], window[1], window[0])]
+        where !dropped.contains(neighbour) && !dropped.contains(next) && !dropped.contains(edge) {
+            if far(edge, neighbour) && !far(neighbour, next) { dropped.append(edge) }
         }
+        dropped.sort()
+        for index in dropped { workout.time[index] = .nan }
         return dropped
     }
 }
