@@ -204,7 +204,7 @@ final class PenaltiesEndToEndTests: XCTestCase {
         try session.waitFor("8.2.4.3")
         try session.send("L")
         try session.waitFor("48 pénalités sur 48")
-        try session.waitFor("Arbitre")
+        try session.waitFor("Juge-arbitre")
         try session.send("q")
         XCTAssertEqual(try session.waitForExit(), 0)
     }

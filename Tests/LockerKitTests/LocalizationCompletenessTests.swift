@@ -65,6 +65,10 @@ final class LocalizationCompletenessTests: XCTestCase {
             for (key, entry) in other.entries {
                 XCTAssertFalse(entry.msgstr.contains(""), "\(language.rawValue).po has an empty msgstr for \(key)")
                 XCTAssertFalse(entry.isFuzzy, "\(language.rawValue).po has a fuzzy entry for \(key)")
+                // A tool's leftover (a dictionary of every language pasted as one msgstr) once
+                // reached the Games tab as raw text.
+                XCTAssertFalse(entry.msgstr.contains { $0.contains("'fr': '") || $0.contains("\"fr\": \"") },
+                               "\(language.rawValue).po holds a dictionary instead of a translation for \(key)")
             }
             XCTAssertNotNil(other.header["Plural-Forms"])
         }
