@@ -21,6 +21,16 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // The games server and its client (issue 13): HTTP on Hummingbird 2, PostgreSQL through
+        // postgres-nio, HTTPS requests through AsyncHTTPClient, one log line per request.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The only door to ncurses: wide-char API plus accessors for macros and globals.
@@ -42,11 +52,22 @@ let package = Package(
             name: "LockerKit",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        // The games database. GRDB imports full Foundation (CoreFoundation, ICU), so this lives
-        // in its own program, `locker-games`, and never in the start-up path of `locker`.
+        // Games storage (SQLite through GRDB, PostgreSQL through postgres-nio), the HTTP server
+        // and its typed client. GRDB and NIO import full Foundation, so this lives in its own
+        // program, `locker-games`, and never in the start-up path of `locker`.
         .target(
             name: "LockerGames",
-            dependencies: ["LockerKit", "CCrypt", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["LockerKit", "CCrypt", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "PostgresNIO", package: "postgres-nio"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTLS", package: "hummingbird"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // What both command-line programs share: early language, failures, JSON, root options.
@@ -84,6 +105,12 @@ let package = Package(
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "LockerKitTests", dependencies: ["LockerKit", "LockerGames", "TerminalUI"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The games contract over HTTP, against SQLite and a real PostgreSQL (.ci/run starts one).
+        .testTarget(name: "GamesServerTests", dependencies: ["LockerGames", "LockerKit",
+                                                             .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                             .product(name: "NIOHTTP1", package: "swift-nio")],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         .testTarget(name: "LockerAppTests", dependencies: ["LockerApp", "LockerKit", "TerminalUI"],
                     exclude: ["Golden"],

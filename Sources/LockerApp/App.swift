@@ -10,6 +10,9 @@ public struct AppOptions {
     public var resources: Resources?
     /// Set only by the hidden `--debug-fault` option: F12 then triggers this failure.
     public var debugFault: DebugFault?
+    /// `--games-server` and `--games-server-insecure`, passed on to the games helper.
+    public var gamesServer: String?
+    public var gamesServerInsecure = false
 
     public init(choices: StartupChoices, ascii: Bool, paths: DataPaths, resources: Resources?) {
         self.choices = choices
@@ -106,9 +109,11 @@ enum ScreenFactory {
         // view-model also feeds the shell's reminder line, so it exists from the start; it reads
         // nothing until keys pause.
         let program = Resources.executableURL()?.deletingLastPathComponent().appendingPathComponent("locker-games").path ?? "locker-games"
-        let gamesClient = ProcessGamesClient(program: program, dataDirectory: options.paths.directory.path,
-                                             gamesDatabase: options.paths.gamesDatabase.path, language: { localizer.language })
-        let games = GamesViewModel(localizer: localizer, client: gamesClient)
+        var helperArguments = ["--data-dir", options.paths.directory.path, "--games-db", options.paths.gamesDatabase.path]
+        if let server = options.gamesServer { helperArguments += ["--games-server", server] }
+        if options.gamesServerInsecure { helperArguments.append("--games-server-insecure") }
+        let gamesClient = BridgeGamesClient(program: program, arguments: { helperArguments + ["--lang", localizer.language.rawValue] })
+        let games = GamesViewModel(localizer: localizer, client: gamesClient, work: work)
         return ([
             LazyScreen(tab: .rules) { RulesScreen(viewModel: rules.get, calculator: DiveCalculatorViewModel(localizer: localizer)) },
             LazyScreen(tab: .penalties) {

@@ -27,6 +27,7 @@ public final class GamesScreen: Screen {
     /// The reason typed when the organiser calls a game off (`x`).
     private var reasonField: (game: GameListing, field: TextFieldState)?
     private var createForm: GamesCreateForm?
+    private var editForm: GamesEditForm?
 
     public init(viewModel: GamesViewModel, exportDirectory: String) {
         self.viewModel = viewModel
@@ -35,7 +36,9 @@ public final class GamesScreen: Screen {
 
     /// Typing goes to a field while one has focus; on the form's first line (and after Esc) the
     /// global keys work, so the tabs stay reachable while logged out.
-    public var capturesText: Bool { (viewModel.user == nil && formFocus > 0) || postcodeField != nil || createForm != nil || reasonField != nil }
+    public var capturesText: Bool {
+        (viewModel.user == nil && formFocus > 0) || postcodeField != nil || createForm != nil || editForm != nil || reasonField != nil
+    }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         viewModel.observe(callback)
@@ -50,7 +53,26 @@ public final class GamesScreen: Screen {
 
     public func handle(_ key: Key) -> Bool {
         viewModel.start()
+        // Esc while a request is in flight stops waiting for it; other keys go on as usual.
+        if viewModel.busy != nil, key == .escape {
+            viewModel.cancelRequest()
+            return true
+        }
+        if viewModel.roster != nil {
+            if key == .escape || key == .enter || key == .character("w") || key == .character("q") { viewModel.closeRoster(); return true }
+            return false
+        }
         if viewModel.user == nil { return handleAccountForm(key) }
+        if var form = editForm {
+            switch form.handle(key) {
+            case .stay: editForm = form
+            case .cancel: editForm = nil
+            case .submit(let changes):
+                editForm = form
+                if viewModel.edit(form.game, localTime: changes.localTime, capacity: changes.capacity, note: changes.note) { editForm = nil }
+            }
+            return true
+        }
         if var form = createForm {
             switch form.handle(key) {
             case .stay: createForm = form
@@ -105,6 +127,15 @@ public final class GamesScreen: Screen {
             if let selected { viewModel.book(selected) }
         case .character("c"):
             if let selected { viewModel.cancel(selected) }
+        case .character("w"):
+            if let selected { viewModel.showRoster(selected) }
+        case .character("e"):
+            guard let selected else { return true }
+            guard selected.myStatus == .organiser else {
+                viewModel.showRoster(selected)   // says that only the organiser can
+                return true
+            }
+            editForm = GamesEditForm(game: selected)
         case .character("x"):
             if let selected { reasonField = (selected, TextFieldState("", maxLength: 200)) }
         case .character("i"):
@@ -158,7 +189,10 @@ public final class GamesScreen: Screen {
 
     public func footerHints(_ l: Localizer) -> [KeyHint] {
         if viewModel.user == nil { return [KeyHint("Tab", l.t("next field")), KeyHint("Enter", signingUp ? l.t("sign up") : l.t("log in"))] }
+        if viewModel.busy != nil { return [KeyHint("Esc", l.t("stop waiting"))] }
+        if viewModel.roster != nil { return [KeyHint("Esc", l.t("close"))] }
         if createForm != nil { return [KeyHint("Tab", l.t("next field")), KeyHint("Enter", l.t("create")), KeyHint("Esc", l.t("cancel"))] }
+        if editForm != nil { return [KeyHint("Tab", l.t("next field")), KeyHint("Enter", l.t("save")), KeyHint("Esc", l.t("cancel"))] }
         return [KeyHint("p", l.t("postcode")), KeyHint("Enter", l.t("book")), KeyHint("c", l.t("cancel")), KeyHint("n", l.t("new game")),
                 KeyHint("i", l.t(".ics")), KeyHint("Tab", l.t("switch list")), KeyHint("o", l.t("log out"))]
     }
@@ -173,12 +207,16 @@ public final class GamesScreen: Screen {
             KeyHint("c", l.t("Cancel your booking (the first player waiting gets the place)")),
             KeyHint("n", l.t("Create a game at one of the grounds found")),
             KeyHint("x", l.t("Call off a game you organise, with a reason the players see")),
+            KeyHint("e", l.t("Change the time, capacity or note of a game you organise")),
+            KeyHint("w", l.t("Who is going and who is waitlisted, for a game you organise")),
+            KeyHint("Esc", l.t("While the status line says a request is on its way: stop waiting")),
             KeyHint("i", l.t("Write the selected game as an .ics file in the data folder")),
             KeyHint("r o", l.t("Refresh; log out")),
         ])]
     }
 
     public func status(_ l: Localizer) -> String? {
+        if let busy = viewModel.busy { return busy + " " + l.t("(Esc stops waiting)") }
         if let message = viewModel.message { return message.text }
         guard viewModel.user != nil else { return nil }
         let list = pane == .upcoming ? viewModel.upcoming : viewModel.nearby
@@ -191,7 +229,7 @@ public final class GamesScreen: Screen {
 
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
-        guard viewModel.started else {
+        guard viewModel.sessionKnown else {
             let text = l.t("Opening the games database…")
             surface.write(text, x: rect.x + max(0, (rect.width - text.displayWidth) / 2), y: rect.y + rect.height / 2, style: Style(.muted), clip: rect)
             return
@@ -232,6 +270,25 @@ public final class GamesScreen: Screen {
             TextField(placeholder: "3977").render(postcodeField, into: surface, rect: Rect(x: x, y: header.y, width: 24, height: 1), focused: true)
         }
         createForm?.render(into: surface, area: body, context: context)
+        editForm?.render(into: surface, area: body, context: context)
+        if let shown = viewModel.roster { renderRoster(shown.game, shown.roster, into: surface, area: body, context: context) }
+    }
+
+    /// Who is going (in booking order) and the waitlist (in the order it moves up).
+    private func renderRoster(_ game: GameListing, _ roster: GameRoster, into surface: Surface, area: Rect, context: RenderContext) {
+        let l = context.localizer
+        let lines = [l.t("Going ({count}):", ["count": String(roster.going.count)])]
+            + roster.going.map { "  " + TerminalText.inert($0.name) }
+            + [l.t("Waitlist ({count}):", ["count": String(roster.waitlisted.count)])]
+            + roster.waitlisted.enumerated().map { "  \($0.offset + 1). " + TerminalText.inert($0.element.name) }
+        let box = area.centered(width: min(area.width, 50), height: min(area.height, lines.count + 2))
+        surface.fill(box)
+        surface.drawBox(box, title: l.t("Game {id}", ["id": String(game.id)]) + " · " + TerminalText.inert(game.groundName))
+        let inner = box.inset(dx: 2, dy: 1)
+        for (row, line) in lines.enumerated() where inner.y + row < inner.maxY {
+            let heading = !line.hasPrefix("  ")
+            surface.write(line, x: inner.x, y: inner.y + row, style: Style(heading ? .accent : .text, heading ? [.bold] : []), clip: inner)
+        }
     }
 
     private func renderList(title: String, games: [GameListing], state: inout ListState, focused: Bool, empty: String,
@@ -257,7 +314,7 @@ public final class GamesScreen: Screen {
                          Span(TerminalText.inert(g.groundName + ", " + g.suburb) + "  ", Style(.text, [.bold])),
                          Span(l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)]), Style(.text))]
             if g.waitlisted > 0 { spans.append(Span(" · " + l.t("{count} waiting", ["count": String(g.waitlisted)]), Style(.muted))) }
-            spans.append(Span(" · " + GameStatusText.status(g.status, l), Style(g.status == "cancelled" ? .bad : g.status == "full" ? .warn : .good)))
+            spans.append(Span(" · " + GameStatusText.status(g.status, l), Style(g.status == .cancelled ? .bad : g.status == .full ? .warn : .good)))
             if let mine = g.myStatus { spans.append(Span(" · " + GameStatusText.mine(mine, l), Style(.accent))) }
             if let reason = g.cancelReason { spans.append(Span(" — " + TerminalText.inert(reason), Style(.bad))) }
             else if let note = g.note { spans.append(Span(" — " + TerminalText.inert(note), Style(.muted))) }
@@ -304,6 +361,73 @@ enum ReminderLine {
         guard let urgent = reminder.urgent else { return }
         surface.highlight(x: row.x, y: row.y, width: row.width, style: Style(.warn, [.bold, .reverse]))
         if rungFor != urgent.id { rungFor = urgent.id; surface.bellRequested = true }
+    }
+}
+
+/// The "change game" form: date and time, capacity, note (an empty note removes it).
+struct GamesEditForm {
+    struct Changes { var localTime: String?; var capacity: Int?; var note: String? }
+    enum Result { case stay, cancel, submit(Changes) }
+
+    let game: GameListing
+    var focus = 0
+    var when: DateTimePickerState
+    var capacity: TextFieldState
+    var note: TextFieldState
+
+    init(game: GameListing) {
+        self.game = game
+        when = DateTimePickerState(date: Date(timeIntervalSince1970: game.start))
+        capacity = TextFieldState(String(game.capacity), maxLength: 2, allowed: { $0.isASCII && $0.isNumber })
+        note = TextFieldState(game.note ?? "", maxLength: 500)
+    }
+
+    mutating func handle(_ key: Key) -> Result {
+        switch key {
+        case .escape: return .cancel
+        case .tab, .down: focus = (focus + 1) % 3; return .stay
+        case .backTab, .up: focus = (focus + 2) % 3; return .stay
+        case .enter:
+            let stamp = when.fieldTexts.map(\.1)
+            let local = stamp.count == 5 ? "\(stamp[0])-\(stamp[1])-\(stamp[2])T\(stamp[3]):\(stamp[4])" : nil
+            let unchangedTime = local.flatMap(LocalTime.parse).map { abs($0 - game.start) < 60 } ?? false
+            let newCapacity = Int(capacity.text)
+            return .submit(Changes(localTime: unchangedTime ? nil : local, capacity: newCapacity == game.capacity ? nil : (newCapacity ?? 0),
+                                   note: note.text == (game.note ?? "") ? nil : note.text))
+        default:
+            switch focus {
+            case 0: _ = when.handle(key)
+            case 1: _ = capacity.handle(key)
+            default: _ = note.handle(key)
+            }
+            return .stay
+        }
+    }
+
+    func render(into surface: Surface, area: Rect, context: RenderContext) {
+        let l = context.localizer
+        let box = area.centered(width: min(area.width, 72), height: min(area.height, 7))
+        surface.fill(box)
+        surface.drawBox(box, title: l.t("Change game {id}", ["id": String(game.id)]))
+        let inner = box.inset(dx: 2, dy: 1)
+        let labels = [l.t("Starts"), l.t("Capacity"), l.t("Note")]
+        let labelWidth = (labels.map(\.displayWidth).max() ?? 10) + 2
+        for (row, label) in labels.enumerated() where inner.y + row < inner.maxY {
+            let y = inner.y + row
+            let focused = row == focus
+            surface.write((focused ? context.glyphs.pointer : " ") + label, x: inner.x - 1, y: y,
+                          style: Style(focused ? .accent : .muted, focused ? [.bold] : []), clip: box)
+            let field = Rect(x: inner.x + labelWidth, y: y, width: inner.maxX - inner.x - labelWidth, height: 1)
+            switch row {
+            case 0: DateTimePicker().render(when, into: surface, at: Point(x: field.x, y: y), focused: focused)
+            case 1: TextField().render(capacity, into: surface, rect: Rect(x: field.x, y: y, width: 4, height: 1), focused: focused)
+            default: TextField().render(note, into: surface, rect: field, focused: focused)
+            }
+        }
+        if inner.y + 4 < inner.maxY {
+            surface.write(l.t("Players beyond a lower capacity go to the head of the waitlist. Enter saves, Esc cancels."),
+                          x: inner.x, y: inner.y + 4, style: Style(.muted), clip: inner)
+        }
     }
 }
 

@@ -119,19 +119,19 @@ public enum GameCalendar {
     /// How long an event is assumed to last (games have a start, not an end).
     public static let assumedHours = 3.0
 
-    public static func ics(_ game: Game, now: Double) -> String {
+    public static func ics(_ game: GameListing, now: Double) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Locker//Games//EN", "CALSCALE:GREGORIAN", "BEGIN:VEVENT",
                      "UID:game-\(game.id)@locker",
-                     "DTSTAMP:" + utc(now), "DTSTART:" + utc(game.startsAt), "DTEND:" + utc(game.startsAt + assumedHours * 3600),
-                     "SUMMARY:" + escape("Cricket at \(game.ground.name)"),
-                     "LOCATION:" + escape("\(game.ground.name), \(game.ground.suburb) \(game.ground.postcode)"),
-                     "GEO:\(game.ground.latitude);\(game.ground.longitude)",
-                     "URL:" + game.mapLink]
+                     "DTSTAMP:" + utc(now), "DTSTART:" + utc(game.start), "DTEND:" + utc(game.start + assumedHours * 3600),
+                     "SUMMARY:" + escape("Cricket at \(game.groundName)"),
+                     "LOCATION:" + escape("\(game.groundName), \(game.suburb) \(game.postcode)"),
+                     "GEO:\(game.latitude);\(game.longitude)",
+                     "URL:" + game.map]
         var description = "Organised by \(game.organiser). \(game.seatsUsed)/\(game.capacity) players."
         if let note = game.note { description += "\n" + note }
         if let reason = game.cancelReason { description += "\nCancelled: " + reason }
         lines.append("DESCRIPTION:" + escape(description))
-        lines.append("STATUS:" + (game.cancelled ? "CANCELLED" : "CONFIRMED"))
+        lines.append("STATUS:" + (game.status == .cancelled ? "CANCELLED" : "CONFIRMED"))
         lines += ["END:VEVENT", "END:VCALENDAR"]
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"
     }

@@ -1,4 +1,5 @@
-// `locker account|login|logout` and `locker games …`: the games database from scripts.
+// `locker account|login|logout` and `locker games …`: the games from scripts, through the same
+// `GamesAPI` as the tab — a games server when one is configured, else the local SQLite file.
 import ArgumentParser
 import FoundationEssentials
 import LockerCommandLine
@@ -10,24 +11,36 @@ import TerminalUI
 import Glibc
 #endif
 
-/// The games database and session of this run (`--games-db`, `LOCKER_GAMES_DB`, data dir).
+/// The games target of this run and the helpers every command shares.
 enum GamesContext {
     static var paths: DataPaths { DataPaths.resolve(dataDir: RootOptions.dataDir, gamesDB: RootOptions.gamesDB, environment: environment) }
 
     static var now: Double { Date().timeIntervalSince1970 }
 
-    /// Opens the database (creating and seeding it with the bundled grounds) or exits 1.
-    static func store() -> GamesStore {
+    /// Opens the server client or the local file (created and seeded when new), or exits 1.
+    static func connection() async -> GamesConnection {
         let paths = self.paths
         guard paths.prepare() else {
             fail(localizer.t("The data folder {path} cannot be written.", ["path": paths.directory.path]), status: 1)
         }
+        let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths)
+        return await run {
+            let connection = try GamesConnection.open(paths: paths, server: server, insecure: GamesOptions.insecure, bundled: bundledData())
+            try await connection.local?.seedGroundsIfEmpty { try GamesConnection.bundledGrounds(bundledData()) }
+            return connection
+        }
+    }
+
+    /// The session token, or exit 1 saying how to log in.
+    static func token(_ connection: GamesConnection) -> String {
+        guard let token = connection.session.read() else { fail(GamesError.notLoggedIn.message(localizer), status: 1) }
+        return token
+    }
+
+    /// Runs a games call; a `GamesError` is one translated line and exit 1.
+    static func run<T>(_ body: () async throws -> T) async -> T {
         do {
-            let store = try GamesStore(path: paths.gamesDatabase.path)
-            if try store.groundCount() == 0 {
-                try store.upsert(try GroundsFile.read(bundledData().appendingPathComponent("games/grounds.csv")))
-            }
-            return store
+            return try await body()
         } catch let error as GamesError {
             fail(error.message(localizer), status: 1)
         } catch {
@@ -35,35 +48,9 @@ enum GamesContext {
         }
     }
 
-    static var session: GamesSessionFile { GamesSessionFile(directory: paths.directory) }
-
-    /// The logged-in user, or exit 1 saying how to log in.
-    static func user(_ store: GamesStore) -> GamesUser {
-        guard let token = session.read(), let user = run({ try store.user(forToken: token) }) else {
-            fail(GamesError.notLoggedIn.message(localizer), status: 1)
-        }
-        return user
-    }
-
-    static func currentUser(_ store: GamesStore) -> GamesUser? {
-        guard let token = session.read() else { return nil }
-        return run { try store.user(forToken: token) }
-    }
-
-    /// Runs a store call; a GamesError is one translated line and exit 1.
-    static func run<T>(_ body: () throws -> T) -> T {
-        do {
-            return try body()
-        } catch let error as GamesError {
-            fail(error.message(localizer), status: 1)
-        } catch {
-            fail("\(error)", status: 1)
-        }
-    }
-
-    /// The password from standard input (one line; the newline is dropped).
     /// The password from standard input; without `--password-stdin` (`flagGiven`), a message
-    /// saying how to give it and exit status 2.
+    /// saying how to give it and exit status 2. Passwords never go on the command line, where
+    /// every user of the machine could read them in the process list.
     static func passwordFromStdin(flagGiven: Bool) -> String {
         guard flagGiven else { fail(localizer.t("Give the password on standard input with --password-stdin."), status: 2) }
         guard let line = readLine(strippingNewline: true) else {
@@ -71,64 +58,75 @@ enum GamesContext {
         }
         return line
     }
+
+    /// A fresh idempotency key for one creation or booking.
+    static func newKey() -> String { UUID().uuidString.lowercased() }
 }
 
-struct AccountCommand: ParsableCommand {
+/// `--games-server URL` and `--games-server-insecure`, parsed on the root command.
+enum GamesOptions {
+    nonisolated(unsafe) static var server: String?
+    nonisolated(unsafe) static var insecure = false
+}
+
+struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account", abstract: localizer.t("Games accounts."), subcommands: [AccountCreateCommand.self])
 }
 
-struct AccountCreateCommand: ParsableCommand {
+struct AccountCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "create", abstract: localizer.t("Create a games account."))
     @Argument(help: ArgumentHelp(localizer.t("3 to 32 letters, digits, dot, underscore or hyphen."), valueName: "name")) var name: String
     @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password (8 characters or more) from standard input."))) var passwordStdin = false
 
-    func run() throws {
+    func run() async throws {
         let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
-        let store = GamesContext.store()
-        let user = GamesContext.run { try store.createAccount(name: name, password: password, now: GamesContext.now) }
-        print(localizer.t("Account {name} created. Log in with: locker login {name} --password-stdin", ["name": user.name]))
+        let connection = await GamesContext.connection()
+        let session = await GamesContext.run { try await connection.api.signUp(Credentials(name: name, password: password)) }
+        print(localizer.t("Account {name} created. Log in with: locker login {name} --password-stdin", ["name": TerminalText.inert(session.name)]))
     }
 }
 
-struct LoginCommand: ParsableCommand {
+struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "login", abstract: localizer.t("Log in to the games database (the session is kept in the data folder)."))
     @Argument(help: ArgumentHelp(localizer.t("Your username."), valueName: "name")) var name: String
     @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password from standard input."))) var passwordStdin = false
 
-    func run() throws {
+    func run() async throws {
         let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
-        let store = GamesContext.store()
-        let (user, token) = GamesContext.run { try store.login(name: name, password: password, now: GamesContext.now) }
+        let connection = await GamesContext.connection()
+        let session = await GamesContext.run { try await connection.api.login(Credentials(name: name, password: password)) }
         do {
-            try GamesContext.session.write(token)
+            try connection.session.write(session.token)
         } catch {
             fail(localizer.t("The session could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]), status: 1)
         }
-        print(localizer.t("Logged in as {name}.", ["name": user.name]))
+        print(localizer.t("Logged in as {name}.", ["name": TerminalText.inert(session.name)]))
     }
 }
 
-struct LogoutCommand: ParsableCommand {
+struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logout", abstract: localizer.t("Log out of the games database."))
 
-    func run() throws {
-        if let token = GamesContext.session.read() {
-            let store = GamesContext.store()
-            GamesContext.run { try store.logout(token: token) }
+    func run() async throws {
+        let connection = await GamesContext.connection()
+        if let token = connection.session.read() {
+            // Revoked on the server; the local session goes even when the server cannot be reached.
+            try? await connection.api.logout(token: token)
         }
-        GamesContext.session.remove()
+        connection.session.remove()
         print(localizer.t("Logged out."))
     }
 }
 
-struct GamesCommand: ParsableCommand {
+struct GamesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "games",
         abstract: localizer.t("Pickup cricket games in the City of Casey: grounds, games, bookings."),
-        subcommands: [GamesGroundsCommand.self, GamesCreateCommand.self, GamesListCommand.self, GamesBookCommand.self,
-                      GamesCancelCommand.self, GamesCancelGameCommand.self, GamesUpcomingCommand.self, GamesTodayCommand.self,
-                      GamesICSCommand.self, GamesWhoAmICommand.self])
+        subcommands: [GamesGroundsCommand.self, GamesCreateCommand.self, GamesListCommand.self, GamesShowCommand.self,
+                      GamesBookCommand.self, GamesCancelCommand.self, GamesEditCommand.self, GamesRosterCommand.self,
+                      GamesCancelGameCommand.self, GamesUpcomingCommand.self, GamesTodayCommand.self, GamesICSCommand.self,
+                      GamesWhoAmICommand.self, GamesServerCommand.self, ServeCommand.self, BridgeCommand.self])
 }
 
 /// `--postcode P` or `--near LAT,LON`.
@@ -136,64 +134,24 @@ struct PlaceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(localizer.t("A Casey postcode (4 digits)."), valueName: "postcode")) var postcode: String?
     @Option(name: .long, help: ArgumentHelp(localizer.t("A position as latitude,longitude."), valueName: "lat,lon")) var near: String?
 
-    /// The search point: the postcode's suburb centres (several suburbs: their mean) or the position.
-    func point() -> (latitude: Double, longitude: Double) {
+    func place() -> Place {
         if let near {
-            let parts = near.split(separator: ",").map { Double($0.filter { !$0.isWhitespace }) }
-            guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
-                fail(localizer.t("“{value}” is not a position: write latitude,longitude, e.g. -38.03,145.34.", ["value": near]), status: 2)
+            guard let place = Place(near), case .position = place else {
+                fail(localizer.t("“{value}” is not a position: write latitude,longitude, e.g. -38.03,145.34.", ["value": TerminalText.inert(near)]), status: 2)
             }
-            return (lat, lon)
+            return place
         }
         guard let postcode else { fail(localizer.t("Give --postcode P or --near LAT,LON."), status: 2) }
-        guard postcode.count == 4, postcode.allSatisfy(\.isASCII), postcode.allSatisfy(\.isNumber) else {
+        guard let place = Place(postcode), case .postcode = place else {
             fail(GamesError.badPostcode(postcode).message(localizer), status: 2)
         }
-        let suburbs = GamesContext.run { try SuburbsFile.read(bundledData().appendingPathComponent("games/suburbs.csv")) }.filter { $0.postcode == postcode }
-        guard !suburbs.isEmpty else { fail(GamesError.noSuchPostcode(postcode).message(localizer), status: 1) }
-        return (suburbs.map(\.latitude).reduce(0, +) / Double(suburbs.count), suburbs.map(\.longitude).reduce(0, +) / Double(suburbs.count))
-    }
-}
-
-struct GameJSON: Encodable {
-    var id: Int64
-    var ground: String
-    var groundName: String
-    var suburb: String
-    var startsAt: String
-    var capacity: Int
-    var players: Int
-    var going: Int
-    var waitlisted: Int
-    var status: String
-    var myStatus: String?
-    var organiser: String
-    var note: String?
-    var cancelReason: String?
-    var map: String
-
-    init(_ g: Game) {
-        id = g.id; ground = g.ground.id; groundName = g.ground.name; suburb = g.ground.suburb
-        startsAt = Date(timeIntervalSince1970: g.startsAt).formatted(.iso8601)
-        capacity = g.capacity; players = g.players; going = g.going; waitlisted = g.waitlisted
-        status = g.status; myStatus = g.myStatus; organiser = g.organiser; note = g.note; cancelReason = g.cancelReason; map = g.mapLink
-    }
-
-    private enum Keys: String, CodingKey { case id, ground, groundName, suburb, startsAt, capacity, players, going, waitlisted, status, myStatus, organiser, note, cancelReason, map }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(id, forKey: .id); try c.encode(ground, forKey: .ground); try c.encode(groundName, forKey: .groundName)
-        try c.encode(suburb, forKey: .suburb); try c.encode(startsAt, forKey: .startsAt); try c.encode(capacity, forKey: .capacity)
-        try c.encode(players, forKey: .players); try c.encode(going, forKey: .going); try c.encode(waitlisted, forKey: .waitlisted)
-        try c.encode(status, forKey: .status); try c.encode(myStatus, forKey: .myStatus); try c.encode(organiser, forKey: .organiser)
-        try c.encode(note, forKey: .note); try c.encode(cancelReason, forKey: .cancelReason); try c.encode(map, forKey: .map)
+        return place
     }
 }
 
 /// One game as a line of text; names and notes other people typed are made inert.
-func gameLine(_ g: Game) -> String {
-    var line = "#\(g.id)  \(WorkoutText.dateTime(g.startsAt))  \(TerminalText.inert(g.ground.name)) (\(TerminalText.inert(g.ground.suburb)))  "
+func gameLine(_ g: GameListing) -> String {
+    var line = "#\(g.id)  \(WorkoutText.dateTime(g.start))  \(TerminalText.inert(g.groundName)) (\(TerminalText.inert(g.suburb)))  "
         + localizer.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)])
     if g.waitlisted > 0 { line += " · " + localizer.t("{count} waiting", ["count": String(g.waitlisted)]) }
     line += " · " + GameStatusText.status(g.status, localizer)
@@ -203,18 +161,20 @@ func gameLine(_ g: Game) -> String {
     return line
 }
 
-struct GamesGroundsCommand: ParsableCommand {
+struct GamesGroundsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "grounds", abstract: localizer.t("The 5 grounds nearest to a postcode or a position, with their distance."),
         subcommands: [GamesGroundsNearCommand.self, GamesGroundsImportCommand.self], defaultSubcommand: GamesGroundsNearCommand.self)
 }
 
-struct GamesGroundsImportCommand: ParsableCommand {
+struct GamesGroundsImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "import", abstract: localizer.t("Add or update grounds from the council's playgrounds export (CSV or GeoJSON)."))
     @Argument(help: ArgumentHelp(localizer.t("A CSV or GeoJSON file with record id, playground name, suburb name, postcode, latitude and longitude."), valueName: "file"))
     var file: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The store to import into: a SQLite file or postgres://… (the server's --db). Default: the local games file."), valueName: "store"))
+    var db: String?
 
-    func run() throws {
+    func run() async throws {
         guard let data = FileManager.default.contents(atPath: file) else { fail(localizer.t("Cannot read {file}.", ["file": file]), status: 1) }
         let grounds: [Ground]
         do {
@@ -222,37 +182,33 @@ struct GamesGroundsImportCommand: ParsableCommand {
         } catch let problem as GroundsImport.Problem {
             fail(localizer.t("{place}: {problem}. Nothing was imported.", ["place": problem.place, "problem": problem.message]), status: 1)
         }
-        let store = GamesContext.store()
-        GamesContext.run { try store.upsert(grounds) }
+        // Grounds are the club's to change: on the store itself, never through the API.
+        let database = await GamesContext.run { try await ServeCommand.openStore(db ?? GamesContext.paths.gamesDatabase.path) }
+        let service = await GamesContext.run { try GamesConnection.localService(database: database, bundled: bundledData()) }
+        await GamesContext.run { try await service.importGrounds(grounds) }
+        await database.close()
         print(localizer.n("Imported {count} ground.", "Imported {count} grounds.", count: grounds.count))
     }
 }
 
-struct GamesGroundsNearCommand: ParsableCommand {
+struct GamesGroundsNearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "near", abstract: localizer.t("The 5 grounds nearest to a postcode or a position, with their distance."))
     @OptionGroup var place: PlaceOptions
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
-    struct Row: Encodable { var id: String; var name: String; var suburb: String; var postcode: String; var latitude: Double; var longitude: Double; var approximate: Bool; var distanceMeters: Double }
-
-    func run() throws {
-        let point = place.point()
-        let store = GamesContext.store()
-        let nearest = GamesContext.run { try store.nearestGrounds(latitude: point.latitude, longitude: point.longitude) }
-        if json {
-            printJSON(nearest.map { Row(id: $0.ground.id, name: $0.ground.name, suburb: $0.ground.suburb, postcode: $0.ground.postcode,
-                                         latitude: $0.ground.latitude, longitude: $0.ground.longitude, approximate: $0.ground.approximate,
-                                         distanceMeters: $0.meters) })
-            return
-        }
+    func run() async throws {
+        let place = place.place()
+        let connection = await GamesContext.connection()
+        let nearest = await GamesContext.run { try await connection.api.grounds(near: place) }
+        if json { printJSON(nearest); return }
         for n in nearest {
-            let mark = n.ground.approximate ? "  " + localizer.t("(position approximate)") : ""
-            print("\(WorkoutText.distance(n.meters, localizer).padded(toWidth: 9, alignment: .right))  \(n.ground.id)  \(TerminalText.inert(n.ground.name)), \(n.ground.suburb) \(n.ground.postcode)\(mark)")
+            let mark = n.approximate ? "  " + localizer.t("(position approximate)") : ""
+            print("\(WorkoutText.distance(n.distanceMeters, localizer).padded(toWidth: 9, alignment: .right))  \(TerminalText.inert(n.id))  \(TerminalText.inert(n.name)), \(TerminalText.inert(n.suburb)) \(n.postcode)\(mark)")
         }
     }
 }
 
-struct GamesCreateCommand: ParsableCommand {
+struct GamesCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "create", abstract: localizer.t("Create a game at a ground."))
     @Option(name: .long, help: ArgumentHelp(localizer.t("Ground id (see locker games grounds)."), valueName: "id")) var ground: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("Local date and time, e.g. 2026-12-05T10:00."), valueName: "time")) var at: String
@@ -262,152 +218,233 @@ struct GamesCreateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(localizer.t("A note for the players."), valueName: "text")) var note: String?
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
-    func run() throws {
-        guard let startsAt = LocalTime.parse(at) else {
-            fail(localizer.t("“{value}” is not a date and time: write 2026-12-05T10:00 (local time).", ["value": at]), status: 2)
+    func run() async throws {
+        guard let startsAt = Instant.fromLocal(at) else {
+            fail(localizer.t("“{value}” is not a date and time: write 2026-12-05T10:00 (local time).", ["value": TerminalText.inert(at)]), status: 2)
         }
-        let store = GamesContext.store()
-        let user = GamesContext.user(store)
-        let id = GamesContext.run {
-            try store.createGame(organiser: user, groundID: ground, startsAt: startsAt, players: players, capacity: capacity,
-                                 minimum: min, note: note, now: GamesContext.now)
+        let connection = await GamesContext.connection()
+        let token = GamesContext.token(connection)
+        let game = await GamesContext.run {
+            try await connection.api.create(NewGame(ground: ground, startsAt: startsAt, players: players, capacity: capacity, minimum: min, note: note),
+                                            idempotencyKey: GamesContext.newKey(), token: token)
         }
-        let game = GamesContext.run { try store.game(id: id, for: user) }
-        if json { printJSON(GameJSON(game)); return }
-        print(localizer.t("Game {id} created.", ["id": String(id)]))
+        if json { printJSON(game); return }
+        print(localizer.t("Game {id} created.", ["id": String(game.id)]))
         print(gameLine(game))
     }
 }
 
-struct GamesListCommand: ParsableCommand {
+struct GamesEditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: localizer.t("Change the time, capacity or note of a game you organise (booked players see it)."))
+    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Local date and time, e.g. 2026-12-05T10:00."), valueName: "time")) var at: String?
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Most players (2–50); players beyond it go to the head of the waitlist."), valueName: "n")) var capacity: Int?
+    @Option(name: .long, help: ArgumentHelp(localizer.t("A note for the players (empty removes it)."), valueName: "text")) var note: String?
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+
+    func run() async throws {
+        var startsAt: String?
+        if let at {
+            guard let instant = Instant.fromLocal(at) else {
+                fail(localizer.t("“{value}” is not a date and time: write 2026-12-05T10:00 (local time).", ["value": TerminalText.inert(at)]), status: 2)
+            }
+            startsAt = instant
+        }
+        let changes = GameChanges(startsAt: startsAt, capacity: capacity, note: note)
+        guard !changes.isEmpty else { fail(localizer.t("Give --at, --capacity or --note."), status: 2) }
+        let connection = await GamesContext.connection()
+        let token = GamesContext.token(connection)
+        let edited = await GamesContext.run { try await connection.api.edit(game, changes, token: token) }
+        if json { printJSON(edited); return }
+        print(localizer.t("Game {id} changed.", ["id": String(game)]))
+        print(gameLine(edited))
+    }
+}
+
+struct GamesRosterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "roster", abstract: localizer.t("Who is going and who is waitlisted, for a game you organise."))
+    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+
+    func run() async throws {
+        let connection = await GamesContext.connection()
+        let token = GamesContext.token(connection)
+        let roster = await GamesContext.run { try await connection.api.roster(game, token: token) }
+        if json { printJSON(roster); return }
+        print(localizer.t("Going ({count}):", ["count": String(roster.going.count)]))
+        for entry in roster.going { print("  " + TerminalText.inert(entry.name) + "  " + WorkoutText.dateTime(Instant.parse(entry.since))) }
+        print(localizer.t("Waitlist ({count}):", ["count": String(roster.waitlisted.count)]))
+        for (index, entry) in roster.waitlisted.enumerated() { print("  \(index + 1). " + TerminalText.inert(entry.name)) }
+    }
+}
+
+struct GamesListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: localizer.t("Games still to come at the 5 grounds nearest to a postcode or a position."))
     @OptionGroup var place: PlaceOptions
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
-    func run() throws {
-        let point = place.point()
-        let store = GamesContext.store()
-        let user = GamesContext.currentUser(store)
-        let grounds = GamesContext.run { try store.nearestGrounds(latitude: point.latitude, longitude: point.longitude) }
-        let list = GamesContext.run { try store.games(atGrounds: grounds.map(\.ground.id), after: GamesContext.now, for: user) }
-        if json { printJSON(list.map(GameJSON.init)); return }
+    func run() async throws {
+        let place = place.place()
+        let connection = await GamesContext.connection()
+        let list = await GamesContext.run { try await connection.api.games(near: place, token: connection.session.read()) }
+        if json { printJSON(list); return }
         if list.isEmpty { print(localizer.t("No games planned at these grounds yet.")) }
         for game in list { print(gameLine(game)) }
     }
 }
 
-struct GamesBookCommand: ParsableCommand {
+struct GamesShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: localizer.t("One game, with its note and map link."))
+    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+
+    func run() async throws {
+        let connection = await GamesContext.connection()
+        let found = await GamesContext.run { try await connection.api.game(game, token: connection.session.read()) }
+        if json { printJSON(found); return }
+        print(gameLine(found))
+        print("      " + localizer.t("Organised by {name}.", ["name": TerminalText.inert(found.organiser)]))
+        print("      " + found.map)
+    }
+}
+
+struct GamesBookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "book", abstract: localizer.t("Book a place in a game (the waitlist when it is full)."))
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
-    func run() throws {
-        let store = GamesContext.store()
-        let user = GamesContext.user(store)
-        let status = GamesContext.run { try store.book(gameID: game, user: user, now: GamesContext.now) }
-        if json { printJSON(GameJSON(GamesContext.run { try store.game(id: game, for: user) })); return }
-        print(status == "going" ? localizer.t("You are going to game {id}.", ["id": String(game)])
-                                : localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game)]))
+    func run() async throws {
+        let connection = await GamesContext.connection()
+        let token = GamesContext.token(connection)
+        let booked = await GamesContext.run { try await connection.api.book(game, idempotencyKey: GamesContext.newKey(), token: token) }
+        if json { printJSON(booked); return }
+        print(booked.myStatus == .waitlisted ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game)])
+                                             : localizer.t("You are going to game {id}.", ["id": String(game)]))
     }
 }
 
-struct GamesCancelCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "cancel", abstract: localizer.t("Cancel your booking (the first player waiting gets your place)."))
+struct GamesCancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "cancel", abstract: localizer.t("Cancel your booking or leave the waitlist (the first player waiting gets your place)."))
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
 
-    func run() throws {
-        let store = GamesContext.store()
-        let user = GamesContext.user(store)
-        let promoted = GamesContext.run { try store.cancelBooking(gameID: game, user: user, now: GamesContext.now) }
+    func run() async throws {
+        let connection = await GamesContext.connection()
+        let token = GamesContext.token(connection)
+        _ = await GamesContext.run { try await connection.api.cancelBooking(game, token: token) }
         print(localizer.t("Your booking for game {id} is cancelled.", ["id": String(game)]))
-        if let promoted { print(localizer.t("{name} moves up from the waitlist.", ["name": TerminalText.inert(promoted)])) }
     }
 }
 
-struct GamesCancelGameCommand: ParsableCommand {
+struct GamesCancelGameCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cancel-game", abstract: localizer.t("Cancel a game you organise, with a reason the players see."))
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
     @Option(name: .long, help: ArgumentHelp(localizer.t("Why the game is off."), valueName: "text")) var reason: String
 
-    func run() throws {
-        let store = GamesContext.store()
-        let user = GamesContext.user(store)
-        GamesContext.run { try store.cancelGame(gameID: game, user: user, reason: reason) }
+    func run() async throws {
+        let connection = await GamesContext.connection()
+        let token = GamesContext.token(connection)
+        _ = await GamesContext.run { try await connection.api.cancelGame(game, reason: reason, token: token) }
         print(localizer.t("Game {id} is cancelled.", ["id": String(game)]))
     }
 }
 
-struct GamesUpcomingCommand: ParsableCommand {
+struct GamesUpcomingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "upcoming", abstract: localizer.t("Your games still to come (organised or booked), earliest first."))
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
-    func run() throws {
-        let store = GamesContext.store()
-        let user = GamesContext.user(store)
-        let list = GamesContext.run { try store.upcoming(for: user, since: GamesContext.now) }
-        if json { printJSON(list.map(GameJSON.init)); return }
+    func run() async throws {
+        let connection = await GamesContext.connection()
+        let token = GamesContext.token(connection)
+        let list = await GamesContext.run { try await connection.api.upcoming(token: token) }.filter { $0.start > GamesContext.now }
+        if json { printJSON(list); return }
         if list.isEmpty { print(localizer.t("No games to come.")) }
-        for game in list { print(gameLine(game) + "\n      " + game.mapLink) }
+        for game in list { print(gameLine(game) + "\n      " + game.map) }
     }
 }
 
-struct GamesTodayCommand: ParsableCommand {
+struct GamesTodayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "today",
         abstract: localizer.t("Your games today, for a shell start-up file: prints nothing when there are none (or when you are not logged in)."))
 
-    func run() throws {
+    func run() async throws {
         let paths = GamesContext.paths
-        guard GamesContext.session.read() != nil, FileManager.default.fileExists(atPath: paths.gamesDatabase.path) else { return }
-        let store = GamesContext.store()
-        guard let user = GamesContext.currentUser(store) else { return }
+        let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths)
+        guard server != nil || FileManager.default.fileExists(atPath: paths.gamesDatabase.path) else { return }
+        let connection = await GamesContext.connection()
+        guard let token = connection.session.read(), let games = try? await connection.api.upcoming(token: token) else { return }
         let now = GamesContext.now
-        for game in GamesContext.run({ try store.today(for: user, now: now) }) {
-            let minutes = Int(((game.startsAt - now) / 60).rounded(.up))
+        let day = LocalTime.dayRange(containing: now)
+        for game in games where day.contains(game.start) {
+            let minutes = Int(((game.start - now) / 60).rounded(.up))
             let when: String
-            if game.cancelled { when = localizer.t("cancelled", context: "game status") }
+            if game.status == .cancelled { when = localizer.t("cancelled", context: "game status") }
             else if minutes <= 0 { when = localizer.t("started") }
             else if minutes <= 60 { when = "⚠ " + localizer.n("in {count} minute", "in {count} minutes", count: minutes) }
-            else { when = localizer.t("at {time}", ["time": String(WorkoutText.dateTime(game.startsAt).suffix(5))]) }
+            else { when = localizer.t("at {time}", ["time": String(WorkoutText.dateTime(game.start).suffix(5))]) }
             print(localizer.t("Cricket today {when}: {ground}, {suburb} ({going}/{capacity})",
-                              ["when": when, "ground": TerminalText.inert(game.ground.name), "suburb": TerminalText.inert(game.ground.suburb),
+                              ["when": when, "ground": TerminalText.inert(game.groundName), "suburb": TerminalText.inert(game.suburb),
                                "going": String(game.seatsUsed), "capacity": String(game.capacity)]))
         }
     }
 }
 
-struct GamesICSCommand: ParsableCommand {
+struct GamesICSCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "ics", abstract: localizer.t("Write a game as an iCalendar (.ics) file for your calendar."))
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
     @Option(name: .long, help: ArgumentHelp(localizer.t("The .ics file to write."), valueName: "file")) var out: String
 
-    func run() throws {
-        let store = GamesContext.store()
-        let user = GamesContext.currentUser(store)
-        let found = GamesContext.run { try store.game(id: game, for: user) }
+    func run() async throws {
+        let connection = await GamesContext.connection()
+        let found = await GamesContext.run { try await connection.api.game(game, token: connection.session.read()) }
         do {
             try AtomicFile.write(Data(GameCalendar.ics(found, now: GamesContext.now).utf8), to: URL(fileURLWithPath: out))
         } catch {
-            fail(localizer.t("{file} could not be written: {reason}", ["file": out, "reason": "\(error)"]), status: 1)
+            fail(localizer.t("{file} could not be written: {reason}", ["file": out, "reason": StorageError.explain(error, localizer)]), status: 1)
         }
         print(localizer.t("Wrote {file}.", ["file": out]))
     }
 }
 
-struct GamesWhoAmICommand: ParsableCommand {
+struct GamesWhoAmICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "whoami", abstract: localizer.t("The logged-in games user (exit 1 when nobody is logged in)."))
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
-    struct Output: Encodable { var name: String }
+    func run() async throws {
+        let connection = await GamesContext.connection()
+        let token = GamesContext.token(connection)
+        let account = await GamesContext.run { try await connection.api.account(token: token) }
+        if json { printJSON(account) } else { print(account.name) }
+    }
+}
 
-    func run() throws {
-        // Asked at every start of the app: without a session or a database, answer without
-        // creating anything.
-        guard GamesContext.session.read() != nil, FileManager.default.fileExists(atPath: GamesContext.paths.gamesDatabase.path) else {
-            fail(GamesError.notLoggedIn.message(localizer), status: 1)
+struct GamesServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "server", abstract: localizer.t("Show, save or forget the games server the tab and these commands use."))
+    @Argument(help: ArgumentHelp(localizer.t("The server's address, e.g. https://games.example.org:8787."), valueName: "url")) var url: String?
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Forget the saved server: use the local games file."))) var local = false
+
+    func run() async throws {
+        let paths = GamesContext.paths
+        let repository = JSONRepository<Settings>(url: paths.settingsFile)
+        if url != nil || local {
+            if let url { _ = await GamesContext.run { try GamesHTTPClient(url: url, allowInsecure: GamesOptions.insecure) } }
+            guard paths.prepare() else { fail(localizer.t("The data folder {path} cannot be written.", ["path": paths.directory.path]), status: 1) }
+            var settings = Settings()
+            if FileManager.default.fileExists(atPath: paths.settingsFile.path) {
+                guard let value = try? DataFileError.decode(Settings.self, from: paths.settingsFile) else {
+                    fail(localizer.t("The settings file {file} cannot be read; fix or remove it first.", ["file": paths.settingsFile.path]), status: 1)
+                }
+                settings = value
+            }
+            settings.gamesServer = local ? nil : url
+            do { try repository.save(settings) } catch {
+                fail(localizer.t("The settings could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]), status: 1)
+            }
         }
-        let store = GamesContext.store()
-        let user = GamesContext.user(store)
-        if json { printJSON(Output(name: user.name)) } else { print(user.name) }
+        if let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths) {
+            print(localizer.t("Games server: {url}", ["url": TerminalText.inert(server)]))
+        } else {
+            print(localizer.t("No games server: the local games file {path}.", ["path": paths.gamesDatabase.path]))
+        }
     }
 }

@@ -41,6 +41,12 @@ struct Locker: ParsableCommand {
     @Option(name: .customLong("games-db"), help: ArgumentHelp(localizer.t("Games database file (shared by several users of one host)."), valueName: "file"))
     var gamesDB: String?
 
+    @Option(name: .customLong("games-server"), help: ArgumentHelp(localizer.t("A Locker games server (https://host:port) for the Games tab and commands; also LOCKER_GAMES_SERVER or `locker games server URL`."), valueName: "url"))
+    var gamesServer: String?
+
+    @Flag(name: .customLong("games-server-insecure"), help: ArgumentHelp(localizer.t("Allow plain http:// to a games server on another machine.")))
+    var gamesServerInsecure = false
+
     /// Hidden, for the crash tests: F12 then makes the app fail this way (see DebugFault).
     @Option(name: .customLong("debug-fault"), help: .hidden)
     var debugFault: DebugFault?
@@ -74,6 +80,8 @@ struct Locker: ParsableCommand {
         }
         var options = AppOptions(choices: choices, ascii: ascii || !utf8, paths: paths, resources: resources)
         options.debugFault = debugFault
+        options.gamesServer = gamesServer
+        options.gamesServerInsecure = gamesServerInsecure
         let app = App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         let status = app.run()
         throw ExitCode(status)

@@ -4,24 +4,26 @@ import TerminalUI
 import XCTest
 @testable import LockerApp
 
-private final class CannedGamesClient: GamesClient {
+private final class CannedGamesClient: GamesClient, @unchecked Sendable {
     var user: String?
     let listing = GameListing(id: 7, ground: "casey-fields", groundName: "Casey Fields", suburb: "Cranbourne East",
-                              startsAt: "2026-11-21T10:15:00Z", capacity: 22, players: 3, going: 5, waitlisted: 0, status: "open",
-                              myStatus: "going", organiser: "org", note: "Bring\u{1B}[2J a bat", cancelReason: nil,
+                              startsAt: "2026-11-21T10:15:00Z", capacity: 22, players: 3, going: 5, waitlisted: 0, status: .open,
+                              myStatus: .going, organiser: "org", note: "Bring\u{1B}[2J a bat", cancelReason: nil,
                               map: "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092")
-    func currentUser() throws -> String? { user }
-    func signUp(name: String, password: String) throws {}
-    func login(name: String, password: String) throws { user = name }
+    func whoAmI() throws -> String? { user }
+    func signUp(name: String, password: String) throws -> String { user = name; return name }
+    func login(name: String, password: String) throws -> String { user = name; return name }
     func logout() throws { user = nil }
     func upcoming() throws -> [GameListing] { [listing] }
-    func grounds(place: String) throws -> [GroundListing] { [] }
-    func games(place: String) throws -> [GameListing] { [] }
-    func book(_ id: Int64) throws {}
-    func cancel(_ id: Int64) throws {}
-    func cancelGame(_ id: Int64, reason: String) throws {}
-    func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) throws -> GameListing { listing }
+    func search(_ place: Place) throws -> (grounds: [GroundListing], games: [GameListing]) { ([], []) }
+    func book(_ id: Int64) throws -> GameListing { listing }
+    func cancelBooking(_ id: Int64) throws -> GameListing { listing }
+    func cancelGame(_ id: Int64, reason: String) throws -> GameListing { listing }
+    func create(_ game: NewGame) throws -> GameListing { listing }
+    func edit(_ id: Int64, _ changes: GameChanges) throws -> GameListing { listing }
+    func roster(_ id: Int64) throws -> GameRoster { GameRoster(game: id, going: [], waitlisted: []) }
     func exportCalendar(_ id: Int64, to path: String) throws {}
+    func watch(_ onChange: @escaping @Sendable (GamesChange) -> Void) {}
 }
 
 final class GamesScreenTests: XCTestCase {
@@ -37,10 +39,12 @@ final class GamesScreenTests: XCTestCase {
         setenv("TZ", "UTC", 1); tzset()
         let now = 1_795_253_400.0   // 2026-11-21 09:30 UTC
         let client = CannedGamesClient()
-        let screen = GamesScreen(viewModel: GamesViewModel(localizer: .english, client: client, now: { now }), exportDirectory: "/tmp")
+        let work = BackgroundWork()
+        let screen = GamesScreen(viewModel: GamesViewModel(localizer: .english, client: client, work: work, now: { now }), exportDirectory: "/tmp")
         XCTAssertTrue(render(screen, 80, 21).text.contains("Opening the games database…"))
         XCTAssertTrue(screen.hasPendingWork, "the session is read once keys pause")
         screen.flushPendingWork()
+        XCTAssertTrue(work.waitUntilIdle())
         let form = render(screen, 80, 21)
         XCTAssertTrue(form.text.contains("Username"), form.text)
         assertGolden(form, "games-login-en-80x24")
@@ -52,6 +56,8 @@ final class GamesScreenTests: XCTestCase {
         for c in "secret-123" { _ = screen.handle(.character(c)) }
         XCTAssertFalse(render(screen, 80, 21).text.contains("secret-123"), "masked")
         _ = screen.handle(.enter)
+        XCTAssertTrue(render(screen, 80, 21).text.contains("Logging in…") || screen.status(.english)?.hasPrefix("Logging in…") == true)
+        XCTAssertTrue(work.waitUntilIdle())
         let surface = render(screen, 120, 37)
         XCTAssertTrue(surface.text.contains("Cricket today: 10:15 Casey Fields (in 45 minutes)"), surface.text)
         XCTAssertTrue(surface.bellRequested, "the urgent reminder rings once")
@@ -65,13 +71,15 @@ final class GamesScreenTests: XCTestCase {
         let now = 1_795_253_400.0   // 2026-11-21 09:30 UTC, 45 minutes before the game
         let client = CannedGamesClient()
         client.user = "sam"
-        let games = GamesViewModel(localizer: .english, client: client, now: { now })
+        let work = BackgroundWork()
+        let games = GamesViewModel(localizer: .english, client: client, work: work, now: { now })
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shell-reminder-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let shellModel = ShellViewModel(localizer: .english, repository: JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json")),
                                         choices: StartupChoices(language: .en), writable: true)
         let shell = Shell(viewModel: shellModel, screens: [], glyphs: .unicode)
         shell.reminders = games
+        shell.background = work
         XCTAssertEqual(shell.idleTimeout, 1000, "the games are read once keys pause")
         let before = MemorySurface(width: 80, height: 24)
         shell.render(into: before)
@@ -79,6 +87,7 @@ final class GamesScreenTests: XCTestCase {
         shell.tick(now: Date().addingTimeInterval(0.5))
         XCTAssertFalse(games.started, "half a second after a key is not yet a pause")
         shell.tick(now: Date().addingTimeInterval(1.1))
+        XCTAssertTrue(work.waitUntilIdle())
         let after = MemorySurface(width: 80, height: 24)
         shell.render(into: after)
         XCTAssertEqual(after.lines[1].trimmingCharacters(in: .whitespaces), "! Cricket today: 10:15 Casey Fields (in 45 minutes)")

@@ -3,83 +3,161 @@ import XCTest
 @testable import LockerKit
 
 /// A client in memory: what the view-model asks for, and canned answers.
-final class FakeGamesClient: GamesClient {
+final class FakeGamesClient: GamesClient, @unchecked Sendable {
     var user: String?
     var games: [GameListing] = []
     var calls: [String] = []
-    var refuse: String?
+    var refuse: GamesError?
+    /// Called with each change the live feed would bring.
+    var watcher: (@Sendable (GamesChange) -> Void)?
 
-    func check() throws { if let refuse { throw GamesClientError(refuse) } }
-    func currentUser() throws -> String? { user }
-    func signUp(name: String, password: String) throws { calls.append("signUp \(name)"); try check() }
-    func login(name: String, password: String) throws { calls.append("login \(name)"); try check(); user = name }
+    func check() throws { if let refuse { throw refuse } }
+    func whoAmI() throws -> String? { user }
+    func signUp(name: String, password: String) throws -> String { calls.append("signUp \(name)"); try check(); user = name; return name }
+    func login(name: String, password: String) throws -> String { calls.append("login \(name)"); try check(); user = name; return name }
     func logout() throws { calls.append("logout"); user = nil }
     func upcoming() throws -> [GameListing] { games }
-    func grounds(place: String) throws -> [GroundListing] {
-        [GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: place, approximate: false, distanceMeters: 2420)]
+    func search(_ place: Place) throws -> (grounds: [GroundListing], games: [GameListing]) {
+        calls.append("search \(place.text)")
+        return ([GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: place.text, approximate: false,
+                               distanceMeters: 2420)], games)
     }
-    func games(place: String) throws -> [GameListing] { games }
-    func book(_ id: Int64) throws { calls.append("book \(id)"); try check() }
-    func cancel(_ id: Int64) throws { calls.append("cancel \(id)") }
-    func cancelGame(_ id: Int64, reason: String) throws { calls.append("cancelGame \(id) \(reason)") }
-    func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) throws -> GameListing {
-        calls.append("create \(ground) \(localTime) \(players)/\(capacity)")
+    func book(_ id: Int64) throws -> GameListing { calls.append("book \(id)"); try check(); return game(id: id, startsAt: "2099-01-01T10:00:00Z") }
+    func cancelBooking(_ id: Int64) throws -> GameListing { calls.append("cancel \(id)"); return game(id: id, startsAt: "2099-01-01T10:00:00Z", mine: nil) }
+    func cancelGame(_ id: Int64, reason: String) throws -> GameListing {
+        calls.append("cancelGame \(id) \(reason)")
+        return game(id: id, startsAt: "2099-01-01T10:00:00Z", status: .cancelled, mine: .organiser)
+    }
+    func create(_ new: NewGame) throws -> GameListing {
+        calls.append("create \(new.ground) \(new.players)/\(new.capacity)")
         try check()
-        return game(id: 9, startsAt: "2099-01-01T10:00:00Z")
+        return game(id: 9, startsAt: new.startsAt, mine: .organiser)
     }
+    func edit(_ id: Int64, _ changes: GameChanges) throws -> GameListing {
+        calls.append("edit \(id) \(changes.capacity.map(String.init) ?? "-")")
+        return game(id: id, startsAt: "2099-01-01T10:00:00Z", mine: .organiser)
+    }
+    func roster(_ id: Int64) throws -> GameRoster { GameRoster(game: id, going: [.init(name: "bo", since: "2026-11-20T10:00:00Z")], waitlisted: []) }
     func exportCalendar(_ id: Int64, to path: String) throws { calls.append("ics \(id) \(path)") }
+    func watch(_ onChange: @escaping @Sendable (GamesChange) -> Void) { watcher = onChange }
 
-    func game(id: Int64, startsAt: String, status: String = "open") -> GameListing {
+    func game(id: Int64, startsAt: String, status: GameStatus = .open, mine: PlayerPart? = .going) -> GameListing {
         GameListing(id: id, ground: "casey-fields", groundName: "Casey Fields", suburb: "Cranbourne East", startsAt: startsAt,
-                    capacity: 22, players: 3, going: 1, waitlisted: 0, status: status, myStatus: "going", organiser: "org",
+                    capacity: 22, players: 3, going: 1, waitlisted: 0, status: status, myStatus: mine, organiser: "org",
                     note: nil, cancelReason: nil, map: "https://www.openstreetmap.org/?mlat=-38.12&mlon=145.30")
     }
 }
 
 final class GamesViewModelTests: XCTestCase {
-    func testSignUpIsCheckedBeforeAskingTheDatabase() {
+    let work = BackgroundWork()
+
+    func model(_ client: FakeGamesClient, now: Double = 0) -> GamesViewModel {
+        GamesViewModel(localizer: .english, client: client, work: work, now: { now })
+    }
+
+    func testSignUpIsCheckedBeforeAskingTheStore() {
         let client = FakeGamesClient()
-        let model = GamesViewModel(localizer: .english, client: client, now: { 0 })
+        let model = model(client)
         model.signUp(name: "al", password: "longenough", confirmation: "longenough")
         XCTAssertEqual(model.message?.isError, true)
         model.signUp(name: "alice", password: "short", confirmation: "short")
-        XCTAssertEqual(model.message?.text, "A password needs at least 8 characters.")
+        XCTAssertEqual(model.message?.text, "A password has 8 to 200 characters and no control characters.")
+        model.signUp(name: "alice", password: "long\u{0}enough", confirmation: "long\u{0}enough")
+        XCTAssertEqual(model.message?.isError, true, "a NUL in a password is refused")
+        model.signUp(name: "-alice", password: "longenough", confirmation: "longenough")
+        XCTAssertEqual(model.message?.isError, true, "a name cannot start with a dash (it would read as an option)")
         model.signUp(name: "alice", password: "longenough", confirmation: "longenougj")
         XCTAssertEqual(model.message?.text, "The two passwords differ; type them again.")
         XCTAssertEqual(client.calls, [])
         model.signUp(name: "alice", password: "longenough", confirmation: "longenough")
-        XCTAssertEqual(client.calls, ["signUp alice", "login alice"])
+        XCTAssertEqual(model.busy, "Signing up…", "the request is on its way; the UI thread is free")
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(client.calls, ["signUp alice"])
         XCTAssertEqual(model.user, "alice")
+        XCTAssertNil(model.busy)
     }
 
-    func testRefusalsBecomeTheMessage() {
+    func testRefusalsBecomeTheMessageInTheUsersLanguage() {
         let client = FakeGamesClient()
         client.user = "alice"
-        let model = GamesViewModel(localizer: .english, client: client, now: { 0 })
+        let model = model(client)
         model.start()
-        client.refuse = "This game was cancelled."
+        XCTAssertTrue(work.waitUntilIdle())
+        client.refuse = .gameCancelled
         model.book(client.game(id: 4, startsAt: "2099-01-01T10:00:00Z"))
+        XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(model.message?.text, "This game was cancelled.")
         XCTAssertEqual(model.message?.isError, true)
         model.search(postcode: "39")
         XCTAssertEqual(model.message?.text, "“39” is not a postcode: write 4 digits, like 3977.")
         client.refuse = nil
         model.search(postcode: "-38.03,145.34")
+        XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(model.postcode, "-38.03,145.34", "a position works as well as a postcode")
-        XCTAssertEqual(model.grounds.first?.postcode, "-38.03,145.34")
+        let french = GamesViewModel(localizer: Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .fr),
+                                    client: client, work: work, now: { 0 })
+        client.refuse = .unreachable("10 s")
+        french.book(client.game(id: 4, startsAt: "2099-01-01T10:00:00Z"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertNotEqual(french.message?.text.hasPrefix("The games server"), true, "translated: \(french.message?.text ?? "")")
     }
 
-    func testTheOrganiserCallsAGameOffWithAReason() {
+    func testOneRequestAtATimeAndEscStopsWaiting() {
+        let client = FakeGamesClient()
+        client.user = "alice"
+        let model = model(client)
+        model.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        model.book(client.game(id: 4, startsAt: "2099-01-01T10:00:00Z"))
+        model.book(client.game(id: 5, startsAt: "2099-01-01T10:00:00Z"))
+        XCTAssertEqual(model.message?.text, "Still waiting for: Booking… (Esc stops waiting).")
+        model.cancelRequest()
+        XCTAssertNil(model.busy)
+        XCTAssertTrue(model.message?.text.hasPrefix("Stopped waiting.") == true)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertFalse(model.message?.text.hasPrefix("You are going") == true, "a result nobody waits for is dropped")
+    }
+
+    func testResultsComeInTheResponseAndLiveChangesRefresh() {
+        let client = FakeGamesClient()
+        client.user = "alice"
+        let model = model(client)
+        model.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        model.search(postcode: "3977")
+        XCTAssertTrue(work.waitUntilIdle())
+        model.book(client.game(id: 4, startsAt: "2099-01-01T10:00:00Z"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.upcoming.map(\.id), [4], "the booked game joins your games from the booking's own answer")
+        XCTAssertEqual(client.calls, ["search 3977", "book 4"], "no second round of requests")
+        client.games = [client.game(id: 4, startsAt: "2099-01-01T10:00:00Z"), client.game(id: 6, startsAt: "2099-01-02T10:00:00Z")]
+        let watcher = try! XCTUnwrap(client.watcher, "the live feed is followed once logged in")
+        watcher(GamesChange(sequence: 9, kind: .created, game: 6, ground: "casey-fields"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.nearby.map(\.id), [4, 6], "another player's new game shows without a key")
+    }
+
+    func testTheOrganiserCallsAGameOffEditsItAndSeesTheRoster() {
         let client = FakeGamesClient()
         client.user = "org"
-        let model = GamesViewModel(localizer: .english, client: client, now: { 0 })
+        let model = model(client)
         model.start()
-        let game = client.game(id: 5, startsAt: "2099-01-01T10:00:00Z")
+        XCTAssertTrue(work.waitUntilIdle())
+        let game = client.game(id: 5, startsAt: "2099-01-01T10:00:00Z", mine: .organiser)
         model.cancelGame(game, reason: "   ")
         XCTAssertEqual(model.message?.text, "Say why the game is off: the players will see it.")
         model.cancelGame(game, reason: "Rain all day")
+        XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(client.calls.last, "cancelGame 5 Rain all day")
         XCTAssertEqual(model.message?.text, "Game 5 is cancelled.")
+        XCTAssertTrue(model.edit(game, localTime: nil, capacity: 12, note: nil))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(client.calls.last, "edit 5 12")
+        model.showRoster(game)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.roster?.roster.going.map(\.name), ["bo"])
+        model.showRoster(client.game(id: 6, startsAt: "2099-01-01T10:00:00Z"))
+        XCTAssertEqual(model.message?.text, "Only the organiser can change or cancel the game.")
     }
 
     func testTodayAndUrgentReminders() throws {
@@ -88,9 +166,10 @@ final class GamesViewModelTests: XCTestCase {
         let client = FakeGamesClient()
         client.user = "alice"
         client.games = [client.game(id: 1, startsAt: "2026-11-21T10:15:00Z"), client.game(id: 2, startsAt: "2026-11-21T18:00:00Z"),
-                        client.game(id: 3, startsAt: "2026-11-22T10:00:00Z"), client.game(id: 4, startsAt: "2026-11-21T12:00:00Z", status: "cancelled")]
-        let model = GamesViewModel(localizer: .english, client: client, now: { now })
+                        client.game(id: 3, startsAt: "2026-11-22T10:00:00Z"), client.game(id: 4, startsAt: "2026-11-21T12:00:00Z", status: .cancelled)]
+        let model = model(client, now: now)
         model.start()
+        XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(model.todaysGames().map(\.id), [1, 2], "today only, cancelled games left out")
         XCTAssertEqual(model.urgentGame()?.id, 1, "within the hour")
         XCTAssertEqual(model.relative(now + 45 * 60), "in 45 minutes")

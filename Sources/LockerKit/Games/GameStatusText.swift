@@ -1,22 +1,22 @@
 /// The words for a game's status and for the user's part in it, shared by the Games tab and the
 /// command line.
 public enum GameStatusText {
-    /// "open", "full", "needs players" or "cancelled" for the status the database reports.
-    public static func status(_ status: String, _ l: Localizer) -> String {
+    /// "open", "full", "needs players" or "cancelled".
+    public static func status(_ status: GameStatus, _ l: Localizer) -> String {
         switch status {
-        case "cancelled": return l.t("cancelled", context: "game status")
-        case "full": return l.t("full", context: "game status")
-        case "needs-players": return l.t("needs players")
-        default: return l.t("open", context: "game status")
+        case .cancelled: return l.t("cancelled", context: "game status")
+        case .full: return l.t("full", context: "game status")
+        case .needsPlayers: return l.t("needs players")
+        case .open: return l.t("open", context: "game status")
         }
     }
 
     /// "you organise it", "you are going" or "you are on the waitlist".
-    public static func mine(_ status: String, _ l: Localizer) -> String {
-        switch status {
-        case "organiser": return l.t("you organise it")
-        case "going": return l.t("you are going")
-        default: return l.t("you are on the waitlist")
+    public static func mine(_ part: PlayerPart, _ l: Localizer) -> String {
+        switch part {
+        case .organiser: return l.t("you organise it")
+        case .going: return l.t("you are going")
+        case .waitlisted: return l.t("you are on the waitlist")
         }
     }
 }

@@ -1,11 +1,14 @@
 import FoundationEssentials
 
-/// The Games tab: who is logged in, their upcoming games, the games near a postcode, and the
-/// intents (sign up, log in, search, book, cancel, create, export). Every request goes through a
-/// `GamesClient`; refusals become `message`, in the interface language.
+/// The Games tab: who is logged in, their upcoming games, the games near a place, and the intents
+/// (sign up, log in, search, book, cancel, create, edit, roster, export). Every request runs on a
+/// background thread through `BackgroundWork`; while one is in flight `busy` names it ("Booking…")
+/// and Esc (`cancelRequest`) stops waiting. Changes other players make arrive through the live
+/// feed and refresh the lists without a key. Refusals become `message`, in the interface language.
 public final class GamesViewModel: ViewModel {
     public let localizer: Localizer
     private let client: GamesClient
+    private let work: BackgroundWork
     private let now: () -> Double
 
     public private(set) var user: String?
@@ -13,120 +16,264 @@ public final class GamesViewModel: ViewModel {
     public private(set) var postcode = ""
     public private(set) var grounds: [GroundListing] = []
     public private(set) var nearby: [GameListing] = []
+    /// The roster shown for a game the user organises (`w`), until dismissed.
+    public private(set) var roster: (game: GameListing, roster: GameRoster)?
     /// The last outcome to show (success or refusal).
     public private(set) var message: (text: String, isError: Bool)?
     public private(set) var started = false
+    /// True once the first answer (who is logged in) came back, or failed.
+    public private(set) var sessionKnown = false
+    /// What is being asked of the games store right now ("Booking…"), or nil.
+    public private(set) var busy: String?
     /// The urgent game the bell already rang for (so it rings once, whichever tab shows it).
     public var bellRungFor: Int64?
 
-    public init(localizer: Localizer, client: GamesClient, now: @escaping () -> Double = { Date().timeIntervalSince1970 }) {
+    private var request: BackgroundJob?
+    private var quietRefresh: BackgroundJob?
+    private var refreshAgain = false
+    private var watching = false
+
+    public init(localizer: Localizer, client: GamesClient, work: BackgroundWork,
+                now: @escaping () -> Double = { Date().timeIntervalSince1970 }) {
         self.localizer = localizer
         self.client = client
+        self.work = work
         self.now = now
         super.init()
     }
+
+    public var currentTime: Double { now() }
 
     /// Reads the session and the upcoming games (once, when the tab is first shown).
     public func start() {
         guard !started else { return }
         started = true
-        attempt { user = try client.currentUser() }
-        if user != nil { refresh() } else { notifyChanged() }
+        perform(localizer.t("Opening the games database…"), { client in
+            guard let name = try client.whoAmI() else { return (nil as String?, [GameListing]()) }
+            return (name, try client.upcoming())
+        }) { [weak self] (name: String?, games: [GameListing]) in
+            self?.user = name
+            self?.upcoming = games
+            if name != nil { self?.follow() }
+        }
     }
-
-    public var currentTime: Double { now() }
 
     // MARK: Accounts
 
-    /// Checks the form first (same rules as the database) so mistakes are told at once.
+    /// Checks the form first (same rules as the server) so mistakes are told at once.
     public func signUp(name: String, password: String, confirmation: String) {
-        guard (3...32).contains(name.count), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
-            return fail(localizer.t("A username has 3 to 32 characters: letters, digits, dot, underscore or hyphen."))
-        }
-        guard password.count >= 8 else { return fail(localizer.t("A password needs at least 8 characters.")) }
+        guard GamesLimits.isValidUsername(name) else { return fail(GamesError.badUsername.message(localizer)) }
+        guard GamesLimits.isValidPassword(password) else { return fail(GamesError.badPassword.message(localizer)) }
         guard password == confirmation else { return fail(localizer.t("The two passwords differ; type them again.")) }
-        guard attempt({ try client.signUp(name: name, password: password) }) else { return }
-        login(name: name, password: password)
+        enter(localizer.t("Signing up…")) { try $0.signUp(name: name, password: password) }
     }
 
     public func login(name: String, password: String) {
-        guard attempt({ try client.login(name: name, password: password) }) else { return }
-        user = name
-        message = (localizer.t("Logged in as {name}.", ["name": name]), false)
-        refresh()
+        enter(localizer.t("Logging in…")) { try $0.login(name: name, password: password) }
+    }
+
+    private func enter(_ label: String, _ call: @escaping @Sendable (GamesClient) throws -> String) {
+        perform(label, { client in
+            let name = try call(client)
+            return (name, try client.upcoming())
+        }) { [weak self] (name: String, games: [GameListing]) in
+            guard let self else { return }
+            user = name
+            upcoming = games
+            message = (localizer.t("Logged in as {name}.", ["name": TerminalText.inert(name)]), false)
+            follow()
+        }
     }
 
     public func logout() {
-        guard attempt({ try client.logout() }) else { return }
-        user = nil
-        upcoming = []
-        nearby = []
-        message = (localizer.t("Logged out."), false)
-        notifyChanged()
+        perform(localizer.t("Logging out…"), { try $0.logout() }) { [weak self] (_: Void) in
+            guard let self else { return }
+            user = nil
+            upcoming = []
+            nearby = []
+            roster = nil
+            message = (localizer.t("Logged out."), false)
+        }
     }
 
     // MARK: Games
 
+    /// Reads the lists again (the `r` key).
     public func refresh() {
-        attempt { upcoming = try client.upcoming() }
-        if !postcode.isEmpty { attempt { nearby = try client.games(place: postcode) } }
-        notifyChanged()
+        let place = Place(postcode)
+        perform(localizer.t("Refreshing…"), { client in
+            (try client.upcoming(), try place.map { try client.search($0) })
+        }) { [weak self] (games: [GameListing], found: (grounds: [GroundListing], games: [GameListing])?) in
+            self?.upcoming = games
+            if let found { self?.grounds = found.grounds; self?.nearby = found.games }
+            self?.message = nil
+        }
     }
 
     /// Searches near a postcode ("3977") or a position ("-38.03,145.34").
     public func search(postcode text: String) {
         let code = text.filter { !$0.isWhitespace }
-        let parts = code.split(separator: ",").compactMap { Double($0) }
-        let isPosition = parts.count == 2 && (-90...90).contains(parts[0]) && (-180...180).contains(parts[1])
-        guard isPosition || (code.count == 4 && code.allSatisfy({ $0.isASCII && $0.isNumber })) else {
-            return fail(localizer.t("“{postcode}” is not a postcode: write 4 digits, like 3977.", ["postcode": code]))
+        guard let place = Place(code) else {
+            return fail(localizer.t("“{postcode}” is not a postcode: write 4 digits, like 3977.", ["postcode": TerminalText.inert(code)]))
         }
-        guard attempt({ grounds = try client.grounds(place: code); nearby = try client.games(place: code) }) else { return }
-        postcode = code
-        message = nil
-        notifyChanged()
+        perform(localizer.t("Searching near {place}…", ["place": code]), { try $0.search(place) }) { [weak self] (found: (grounds: [GroundListing], games: [GameListing])) in
+            self?.postcode = code
+            self?.grounds = found.grounds
+            self?.nearby = found.games
+            self?.message = nil
+        }
     }
 
     public func book(_ game: GameListing) {
-        guard attempt({ try client.book(game.id) }) else { return }
-        refresh()
-        let mine = (upcoming.first { $0.id == game.id })?.myStatus
-        message = (mine == "waitlisted" ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game.id)])
-                                        : localizer.t("You are going to game {id}.", ["id": String(game.id)]), false)
-        notifyChanged()
+        perform(localizer.t("Booking…"), { try $0.book(game.id) }) { [weak self] (booked: GameListing) in
+            guard let self else { return }
+            apply(booked)
+            message = (booked.myStatus == .waitlisted ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game.id)])
+                                                      : localizer.t("You are going to game {id}.", ["id": String(game.id)]), false)
+        }
     }
 
+    /// Gives up a seat or leaves the waitlist.
     public func cancel(_ game: GameListing) {
-        guard attempt({ try client.cancel(game.id) }) else { return }
-        message = (localizer.t("Your booking for game {id} is cancelled.", ["id": String(game.id)]), false)
-        refresh()
+        perform(localizer.t("Cancelling your booking…"), { try $0.cancelBooking(game.id) }) { [weak self] (changed: GameListing) in
+            guard let self else { return }
+            apply(changed)
+            message = (localizer.t("Your booking for game {id} is cancelled.", ["id": String(game.id)]), false)
+        }
     }
 
     /// Calls off a game the user organises; a reason is required (players see it).
     public func cancelGame(_ game: GameListing, reason: String) {
         let text = reason.trimmingSpaces
-        guard !text.isEmpty else { return fail(localizer.t("Say why the game is off: the players will see it.")) }
-        guard attempt({ try client.cancelGame(game.id, reason: text) }) else { return }
-        message = (localizer.t("Game {id} is cancelled.", ["id": String(game.id)]), false)
-        refresh()
+        guard !text.isEmpty else { return fail(GamesError.reasonMissing.message(localizer)) }
+        perform(localizer.t("Calling the game off…"), { try $0.cancelGame(game.id, reason: text) }) { [weak self] (changed: GameListing) in
+            guard let self else { return }
+            apply(changed)
+            message = (localizer.t("Game {id} is cancelled.", ["id": String(game.id)]), false)
+        }
     }
 
     /// Creates a game at a ground found by the last search; `localTime` is "2026-12-05T10:00".
+    /// Returns false when the form has a mistake the server need not see.
     public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) -> Bool {
-        var created: GameListing?
-        guard attempt({ created = try client.create(ground: ground, localTime: localTime, players: players, capacity: capacity, minimum: minimum, note: note) }),
-              let created else { return false }
-        message = (localizer.t("Game {id} created.", ["id": String(created.id)]), false)
-        refresh()
+        guard let startsAt = Instant.fromLocal(localTime) else {
+            fail(GamesError.badTime.message(localizer))
+            return false
+        }
+        let game = NewGame(ground: ground, startsAt: startsAt, players: players, capacity: capacity, minimum: minimum, note: note)
+        perform(localizer.t("Creating the game…"), { try $0.create(game) }) { [weak self] (created: GameListing) in
+            guard let self else { return }
+            apply(created)
+            message = (localizer.t("Game {id} created.", ["id": String(created.id)]), false)
+        }
         return true
     }
 
-    /// Writes the game's .ics into `directory`; returns the file's path.
+    /// Changes a game the user organises; players beyond a lowered capacity go to the head of
+    /// the waitlist.
+    public func edit(_ game: GameListing, localTime: String?, capacity: Int?, note: String?) -> Bool {
+        var startsAt: String?
+        if let localTime {
+            guard let instant = Instant.fromLocal(localTime) else {
+                fail(GamesError.badTime.message(localizer))
+                return false
+            }
+            startsAt = instant
+        }
+        let changes = GameChanges(startsAt: startsAt, capacity: capacity, note: note)
+        perform(localizer.t("Saving the game…"), { try $0.edit(game.id, changes) }) { [weak self] (changed: GameListing) in
+            guard let self else { return }
+            apply(changed)
+            message = (localizer.t("Game {id} changed.", ["id": String(game.id)]), false)
+        }
+        return true
+    }
+
+    /// Who is going and who waits, for a game the user organises.
+    public func showRoster(_ game: GameListing) {
+        guard game.myStatus == .organiser else { return fail(GamesError.notOrganiser.message(localizer)) }
+        perform(localizer.t("Reading the roster…"), { try $0.roster(game.id) }) { [weak self] (roster: GameRoster) in
+            self?.roster = (game, roster)
+        }
+    }
+
+    public func closeRoster() {
+        roster = nil
+        notifyChanged()
+    }
+
+    /// Writes the game's .ics into `directory`.
     public func exportCalendar(_ game: GameListing, directory: String) {
         let path = directory + "/game-\(game.id).ics"
-        guard attempt({ try client.exportCalendar(game.id, to: path) }) else { return }
-        message = (localizer.t("Wrote {file}.", ["file": path]), false)
+        perform(localizer.t("Writing {file}…", ["file": path]), { try $0.exportCalendar(game.id, to: path) }) { [weak self] (_: Void) in
+            guard let self else { return }
+            message = (localizer.t("Wrote {file}.", ["file": path]), false)
+        }
+    }
+
+    /// Esc while a request is in flight: stop waiting for it. What the store already did stays
+    /// done; the lists are read again to show it.
+    public func cancelRequest() {
+        guard let request else { return }
+        request.cancel()
+        self.request = nil
+        busy = nil
+        message = (localizer.t("Stopped waiting. If the games store already did it, the lists show it in a moment."), false)
         notifyChanged()
+        refreshQuietly()
+    }
+
+    public func dismissMessage() {
+        guard message != nil else { return }
+        message = nil
+        notifyChanged()
+    }
+
+    // MARK: Live
+
+    /// Starts the live feed once logged in: a change at a listed game or a searched ground reads
+    /// the lists again (quietly, without the busy line).
+    private func follow() {
+        guard !watching else { return }
+        watching = true
+        let work = self.work
+        client.watch { [weak self] change in
+            work.enqueue { self?.changeArrived(change) }
+        }
+    }
+
+    func changeArrived(_ change: GamesChange) {
+        guard user != nil else { return }
+        let relevant = grounds.contains { $0.id == change.ground } || upcoming.contains { $0.id == change.game }
+            || nearby.contains { $0.id == change.game }
+        if relevant { refreshQuietly() }
+    }
+
+    private func refreshQuietly() {
+        guard quietRefresh == nil else { refreshAgain = true; return }
+        let place = Place(postcode)
+        quietRefresh = work.start({ [client] _ in (try client.upcoming(), try place.map { try client.search($0) }) }) { [weak self] result in
+            guard let self else { return }
+            quietRefresh = nil
+            if case .success(let (games, found)) = result {
+                upcoming = games
+                if let found { grounds = found.grounds; nearby = found.games }
+                notifyChanged()
+            }
+            if refreshAgain { refreshAgain = false; refreshQuietly() }
+        }
+    }
+
+    /// Puts a changed game into both lists (added to "your games" when it is now yours).
+    private func apply(_ game: GameListing) {
+        if let index = nearby.firstIndex(where: { $0.id == game.id }) { nearby[index] = game }
+        else if grounds.contains(where: { $0.id == game.ground }) { nearby.append(game); nearby.sort { ($0.start, $0.id) < ($1.start, $1.id) } }
+        if let index = upcoming.firstIndex(where: { $0.id == game.id }) {
+            if game.myStatus == nil { upcoming.remove(at: index) } else { upcoming[index] = game }
+        } else if game.myStatus != nil {
+            upcoming.append(game)
+            upcoming.sort { ($0.start, $0.id) < ($1.start, $1.id) }
+        }
     }
 
     // MARK: Reminders
@@ -135,7 +282,7 @@ public final class GamesViewModel: ViewModel {
     public func todaysGames() -> [GameListing] {
         let current = now()
         let day = LocalTime.dayRange(containing: current)
-        return upcoming.filter { day.contains($0.start) && $0.status != "cancelled" && $0.start > current - 3 * 3600 }
+        return upcoming.filter { day.contains($0.start) && $0.status != .cancelled && $0.start > current - 3 * 3600 }
     }
 
     /// A game today that starts within the next 60 minutes.
@@ -166,24 +313,37 @@ public final class GamesViewModel: ViewModel {
         return localizer.n("in {count} day", "in {count} days", count: hours / 24)
     }
 
-    // MARK: Helpers
+    // MARK: Requests
 
     private func fail(_ text: String) {
         message = (text, true)
         notifyChanged()
     }
 
-    /// Runs a request; a refusal becomes the message. Returns whether it succeeded.
-    @discardableResult
-    private func attempt(_ body: () throws -> Void) -> Bool {
-        do {
-            try body()
-            return true
-        } catch let error as GamesClientError {
-            fail(error.message)
-        } catch {
-            fail("\(error)")
+    /// Runs `call` off the UI thread; `done` runs on the UI thread with its result. One request
+    /// at a time: another intent meanwhile is told to wait.
+    private func perform<Value: Sendable>(_ label: String, _ call: @escaping @Sendable (GamesClient) throws -> Value,
+                                          done: @escaping (Value) -> Void) {
+        guard request == nil else {
+            return fail(localizer.t("Still waiting for: {request} (Esc stops waiting).", ["request": busy ?? ""]))
         }
-        return false
+        busy = label
+        message = nil
+        notifyChanged()
+        request = work.start({ [client] _ in try call(client) }) { [weak self] result in
+            guard let self else { return }
+            request = nil
+            busy = nil
+            sessionKnown = true
+            switch result {
+            case .success(let value):
+                done(value)
+            case .failure(let error as GamesError):
+                message = (error.message(localizer), true)
+            case .failure:
+                message = (GamesError.serverFailed.message(localizer), true)
+            }
+            notifyChanged()
+        }
     }
 }

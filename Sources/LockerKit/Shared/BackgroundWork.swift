@@ -70,6 +70,13 @@ public final class BackgroundWork {
         #endif
     }
 
+    /// Runs `body` on the UI thread at the next `deliver()`, and wakes the run loop: how a
+    /// long-lived background source (a live feed, a helper process) hands over what it got.
+    public func enqueue(_ body: @escaping @Sendable () -> Void) {
+        inbox.post(.call(body))
+        wake()
+    }
+
     /// True while a started job has not been delivered or cancelled.
     public var isBusy: Bool { !pending.isEmpty }
 
@@ -87,6 +94,9 @@ public final class BackgroundWork {
             case .finished(let id, let result):
                 guard let entry = pending.removeValue(forKey: id), !entry.job.isCancelled else { continue }
                 entry.delivery(result)
+                delivered = true
+            case .call(let body):
+                body()
                 delivered = true
             }
         }
@@ -111,6 +121,7 @@ public final class BackgroundWork {
     fileprivate enum Message {
         case progress(Int, Double)
         case finished(Int, Any)
+        case call(@Sendable () -> Void)
     }
 
     /// Messages from workers to the UI thread, under a lock; progress is coalesced per job and

@@ -50,7 +50,8 @@ extension LocalTime {
         fields.tm_sec = time.count == 3 ? time[2] : 0
         fields.tm_isdst = -1
         let seconds = mktime(&fields)
-        guard seconds != -1, fields.tm_mday == date[2] else { return nil }   // 31 February is refused
+        // 31 February is refused, and so is a time that a daylight-saving change skips.
+        guard seconds != -1, fields.tm_mday == date[2], fields.tm_hour == time[0], fields.tm_min == time[1] else { return nil }
         return Double(seconds)
     }
 }

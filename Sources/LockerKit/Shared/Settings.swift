@@ -25,15 +25,18 @@ public struct Settings: Codable, Equatable, Sendable {
     public var lastTab: Tab?
     /// The runner's maximum heart rate for the workout zones (else each workout's own maximum).
     public var maxHeartRate: Int?
+    /// The games server the Games tab and commands use (else the local games file).
+    public var gamesServer: String?
 
-    public init(language: Language? = nil, theme: ThemeChoice? = nil, lastTab: Tab? = nil, maxHeartRate: Int? = nil) {
+    public init(language: Language? = nil, theme: ThemeChoice? = nil, lastTab: Tab? = nil, maxHeartRate: Int? = nil, gamesServer: String? = nil) {
         self.language = language
         self.theme = theme
         self.lastTab = lastTab
         self.maxHeartRate = maxHeartRate
+        self.gamesServer = gamesServer
     }
 
-    enum CodingKeys: String, CodingKey { case language, theme, lastTab, maxHeartRate }
+    enum CodingKeys: String, CodingKey { case language, theme, lastTab, maxHeartRate, gamesServer }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -43,5 +46,6 @@ public struct Settings: Codable, Equatable, Sendable {
         theme = try container.decodeIfPresent(String.self, forKey: .theme).flatMap(ThemeChoice.init(rawValue:))
         lastTab = try container.decodeIfPresent(String.self, forKey: .lastTab).flatMap(Tab.init(rawValue:))
         maxHeartRate = try container.decodeIfPresent(Int.self, forKey: .maxHeartRate).flatMap { (100...250).contains($0) ? $0 : nil }
+        gamesServer = try container.decodeIfPresent(String.self, forKey: .gamesServer).flatMap { $0.isEmpty ? nil : $0 }
     }
 }

@@ -1,0 +1,72 @@
+import LockerKit
+import FoundationEssentials
+import Logging
+
+/// Which games store the commands and the tab use: a games server (`--games-server`, then
+/// `LOCKER_GAMES_SERVER`, then the saved setting) or, with none, the local SQLite file through
+/// the same `GamesAPI`. Each target has its own session file in the data folder.
+public struct GamesConnection: Sendable {
+    public let api: GamesAPI
+    /// The local service when there is no server.
+    public let local: GamesService?
+    public let session: GamesSessionFile
+    /// The server's address, or nil for the local file.
+    public let server: String?
+
+    /// The server address in force, if any.
+    public static func serverAddress(flag: String?, environment: [String: String], paths: DataPaths) -> String? {
+        if let flag, !flag.isEmpty { return flag }
+        if let value = environment["LOCKER_GAMES_SERVER"], !value.isEmpty { return value }
+        return (try? DataFileError.decode(Settings.self, from: paths.settingsFile))?.gamesServer
+    }
+
+    /// Opens the target: checks the server address, or opens (creating, migrating and seeding
+    /// with the bundled grounds) the local file.
+    public static func open(paths: DataPaths, server: String?, insecure: Bool, bundled: URL) throws -> GamesConnection {
+        if let server {
+            let client = try GamesHTTPClient(url: server, allowInsecure: insecure)
+            let tag = SHA256.hex(SHA256.hash(Array(client.baseURL.utf8))).prefix(12)
+            return GamesConnection(api: client, local: nil, session: GamesSessionFile(directory: paths.directory, name: "games-session-\(tag)"),
+                                   server: client.baseURL)
+        }
+        let service = try localService(database: SQLiteGamesDatabase(path: paths.gamesDatabase.path), bundled: bundled)
+        return GamesConnection(api: service, local: service, session: GamesSessionFile(directory: paths.directory), server: nil)
+    }
+
+    /// A service over a store with the bundled suburbs (for postcodes).
+    public static func localService(database: GamesDatabase, bundled: URL) throws -> GamesService {
+        let suburbs: [Suburb]
+        do { suburbs = try SuburbsFile.read(bundled.appendingPathComponent("games/suburbs.csv")) } catch {
+            throw GamesError.database("the bundled suburbs list cannot be read")
+        }
+        return GamesService(database: database, suburbs: suburbs)
+    }
+
+    /// The bundled grounds, for an empty store.
+    public static func bundledGrounds(_ bundled: URL) throws -> [Ground] {
+        try GroundsFile.read(bundled.appendingPathComponent("games/grounds.csv"))
+    }
+}
+
+/// The session file of one games target (0600): the bearer token of the logged-in account.
+public struct GamesSessionFile: Sendable {
+    public let url: URL
+
+    public init(directory: URL, name: String = "games-session") {
+        url = directory.appendingPathComponent(name)
+    }
+
+    public func read() -> String? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let token = String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace }
+        return token.count == 32 && token.allSatisfy(\.isHexDigit) ? token : nil
+    }
+
+    public func write(_ token: String) throws {
+        try AtomicFile.write(Data((token + "\n").utf8), to: url, permissions: 0o600)
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

@@ -1,0 +1,161 @@
+import LockerKit
+import Foundation
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+
+/// The typed client of a Locker games server (API v1 over HTTP or HTTPS, AsyncHTTPClient).
+/// Refusals come back as the same `GamesError` the server threw; a server that does not answer
+/// within `timeout` is `GamesError.unreachable`.
+public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
+    public let baseURL: String
+    let http: HTTPClient
+    let timeout: TimeAmount
+
+    /// Refuses plain `http://` to a host that is not this machine unless `allowInsecure`: tokens
+    /// and passwords would cross the network readable.
+    public init(url: String, allowInsecure: Bool = false, timeout: TimeAmount = .seconds(10), http: HTTPClient = .shared) throws {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else {
+            throw GamesError.badServerAddress(url)
+        }
+        if scheme == "http", !allowInsecure, !GamesHTTPClient.isLoopback(host) { throw GamesError.insecureServer(host) }
+        var base = url
+        while base.hasSuffix("/") { base.removeLast() }
+        baseURL = base
+        self.http = http
+        self.timeout = timeout
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    }
+
+    // MARK: The API
+
+    public func signUp(_ credentials: Credentials) async throws -> SessionToken { try await send(.POST, "/accounts", body: credentials) }
+    public func login(_ credentials: Credentials) async throws -> SessionToken { try await send(.POST, "/sessions", body: credentials) }
+    public func logout(token: String) async throws { let _: Empty = try await send(.DELETE, "/sessions/current", token: token) }
+    public func account(token: String) async throws -> AccountInfo { try await send(.GET, "/me", token: token) }
+    public func grounds(near place: Place) async throws -> [GroundListing] { try await send(.GET, "/grounds?near=" + Self.query(place.text)) }
+    public func games(near place: Place, token: String?) async throws -> [GameListing] {
+        try await send(.GET, "/games?near=" + Self.query(place.text), token: token)
+    }
+    public func upcoming(token: String) async throws -> [GameListing] { try await send(.GET, "/me/games", token: token) }
+    public func game(_ id: Int64, token: String?) async throws -> GameListing { try await send(.GET, "/games/\(id)", token: token) }
+    public func roster(_ id: Int64, token: String) async throws -> GameRoster { try await send(.GET, "/games/\(id)/roster", token: token) }
+    public func create(_ game: NewGame, idempotencyKey: String?, token: String) async throws -> GameListing {
+        try await send(.POST, "/games", body: game, token: token, idempotencyKey: idempotencyKey)
+    }
+    public func edit(_ id: Int64, _ changes: GameChanges, token: String) async throws -> GameListing {
+        try await send(.PATCH, "/games/\(id)", body: changes, token: token)
+    }
+    public func cancelGame(_ id: Int64, reason: String, token: String) async throws -> GameListing {
+        try await send(.POST, "/games/\(id)/cancellation", body: GameCancellation(reason: reason), token: token)
+    }
+    public func book(_ id: Int64, idempotencyKey: String?, token: String) async throws -> GameListing {
+        try await send(.POST, "/games/\(id)/booking", token: token, idempotencyKey: idempotencyKey)
+    }
+    public func cancelBooking(_ id: Int64, token: String) async throws -> GameListing {
+        try await send(.DELETE, "/games/\(id)/booking", token: token)
+    }
+
+    /// Follows `/v1/events`, reconnecting 2 s after a dropped line and resuming after the last
+    /// change it saw, until the consumer stops.
+    public func changes(after sequence: Int64?) -> AsyncThrowingStream<GamesChange, Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                var last = sequence
+                while !Task.isCancelled {
+                    do {
+                        var request = self.request(.GET, "/events", token: nil, idempotencyKey: nil)
+                        if let last { request.headers.add(name: "Last-Event-ID", value: String(last)) }
+                        request.headers.add(name: "Accept", value: "text/event-stream")
+                        let response = try await http.execute(request, timeout: .hours(24))
+                        guard response.status == .ok else { throw GamesError.badResponse }
+                        var pending = ""
+                        for try await buffer in response.body {
+                            pending += String(buffer: buffer)
+                            while let end = pending.range(of: "\n\n") {
+                                let event = String(pending[..<end.lowerBound])
+                                pending.removeSubrange(..<end.upperBound)
+                                if let change = Self.change(fromEvent: event) {
+                                    last = change.sequence
+                                    continuation.yield(change)
+                                }
+                            }
+                        }
+                    } catch is CancellationError {
+                        break
+                    } catch {
+                        if Task.isCancelled { break }
+                    }
+                    try? await Task.sleep(nanoseconds: 2_000_000_000)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    static func change(fromEvent event: String) -> GamesChange? {
+        guard let data = event.split(separator: "\n").first(where: { $0.hasPrefix("data:") }) else { return nil }
+        return try? JSONDecoder().decode(GamesChange.self, from: Data(data.dropFirst(5).trimmingCharacters(in: .whitespaces).utf8))
+    }
+
+    // MARK: Requests
+
+    private struct Empty: Decodable {}
+
+    static func query(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._"))) ?? text
+    }
+
+    private func request(_ method: HTTPMethod, _ path: String, token: String?, idempotencyKey: String?) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: baseURL + GamesAPIVersion.pathPrefix + path)
+        request.method = method
+        request.headers.add(name: GamesAPIVersion.header, value: String(GamesAPIVersion.current))
+        request.headers.add(name: "User-Agent", value: "locker/\(LockerVersion.current)")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer " + token) }
+        if let idempotencyKey { request.headers.add(name: "Idempotency-Key", value: idempotencyKey) }
+        return request
+    }
+
+    private func send<T: Decodable>(_ method: HTTPMethod, _ path: String, body: (some Encodable)? = Optional<Credentials>.none,
+                                    token: String? = nil, idempotencyKey: String? = nil) async throws -> T {
+        var request = self.request(method, path, token: token, idempotencyKey: idempotencyKey)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        }
+        let response: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            response = try await http.execute(request, timeout: timeout)
+            bytes = try await response.body.collect(upTo: 8 * 1024 * 1024)
+        } catch let error as HTTPClientError {
+            throw GamesError.unreachable(Self.describe(error))
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw GamesError.unreachable(String(describing: error))
+        }
+        let data = Data(bytes.readableBytesView)
+        guard (200..<300).contains(Int(response.status.code)) else {
+            if let problem = try? JSONDecoder().decode(Problem.self, from: data) { throw GamesError(problem: problem) }
+            throw GamesError.unreachable("HTTP \(response.status.code)")
+        }
+        if T.self == Empty.self { return Empty() as! T }
+        do { return try JSONDecoder().decode(T.self, from: data) } catch { throw GamesError.badResponse }
+    }
+
+    static func describe(_ error: HTTPClientError) -> String {
+        switch error {
+        case .connectTimeout: return "no connection within the time limit"
+        case .deadlineExceeded, .readTimeout: return "no answer within the time limit"
+        case .remoteConnectionClosed: return "the server closed the connection"
+        default: return String(describing: error)
+        }
+    }
+}

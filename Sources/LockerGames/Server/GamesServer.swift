@@ -1,0 +1,318 @@
+import LockerKit
+import Foundation
+import Hummingbird
+import HummingbirdTLS
+import HummingbirdCore
+import HTTPTypes
+import Logging
+import NIOCore
+import NIOSSL
+import ServiceLifecycle
+
+/// How `locker-games serve` listens.
+public struct GamesServerOptions: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8787
+    public var tlsCertificate: String?
+    public var tlsKey: String?
+    /// Sign-ups and log-ins one address may make per minute.
+    public var accountRequestsPerMinute = 30
+    public init() {}
+}
+
+/// Each request's context: Hummingbird's, plus the caller's address and a small body limit.
+public struct GamesRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: String
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    public var maxUploadSize: Int { GamesLimits.bodyBytes }
+}
+
+/// The games server: the `/v1` HTTP JSON API (docs/games-api.yaml) on Hummingbird 2, over a
+/// `GamesService`. Refusals are `application/problem+json` documents.
+public enum GamesServer {
+    /// The application, ready for `runService()` (which ends on SIGTERM or SIGINT once the
+    /// requests in flight are answered). `onRunning` gets the port it listens on.
+    public static func application(service: GamesService, options: GamesServerOptions, logger: Logger,
+                                   onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
+        let router = Router(context: GamesRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(logger: logger))
+        router.add(middleware: ProblemMiddleware(logger: logger))
+        router.add(middleware: VersionMiddleware())
+        let limiter = RateLimiter(perMinute: options.accountRequestsPerMinute)
+        GamesRoutes(service: service, limiter: limiter).add(to: router)
+
+        let server: HTTPServerBuilder
+        if let certificate = options.tlsCertificate, let key = options.tlsKey {
+            let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+            let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain,
+                                                                          privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            server = try .tls(.http1(), tlsConfiguration: configuration)
+        } else {
+            server = .http1()
+        }
+        return Application(router: router, server: server,
+                           configuration: .init(address: .hostname(options.host, port: options.port), serverName: "locker-games"),
+                           onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? options.port) },
+                           logger: logger)
+    }
+}
+
+/// The routes of API version 1.
+struct GamesRoutes: Sendable {
+    let service: GamesService
+    let limiter: RateLimiter
+
+    func add(to router: Router<GamesRequestContext>) {
+        router.get("/healthz") { _, _ in
+            try await service.healthCheck()
+            return Self.json(["status": "ok", "store": service.database.kind.rawValue], status: .ok)
+        }
+        let v1 = router.group("v1")
+        v1.post("accounts") { request, context in
+            try limiter.admit(context.remoteAddress)
+            return Self.json(try await service.signUp(try await Self.body(Credentials.self, request, context)), status: .created)
+        }
+        v1.post("sessions") { request, context in
+            try limiter.admit(context.remoteAddress)
+            return Self.json(try await service.login(try await Self.body(Credentials.self, request, context)), status: .created)
+        }
+        v1.delete("sessions/current") { request, _ in
+            try await service.logout(token: try Self.token(request))
+            return Response(status: .noContent)
+        }
+        v1.get("me") { request, _ in Self.json(try await service.account(token: try Self.token(request))) }
+        v1.get("me/games") { request, _ in Self.json(try await service.upcoming(token: try Self.token(request))) }
+        v1.get("grounds") { request, _ in Self.json(try await service.grounds(near: try Self.place(request))) }
+        v1.get("games") { request, _ in
+            Self.json(try await service.games(near: try Self.place(request), token: Self.optionalToken(request)))
+        }
+        v1.post("games") { request, context in
+            let game = try await Self.body(NewGame.self, request, context)
+            return Self.json(try await service.create(game, idempotencyKey: Self.idempotencyKey(request), token: try Self.token(request)),
+                             status: .created)
+        }
+        v1.get("games/:id") { request, context in
+            Self.json(try await service.game(try Self.gameID(context), token: Self.optionalToken(request)))
+        }
+        v1.patch("games/:id") { request, context in
+            let changes = try await Self.body(GameChanges.self, request, context)
+            return Self.json(try await service.edit(try Self.gameID(context), changes, token: try Self.token(request)))
+        }
+        v1.post("games/:id/cancellation") { request, context in
+            let body = try await Self.body(GameCancellation.self, request, context)
+            return Self.json(try await service.cancelGame(try Self.gameID(context), reason: body.reason, token: try Self.token(request)))
+        }
+        v1.get("games/:id/roster") { request, context in
+            Self.json(try await service.roster(try Self.gameID(context), token: try Self.token(request)))
+        }
+        v1.post("games/:id/booking") { request, context in
+            Self.json(try await service.book(try Self.gameID(context), idempotencyKey: Self.idempotencyKey(request), token: try Self.token(request)))
+        }
+        v1.delete("games/:id/booking") { request, context in
+            Self.json(try await service.cancelBooking(try Self.gameID(context), token: try Self.token(request)))
+        }
+        v1.get("events") { request, _ in Self.events(service, request) }
+    }
+
+    // MARK: Reading requests
+
+    static func token(_ request: Request) throws -> String {
+        guard let token = optionalToken(request) else { throw GamesError.notLoggedIn }
+        return token
+    }
+
+    static func optionalToken(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return nil }
+        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    static let idempotencyHeader = HTTPField.Name("Idempotency-Key")!
+
+    static func idempotencyKey(_ request: Request) -> String? { request.headers[idempotencyHeader] }
+
+    static func gameID(_ context: GamesRequestContext) throws -> Int64 {
+        guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw GamesError.invalid(field: "id") }
+        return id
+    }
+
+    static func place(_ request: Request) throws -> Place {
+        guard let text = request.uri.queryParameters.get("near") else { throw GamesError.invalid(field: "near") }
+        guard let place = Place(text) else { throw GamesError.badPostcode(text) }
+        return place
+    }
+
+    /// The body as `T`: JSON, within the size limit, with no field `T` does not know. A wrong
+    /// type or a missing field is a `validation` problem naming the field.
+    static func body<T: Decodable & KnownFields>(_ type: T.Type, _ request: Request, _ context: GamesRequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        } catch {
+            // Past the limit (Hummingbird's own error type for it varies between versions).
+            throw GamesError.tooLarge
+        }
+        let data = Data(buffer.readableBytesView)
+        guard let object = try? JSONSerialization.jsonObject(with: data), let fields = object as? [String: Any] else {
+            throw GamesError.invalid(field: "body")
+        }
+        if let unknown = fields.keys.sorted().first(where: { !T.knownFields.contains($0) }) { throw GamesError.invalid(field: unknown) }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw GamesError.invalid(field: key.stringValue)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context), let DecodingError.dataCorrupted(context) {
+            throw GamesError.invalid(field: context.codingPath.first?.stringValue ?? "body")
+        }
+    }
+
+    // MARK: Writing responses
+
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Server-sent events: `id: N`, `event: change`, `data: {GamesChange}`; a comment every 15 s
+    /// keeps proxies and clients sure the line is alive. Resumes after `Last-Event-ID` or
+    /// `?after=`. Ends when the server shuts down.
+    static func events(_ service: GamesService, _ request: Request) -> Response {
+        let after = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
+            ?? request.uri.queryParameters.get("after").flatMap { Int64($0) }
+        let body = ResponseBody { writer in
+            let (lines, continuation) = AsyncStream<String>.makeStream()
+            let changes = Task {
+                do {
+                    for try await change in service.changes(after: after) {
+                        let data = (try? JSONEncoder().encode(change)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                        continuation.yield("id: \(change.sequence)\nevent: change\ndata: \(data)\n\n")
+                    }
+                } catch {}
+                continuation.finish()
+            }
+            let heartbeat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 15_000_000_000)
+                    continuation.yield(": alive\n\n")
+                }
+            }
+            defer { changes.cancel(); heartbeat.cancel() }
+            try await writer.write(ByteBuffer(string: ": live changes of the Locker games store\nretry: 2000\n\n"))
+            try await withGracefulShutdownHandler {
+                for await line in lines { try await writer.write(ByteBuffer(string: line)) }
+            } onGracefulShutdown: {
+                continuation.finish()
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+}
+
+/// Request bodies list the fields they accept: anything else is refused by name.
+protocol KnownFields { static var knownFields: Set<String> { get } }
+extension Credentials: KnownFields { static var knownFields: Set<String> { ["name", "password"] } }
+extension NewGame: KnownFields { static var knownFields: Set<String> { ["ground", "startsAt", "players", "capacity", "minimum", "note"] } }
+extension GameChanges: KnownFields { static var knownFields: Set<String> { ["startsAt", "capacity", "note"] } }
+extension GameCancellation: KnownFields { static var knownFields: Set<String> { ["reason"] } }
+
+extension GamesService {
+    /// Answers when the store does.
+    func healthCheck() async throws {
+        try await database.transaction { db in _ = try await db.query("SELECT 1 AS ok", []) }
+    }
+}
+
+// MARK: Middleware
+
+/// One line per request: method, path (no query: it may hold a place), status, time, address.
+/// Bodies and headers, which carry passwords and tokens, are never logged.
+struct RequestLogMiddleware: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: GamesRequestContext, next: (Request, GamesRequestContext) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        var status = 500
+        defer {
+            let elapsed = ContinuousClock.now - start
+            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            logger.info("\(request.method) \(request.uri.path) \(status) \(String(format: "%.1f", ms)) ms \(context.remoteAddress)")
+        }
+        let response = try await next(request, context)
+        status = response.status.code
+        return response
+    }
+}
+
+/// Every refusal as `application/problem+json`, whatever threw it.
+struct ProblemMiddleware: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: GamesRequestContext, next: (Request, GamesRequestContext) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as GamesError {
+            if case .database(let reason) = error { logger.error("store: \(reason)") }
+            return Self.response(error.problem)
+        } catch let error as HTTPError {
+            switch error.status {
+            case .notFound: return Self.response(Problem(code: .notFound, title: "No such resource in the games API.", reason: "path"))
+            case .contentTooLarge: return Self.response(GamesError.tooLarge.problem)
+            case .methodNotAllowed: return Self.response(Problem(code: .notFound, title: "That method is not allowed here.", reason: "method"))
+            default: return Self.response(GamesError.invalid(field: "request").problem)
+            }
+        } catch {
+            logger.error("request failed: \(String(reflecting: error))")
+            return Self.response(GamesError.serverFailed.problem)
+        }
+    }
+
+    static func response(_ problem: Problem) -> Response {
+        let data = (try? JSONEncoder().encode(problem)) ?? Data()
+        var headers: HTTPFields = [.contentType: "application/problem+json"]
+        if let seconds = problem.retryAfter { headers[.retryAfter] = String(seconds) }
+        return Response(status: .init(code: problem.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// A client that names another API version gets `unsupported_version` before anything else.
+struct VersionMiddleware: RouterMiddleware {
+    static let header = HTTPField.Name(GamesAPIVersion.header)!
+
+    func handle(_ request: Request, context: GamesRequestContext, next: (Request, GamesRequestContext) async throws -> Response) async throws -> Response {
+        if let version = request.headers[Self.header], version != String(GamesAPIVersion.current) { throw GamesError.unsupportedVersion }
+        if request.uri.path.hasPrefix("/v"), !request.uri.path.hasPrefix(GamesAPIVersion.pathPrefix + "/") { throw GamesError.unsupportedVersion }
+        return try await next(request, context)
+    }
+}
+
+/// Sign-ups and log-ins per address: a bucket of `perMinute` tokens refilled continuously.
+final class RateLimiter: @unchecked Sendable {
+    private let perMinute: Double
+    private let lock = NSLock()
+    private var buckets: [String: (tokens: Double, at: Double)] = [:]
+
+    init(perMinute: Int) { self.perMinute = Double(max(1, perMinute)) }
+
+    func admit(_ address: String, now: Double = Date().timeIntervalSince1970) throws {
+        let wait: Int? = lock.withLock {
+            if buckets.count > 10_000 { buckets = buckets.filter { now - $0.value.at < 120 } }
+            var bucket = buckets[address] ?? (perMinute, now)
+            bucket.tokens = min(perMinute, bucket.tokens + (now - bucket.at) * perMinute / 60)
+            bucket.at = now
+            defer { buckets[address] = bucket }
+            guard bucket.tokens >= 1 else { return Int(((1 - bucket.tokens) * 60 / perMinute).rounded(.up)) }
+            bucket.tokens -= 1
+            return nil
+        }
+        if let wait { throw GamesError.rateLimited(seconds: max(1, wait)) }
+    }
+}

@@ -1,0 +1,209 @@
+import LockerKit
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The games store in PostgreSQL through postgres-nio: a connection pool, transactions that lock
+/// the game they change (`SELECT … FOR UPDATE`) so racing bookers queue per game, and `NOTIFY`
+/// on every change so every server on the database hears it (`LISTEN`).
+public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
+    public let kind = GamesStoreKind.postgres
+    let client: PostgresClient
+    let logger: Logger
+    private let runner: Task<Void, Never>
+
+    /// Connects to `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (`?sslmode=require` for
+    /// TLS; the password may also come from `PGPASSWORD`), then creates or checks the schema. A
+    /// database of a newer schema is refused untouched.
+    public init(url: String, environment: [String: String] = [:], maximumConnections: Int = 40, logger: Logger) async throws {
+        guard let parts = PostgresURL(url, environment: environment) else {
+            throw GamesError.database("“\(url)” is not a postgres:// address")
+        }
+        var configuration = PostgresClient.Configuration(host: parts.host, port: parts.port, username: parts.user,
+                                                         password: parts.password, database: parts.database,
+                                                         tls: parts.requireTLS ? .require(.makeClientConfiguration()) : .disable)
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(5)
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+        let client = self.client
+        runner = Task { await client.run() }
+        do {
+            try await migrate()
+        } catch {
+            runner.cancel()
+            throw error
+        }
+    }
+
+    /// Creates the schema on an empty database; refuses one a newer Locker wrote. An advisory
+    /// lock keeps two servers starting together from both creating it.
+    private func migrate() async throws {
+        try await transaction { session in
+            try await session.query("SELECT pg_advisory_xact_lock(72650)", [])
+            try await session.query("CREATE TABLE IF NOT EXISTS lockerSchema (version BIGINT NOT NULL)", [])
+            let version = try await session.one("SELECT max(version) AS version FROM lockerSchema", [])?.int("version")
+            if let version, version > GamesSchema.version { throw GamesError.newerSchema }
+            if version == nil {
+                for statement in GamesSchema.postgres.split(separator: ";") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    try await session.query(String(statement), [])
+                }
+                try await session.query("INSERT INTO lockerSchema (version) VALUES (?)", [GamesSchema.version])
+            }
+        }
+    }
+
+    public func transaction<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                let session = Session(connection: connection, logger: logger)
+                try await session.query("BEGIN", [])
+                do {
+                    let result = try await body(session)
+                    try await session.query("COMMIT", [])
+                    return result
+                } catch {
+                    _ = try? await session.query("ROLLBACK", [])
+                    throw error
+                }
+            }
+        } catch let error as GamesError {
+            throw error
+        } catch let error as SQLFailure {
+            throw error
+        } catch {
+            throw PostgresGamesDatabase.translate(error)
+        }
+    }
+
+    public func changeSignals() -> AsyncStream<Void> {
+        let client = self.client, logger = self.logger
+        return AsyncStream { continuation in
+            let task = Task {
+                while !Task.isCancelled {
+                    do {
+                        try await client.withConnection { connection in
+                            for try await _ in try await connection.listen(gamesChangeChannel) { continuation.yield() }
+                        }
+                    } catch {
+                        logger.warning("LISTEN \(gamesChangeChannel) stopped: \(String(reflecting: error)); listening again in 1 s")
+                    }
+                    continuation.yield()   // a reader catches up on whatever it missed
+                    try? await Task.sleep(nanoseconds: 1_000_000_000)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    public func close() async {
+        runner.cancel()
+        _ = await runner.value
+    }
+
+    struct Session: SQLSession, @unchecked Sendable {
+        let connection: PostgresConnection
+        let logger: Logger
+
+        func query(_ sql: String, _ arguments: [SQLBindable]) async throws -> [SQLRow] {
+            var binds = PostgresBindings()
+            for argument in arguments {
+                switch argument.sqlValue {
+                case .integer(let v): binds.append(v)
+                case .real(let v): binds.append(v)
+                case .text(let v): binds.append(v)
+                case .null: binds.appendNull()
+                }
+            }
+            do {
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: PostgresGamesDatabase.numbered(sql), binds: binds), logger: logger)
+                var result: [SQLRow] = []
+                for try await row in rows {
+                    var values: [String: SQLValue] = [:]
+                    for cell in row { values[cell.columnName.lowercased()] = try PostgresGamesDatabase.value(cell) }
+                    result.append(SQLRow(values))
+                }
+                return result
+            } catch let error as PSQLError {
+                throw PostgresGamesDatabase.translate(error)
+            }
+        }
+
+        func lockRow(_ table: String, id: Int64) async throws {
+            try await query("SELECT id FROM \(table) WHERE id = ? FOR UPDATE", [id])
+        }
+
+        func notifyChange(_ sequence: Int64) async throws {
+            try await query("SELECT pg_notify(?, ?)", [gamesChangeChannel, String(sequence)])
+        }
+    }
+
+    /// `?` placeholders as `$1`, `$2`… (none of the store's statements has a `?` in a literal).
+    static func numbered(_ sql: String) -> String {
+        var result = ""
+        var index = 0
+        var inLiteral = false
+        for character in sql {
+            if character == "'" { inLiteral.toggle() }
+            if character == "?" && !inLiteral {
+                index += 1
+                result += "$\(index)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    static func value(_ cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+        case .float4, .float8: return .real(try cell.decode(Double.self))
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        case .numeric: return .real(Double(try cell.decode(String.self)) ?? 0)
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+
+    /// A unique violation (23505) becomes `SQLFailure.uniqueViolation`; anything else a
+    /// `GamesError.database` with PostgreSQL's own message.
+    static func translate(_ error: Error) -> Error {
+        if let error = error as? GamesError { return error }
+        if let error = error as? SQLFailure { return error }
+        if let error = error as? PSQLError {
+            if error.serverInfo?[.sqlState] == "23505" { return SQLFailure.uniqueViolation }
+            if let message = error.serverInfo?[.message] { return GamesError.database(message) }
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection: return GamesError.database("PostgreSQL cannot be reached")
+            default: return GamesError.database("PostgreSQL: \(error.code)")
+            }
+        }
+        return GamesError.database(String(describing: error))
+    }
+}
+
+/// The parts of a `postgres://` address.
+struct PostgresURL {
+    var user: String
+    var password: String?
+    var host: String
+    var port: Int
+    var database: String
+    var requireTLS: Bool
+
+    init?(_ text: String, environment: [String: String]) {
+        guard let components = URLComponents(string: text), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+              let host = components.host, !host.isEmpty else { return nil }
+        self.host = host
+        port = components.port ?? 5432
+        user = components.user ?? environment["PGUSER"] ?? environment["USER"] ?? "postgres"
+        password = components.password ?? environment["PGPASSWORD"]
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        database = path.isEmpty ? user : path
+        let mode = components.queryItems?.first { $0.name == "sslmode" }?.value ?? "disable"
+        requireTLS = ["require", "verify-ca", "verify-full"].contains(mode)
+    }
+}

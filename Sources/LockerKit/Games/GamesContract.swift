@@ -1,0 +1,242 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The games API's records: what the server sends and accepts, what the typed client returns and
+// what the Games tab shows. One copy of each, shared by the server, the client, the command line
+// and the tab; `docs/games-api.yaml` (OpenAPI 3.1) describes the same shapes for other clients.
+
+/// The version of the games API this Locker speaks: every path starts with `/v1`.
+public enum GamesAPIVersion {
+    public static let current = 1
+    public static let pathPrefix = "/v1"
+    /// The header a client sends its version in; a server that does not speak it answers
+    /// `unsupported_version`.
+    public static let header = "Locker-API-Version"
+}
+
+/// Where a game stands.
+public enum GameStatus: String, Codable, Sendable, CaseIterable {
+    case open
+    case full
+    case needsPlayers = "needs-players"
+    case cancelled
+}
+
+/// The asking player's part in a game.
+public enum PlayerPart: String, Codable, Sendable, CaseIterable {
+    case organiser, going, waitlisted
+}
+
+/// A game as the API returns it.
+public struct GameListing: Equatable, Sendable, Codable {
+    public var id: Int64
+    public var ground: String
+    public var groundName: String
+    public var suburb: String
+    public var postcode: String
+    public var latitude: Double
+    public var longitude: Double
+    /// The start as an RFC 3339 instant in UTC ("2026-12-05T23:00:00Z").
+    public var startsAt: String
+    public var capacity: Int
+    /// Players the organiser already has (the organiser included).
+    public var players: Int
+    public var minimum: Int?
+    public var going: Int
+    public var waitlisted: Int
+    public var status: GameStatus
+    /// The asking player's part; nil when they have none (or nobody is logged in).
+    public var myStatus: PlayerPart?
+    public var organiser: String
+    public var note: String?
+    public var cancelReason: String?
+    /// An OpenStreetMap link to the ground.
+    public var map: String
+
+    public init(id: Int64, ground: String, groundName: String, suburb: String, postcode: String = "", latitude: Double = 0,
+                longitude: Double = 0, startsAt: String, capacity: Int, players: Int,
+                minimum: Int? = nil, going: Int, waitlisted: Int, status: GameStatus, myStatus: PlayerPart?, organiser: String,
+                note: String?, cancelReason: String?, map: String) {
+        self.id = id; self.ground = ground; self.groundName = groundName; self.suburb = suburb; self.startsAt = startsAt
+        self.postcode = postcode; self.latitude = latitude; self.longitude = longitude
+        self.capacity = capacity; self.players = players; self.minimum = minimum; self.going = going; self.waitlisted = waitlisted
+        self.status = status; self.myStatus = myStatus; self.organiser = organiser; self.note = note
+        self.cancelReason = cancelReason; self.map = map
+    }
+
+    /// Seconds since 1970 of the start.
+    public var start: Double { Instant.parse(startsAt) ?? 0 }
+    /// Seats used: the organiser's players plus going bookings.
+    public var seatsUsed: Int { players + going }
+}
+
+/// A ground near the searched place.
+public struct GroundListing: Equatable, Sendable, Codable {
+    public var id: String
+    public var name: String
+    public var suburb: String
+    public var postcode: String
+    public var latitude: Double
+    public var longitude: Double
+    /// True when the position is only the suburb's centre or otherwise not surveyed.
+    public var approximate: Bool
+    public var distanceMeters: Double
+
+    public init(id: String, name: String, suburb: String, postcode: String, latitude: Double = 0, longitude: Double = 0,
+                approximate: Bool, distanceMeters: Double) {
+        self.id = id; self.name = name; self.suburb = suburb; self.postcode = postcode
+        self.latitude = latitude; self.longitude = longitude; self.approximate = approximate; self.distanceMeters = distanceMeters
+    }
+}
+
+/// Who is going and who waits, for the game's organiser (waitlist in the order it moves up).
+public struct GameRoster: Equatable, Sendable, Codable {
+    public struct Entry: Equatable, Sendable, Codable {
+        public var name: String
+        /// When they booked, RFC 3339 UTC.
+        public var since: String
+        public init(name: String, since: String) { self.name = name; self.since = since }
+    }
+    public var game: Int64
+    public var going: [Entry]
+    public var waitlisted: [Entry]
+    public init(game: Int64, going: [Entry], waitlisted: [Entry]) { self.game = game; self.going = going; self.waitlisted = waitlisted }
+}
+
+/// A username and password (sign-up and log-in bodies).
+public struct Credentials: Equatable, Sendable, Codable {
+    public var name: String
+    public var password: String
+    public init(name: String, password: String) { self.name = name; self.password = password }
+}
+
+/// A bearer token for the account `name`, valid until `expiresAt` (RFC 3339 UTC). The server
+/// keeps only its hash.
+public struct SessionToken: Equatable, Sendable, Codable {
+    public var token: String
+    public var name: String
+    public var expiresAt: String
+    public init(token: String, name: String, expiresAt: String) { self.token = token; self.name = name; self.expiresAt = expiresAt }
+}
+
+/// The logged-in account.
+public struct AccountInfo: Equatable, Sendable, Codable {
+    public var name: String
+    public init(name: String) { self.name = name }
+}
+
+/// A game to create. `startsAt` is an RFC 3339 instant with its offset ("2026-12-05T10:00:00+11:00").
+public struct NewGame: Equatable, Sendable, Codable {
+    public var ground: String
+    public var startsAt: String
+    public var players: Int
+    public var capacity: Int
+    public var minimum: Int?
+    public var note: String?
+    public init(ground: String, startsAt: String, players: Int, capacity: Int = 22, minimum: Int? = nil, note: String? = nil) {
+        self.ground = ground; self.startsAt = startsAt; self.players = players; self.capacity = capacity
+        self.minimum = minimum; self.note = note
+    }
+}
+
+/// What an organiser changes in a game; absent fields stay. An empty note removes the note.
+public struct GameChanges: Equatable, Sendable, Codable {
+    public var startsAt: String?
+    public var capacity: Int?
+    public var note: String?
+    public init(startsAt: String? = nil, capacity: Int? = nil, note: String? = nil) {
+        self.startsAt = startsAt; self.capacity = capacity; self.note = note
+    }
+    public var isEmpty: Bool { startsAt == nil && capacity == nil && note == nil }
+}
+
+/// The organiser calls a game off; the players see the reason.
+public struct GameCancellation: Equatable, Sendable, Codable {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+}
+
+/// Where to look: a Casey postcode ("3977") or a position.
+public enum Place: Equatable, Sendable {
+    case postcode(String)
+    case position(latitude: Double, longitude: Double)
+
+    /// Reads "3977" or "-38.03,145.34"; nil when it is neither.
+    public init?(_ text: String) {
+        let code = text.filter { !$0.isWhitespace }
+        let parts = code.split(separator: ",", omittingEmptySubsequences: false)
+        if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), (-90...90).contains(lat), (-180...180).contains(lon) {
+            self = .position(latitude: lat, longitude: lon)
+        } else if code.utf8.count == 4, code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            self = .postcode(code)
+        } else {
+            return nil
+        }
+    }
+
+    /// "3977" or "-38.03,145.34", as a search is shown and sent.
+    public var text: String {
+        switch self {
+        case .postcode(let code): return code
+        case .position(let lat, let lon): return "\(lat),\(lon)"
+        }
+    }
+}
+
+/// What changed in the games store (the live feed: `GET /v1/events`).
+public struct GamesChange: Equatable, Sendable, Codable {
+    public enum Kind: String, Codable, Sendable {
+        case created, edited, booked, unbooked, cancelled
+    }
+    /// Increases with every change; a client resumes after the last one it saw.
+    public var sequence: Int64
+    public var kind: Kind
+    public var game: Int64
+    public var ground: String
+    public init(sequence: Int64, kind: Kind, game: Int64, ground: String) {
+        self.sequence = sequence; self.kind = kind; self.game = game; self.ground = ground
+    }
+}
+
+/// RFC 3339 instants, strictly: a date that exists, a time, and `Z` or an offset.
+public enum Instant {
+    /// "2026-12-05T23:00:00Z" for seconds since 1970.
+    public static func string(_ seconds: Double) -> String {
+        var time = time_t(seconds.rounded(.down))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func pad(_ v: Int32, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
+    }
+
+    /// Seconds since 1970, or nil when the text is not an instant (no offset, 31 April, 25:00…).
+    public static func parse(_ text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.count <= 35, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54 || bytes[10] == 0x74,
+              let last = bytes.last, last == 0x5A || last == 0x7A || bytes.count >= 25 else { return nil }
+        guard let year = Int(String(decoding: bytes[0..<4], as: UTF8.self)),
+              let month = Int(String(decoding: bytes[5..<7], as: UTF8.self)),
+              let day = Int(String(decoding: bytes[8..<10], as: UTF8.self)), (1...12).contains(month),
+              day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        guard let seconds = FastTime.parse(string: text) else { return nil }
+        return seconds
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// The instant of a local date and time "2026-12-05T10:00" with the local offset, for a
+    /// request; nil when that time does not exist here (31 April, a daylight-saving gap).
+    public static func fromLocal(_ text: String) -> String? {
+        guard let seconds = LocalTime.parse(text) else { return nil }
+        return string(seconds)
+    }
+}

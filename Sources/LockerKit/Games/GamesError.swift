@@ -1,0 +1,222 @@
+import FoundationEssentials
+
+/// The stable code of a games API refusal (the `code` member of its problem document).
+public enum ProblemCode: String, Codable, Sendable, CaseIterable {
+    case notLoggedIn = "not_logged_in"
+    case wrongCredentials = "wrong_credentials"
+    case lockedOut = "locked_out"
+    case forbidden
+    case notFound = "not_found"
+    case validation
+    case conflict
+    case unsupportedVersion = "unsupported_version"
+    case tooLarge = "too_large"
+    case rateLimited = "rate_limited"
+    case unavailable
+    case `internal`
+
+    /// The HTTP status that carries it.
+    public var httpStatus: Int {
+        switch self {
+        case .notLoggedIn, .wrongCredentials: return 401
+        case .lockedOut: return 423
+        case .forbidden: return 403
+        case .notFound: return 404
+        case .validation: return 422
+        case .conflict: return 409
+        case .unsupportedVersion: return 400
+        case .tooLarge: return 413
+        case .rateLimited: return 429
+        case .unavailable: return 503
+        case .internal: return 500
+        }
+    }
+}
+
+/// An `application/problem+json` document (RFC 9457) with Locker's extension members: `code`
+/// always, `field` for `validation`, `reason` for `conflict` and `not_found`, `lockedUntil` for
+/// `locked_out`, `retryAfter` for `rate_limited`.
+public struct Problem: Codable, Equatable, Sendable {
+    public var type: String
+    public var title: String
+    public var status: Int
+    public var code: ProblemCode
+    public var detail: String?
+    public var field: String?
+    public var reason: String?
+    public var lockedUntil: String?
+    public var retryAfter: Int?
+
+    public init(code: ProblemCode, title: String, detail: String? = nil, field: String? = nil, reason: String? = nil,
+                lockedUntil: String? = nil, retryAfter: Int? = nil) {
+        type = "https://locker.invalid/problems/" + code.rawValue
+        self.title = title; status = code.httpStatus; self.code = code; self.detail = detail
+        self.field = field; self.reason = reason; self.lockedUntil = lockedUntil; self.retryAfter = retryAfter
+    }
+}
+
+/// Why a games request was refused, on either side of the wire: the store and the server throw
+/// it, the server sends it as a `Problem`, the client reads it back into the same case, and the
+/// tab and the commands show `message(_:)` in the user's language.
+public enum GamesError: Error, Equatable, Sendable {
+    case database(String)
+    case newerSchema
+    case badUsername
+    case badPassword
+    case usernameTaken
+    /// The same message for an unknown user and a wrong password.
+    case wrongCredentials
+    case locked(until: Double)
+    case notLoggedIn
+    case unknownGround(String)
+    case unknownGame(Int64)
+    case inThePast
+    case tooFarAhead
+    case badTime
+    case badPlayers
+    case badCapacity
+    case badMinimum
+    case noteTooLong
+    case reasonMissing
+    case gameCancelled
+    case gameStarted
+    case notOrganiser
+    case organiserCannotBook
+    case notBooked
+    case badPostcode(String)
+    case noSuchPostcode(String)
+    /// A field the server does not accept (malformed body, wrong type, unknown field).
+    case invalid(field: String)
+    case tooLarge
+    case rateLimited(seconds: Int)
+    case unsupportedVersion
+    /// The server could not be reached or did not answer in time.
+    case unreachable(String)
+    /// The server answered something this client does not understand.
+    case badResponse
+    case serverFailed
+    /// `--games-server` is not an http:// or https:// address.
+    case badServerAddress(String)
+    /// Plain http:// to another machine, without `--games-server-insecure`.
+    case insecureServer(String)
+
+    // MARK: The wire
+
+    /// The problem document the server sends for this error.
+    public var problem: Problem {
+        let english = message(.english)
+        switch self {
+        case .database, .newerSchema, .unreachable: return Problem(code: .unavailable, title: english)
+        case .serverFailed, .badResponse, .badServerAddress, .insecureServer: return Problem(code: .internal, title: english)
+        case .badUsername: return Problem(code: .validation, title: english, field: "name")
+        case .badPassword: return Problem(code: .validation, title: english, field: "password")
+        case .inThePast: return Problem(code: .validation, title: english, field: "startsAt", reason: "past")
+        case .tooFarAhead: return Problem(code: .validation, title: english, field: "startsAt", reason: "too_far")
+        case .badTime: return Problem(code: .validation, title: english, field: "startsAt")
+        case .badPlayers: return Problem(code: .validation, title: english, field: "players")
+        case .badCapacity: return Problem(code: .validation, title: english, field: "capacity")
+        case .badMinimum: return Problem(code: .validation, title: english, field: "minimum")
+        case .noteTooLong: return Problem(code: .validation, title: english, field: "note")
+        case .reasonMissing: return Problem(code: .validation, title: english, field: "reason")
+        case .badPostcode(let text): return Problem(code: .validation, title: english, detail: text, field: "postcode")
+        case .invalid(let field): return Problem(code: .validation, title: english, field: field)
+        case .usernameTaken: return Problem(code: .conflict, title: english, reason: "username_taken")
+        case .gameCancelled: return Problem(code: .conflict, title: english, reason: "game_cancelled")
+        case .gameStarted: return Problem(code: .conflict, title: english, reason: "game_started")
+        case .organiserCannotBook: return Problem(code: .conflict, title: english, reason: "organiser")
+        case .notBooked: return Problem(code: .conflict, title: english, reason: "not_booked")
+        case .notOrganiser: return Problem(code: .forbidden, title: english, reason: "not_organiser")
+        case .wrongCredentials: return Problem(code: .wrongCredentials, title: english)
+        case .locked(let until): return Problem(code: .lockedOut, title: english, lockedUntil: Instant.string(until))
+        case .notLoggedIn: return Problem(code: .notLoggedIn, title: english)
+        case .unknownGround(let id): return Problem(code: .notFound, title: english, detail: id, reason: "ground")
+        case .unknownGame(let id): return Problem(code: .notFound, title: english, detail: String(id), reason: "game")
+        case .noSuchPostcode(let code): return Problem(code: .notFound, title: english, detail: code, reason: "postcode")
+        case .tooLarge: return Problem(code: .tooLarge, title: english)
+        case .rateLimited(let seconds): return Problem(code: .rateLimited, title: english, retryAfter: seconds)
+        case .unsupportedVersion: return Problem(code: .unsupportedVersion, title: english)
+        }
+    }
+
+    /// The error a problem document stands for; one this client does not know (a newer
+    /// server's) falls back to its code's general meaning.
+    public init(problem p: Problem) {
+        switch (p.code, p.field ?? p.reason ?? "") {
+        case (.validation, "name"): self = .badUsername
+        case (.validation, "password"): self = .badPassword
+        case (.validation, "startsAt"): self = p.reason == "past" ? .inThePast : p.reason == "too_far" ? .tooFarAhead : .badTime
+        case (.validation, "players"): self = .badPlayers
+        case (.validation, "capacity"): self = .badCapacity
+        case (.validation, "minimum"): self = .badMinimum
+        case (.validation, "note"): self = .noteTooLong
+        case (.validation, "reason"): self = .reasonMissing
+        case (.validation, "postcode"): self = .badPostcode(p.detail ?? "")
+        case (.validation, let field): self = .invalid(field: field)
+        case (.conflict, "username_taken"): self = .usernameTaken
+        case (.conflict, "game_cancelled"): self = .gameCancelled
+        case (.conflict, "game_started"): self = .gameStarted
+        case (.conflict, "organiser"): self = .organiserCannotBook
+        case (.conflict, "not_booked"): self = .notBooked
+        case (.conflict, _): self = .invalid(field: p.reason ?? "")
+        case (.forbidden, _): self = .notOrganiser
+        case (.wrongCredentials, _): self = .wrongCredentials
+        case (.lockedOut, _): self = .locked(until: p.lockedUntil.flatMap(Instant.parse) ?? 0)
+        case (.notLoggedIn, _): self = .notLoggedIn
+        case (.notFound, "ground"): self = .unknownGround(p.detail ?? "")
+        case (.notFound, "postcode"): self = .noSuchPostcode(p.detail ?? "")
+        case (.notFound, _): self = .unknownGame(Int64(p.detail ?? "") ?? 0)
+        case (.tooLarge, _): self = .tooLarge
+        case (.rateLimited, _): self = .rateLimited(seconds: p.retryAfter ?? 60)
+        case (.unsupportedVersion, _): self = .unsupportedVersion
+        case (.unavailable, _): self = .database(p.title)
+        case (.internal, _): self = .serverFailed
+        }
+    }
+
+    // MARK: Words
+
+    /// One sentence in the interface language.
+    public func message(_ l: Localizer) -> String {
+        switch self {
+        case .database(let reason): return l.t("The games database cannot be used: {reason}.", ["reason": TerminalText.inert(reason)])
+        case .newerSchema: return l.t("The games database was written by a newer Locker; update Locker to use it. Nothing was changed.")
+        case .badUsername: return l.t("A username has 3 to 32 characters: letters, digits, dot, underscore or hyphen.")
+        case .badPassword: return l.t("A password has 8 to 200 characters and no control characters.")
+        case .usernameTaken: return l.t("That username is taken.")
+        case .wrongCredentials: return l.t("Wrong username or password.")
+        case .locked(let until):
+            return l.t("Too many failed logins: this account refuses logins until {time}.", ["time": WorkoutText.dateTime(until)])
+        case .notLoggedIn: return l.t("You are not logged in. Log in with: locker login NAME --password-stdin")
+        case .unknownGround(let id): return l.t("There is no ground “{id}”.", ["id": TerminalText.inert(id)])
+        case .unknownGame(let id): return l.t("There is no game {id}.", ["id": String(id)])
+        case .inThePast: return l.t("A game cannot start in the past.")
+        case .tooFarAhead: return l.t("A game can be planned at most a year ahead.")
+        case .badTime: return l.t("That start time does not exist; write a date and time like 2026-12-05T10:00.")
+        case .badPlayers: return l.t("Players already there must be at least 1 (you count) and not more than the capacity.")
+        case .badCapacity: return l.t("The capacity must be between 2 and 50 players.")
+        case .badMinimum: return l.t("The minimum must be between 2 and the capacity.")
+        case .noteTooLong: return l.t("A note has at most 500 characters.")
+        case .reasonMissing: return l.t("Say why the game is off: the players will see it.")
+        case .gameCancelled: return l.t("This game was cancelled.")
+        case .gameStarted: return l.t("This game has already started.")
+        case .notOrganiser: return l.t("Only the organiser can change or cancel the game.")
+        case .organiserCannotBook: return l.t("You organise this game; your place is already counted.")
+        case .notBooked: return l.t("You have no booking for this game.")
+        case .badPostcode(let text): return l.t("“{postcode}” is not a postcode: write 4 digits, like 3977.", ["postcode": TerminalText.inert(text)])
+        case .noSuchPostcode(let text): return l.t("No Casey suburb has the postcode {postcode}.", ["postcode": TerminalText.inert(text)])
+        case .invalid(let field): return l.t("The games server refused the request: “{field}” is not valid.", ["field": TerminalText.inert(field)])
+        case .tooLarge: return l.t("The request is too large for the games server.")
+        case .rateLimited(let seconds): return l.n("Too many requests from this address: try again in {count} second.",
+                                                   "Too many requests from this address: try again in {count} seconds.", count: seconds)
+        case .unsupportedVersion: return l.t("The games server speaks another version of the games API: upgrade Locker.")
+        case .unreachable(let reason): return l.t("The games server did not answer: {reason}.", ["reason": TerminalText.inert(reason)])
+        case .badResponse: return l.t("The games server sent an answer this Locker does not understand: upgrade Locker.")
+        case .serverFailed: return l.t("The games server failed on this request; nothing was changed. Try again later.")
+        case .badServerAddress(let text):
+            return l.t("“{address}” is not a games server address: write https://host:port.", ["address": TerminalText.inert(text)])
+        case .insecureServer(let host):
+            return l.t("Refusing plain http:// to {host}: passwords would cross the network unencrypted. Use https://, or add --games-server-insecure.",
+                       ["host": TerminalText.inert(host)])
+        }
+    }
+}
