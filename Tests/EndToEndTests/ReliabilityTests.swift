@@ -242,7 +242,7 @@ final class ReliabilityTests: XCTestCase {
         let grounds = try runProcess([binary.path, "--data-dir", root.path, "--games-db", shared, "games", "grounds", "--postcode", "3977", "--json"], environment: env)
         let ground = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(grounds.stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String)
         let created = try runProcess([binary.path, "--data-dir", root.path, "--games-db", shared, "games", "create", "--ground", ground,
-                                      "--at", "2099-12-05T10:00", "--players", "2", "--capacity", "10", "--note", "Note\(evil) bat"], environment: env)
+                                      "--at", soonLocalTime(days: 20), "--players", "2", "--capacity", "10", "--note", "Note\(evil) bat"], environment: env)
         XCTAssertEqual(created.status, 0, created.stderr)
 
         let session = try TmuxSession(arguments: ["--tab", "grades", "--games-db", shared], width: 120, height: 34, dataDirectory: root)
