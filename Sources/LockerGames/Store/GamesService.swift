@@ -253,7 +253,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         if let minimum = game.minimum, !(2...game.capacity).contains(minimum) { throw GamesError.badMinimum }
         let note = try checkedNote(game.note)
         let key = try checkedKey(idempotencyKey)
-        return try await idempotent(key, operation: "create", token: token, now: time) { db, me in
+        return try await idempotent(key, operation: "create", game: nil, token: token, now: time) { db, me in
             guard try await db.one("SELECT id FROM ground WHERE id = ?", [game.ground]) != nil else { throw GamesError.unknownGround(game.ground) }
             let row = try await db.one("""
                 INSERT INTO game (groundId, organiserId, startsAt, players, capacity, minimum, note, status, createdAt, updatedAt)
@@ -267,6 +267,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
 
     public func edit(_ id: Int64, _ changes: GameChanges, token: String) async throws -> GameListing {
         let time = now()
+        guard !changes.isEmpty else { throw GamesError.invalid(field: "body") }
         let startsAt = try changes.startsAt.map { try checkedStart($0, now: time) }
         if let capacity = changes.capacity, !GamesLimits.capacity.contains(capacity) { throw GamesError.badCapacity }
         let note = try changes.note.map { try checkedNote($0) }
@@ -311,7 +312,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     public func cancelGame(_ id: Int64, reason: String, token: String) async throws -> GameListing {
         let text = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw GamesError.reasonMissing }
-        guard text.count <= GamesLimits.reasonLength else { throw GamesError.noteTooLong }
+        guard text.count <= GamesLimits.reasonLength else { throw GamesError.invalid(field: "reason") }
         let time = now()
         return try await database.transaction { db in
             let me = try await GamesService.authenticate(db, token, now: time)
@@ -331,7 +332,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     public func book(_ id: Int64, idempotencyKey: String?, token: String) async throws -> GameListing {
         let time = now()
         let key = try checkedKey(idempotencyKey)
-        return try await idempotent(key, operation: "book", token: token, now: time) { db, me in
+        return try await idempotent(key, operation: "book", game: id, token: token, now: time) { db, me in
             try await db.lockRow("game", id: id)
             let game = try await GamesService.loadGame(db, id, me: me.id)
             guard game.status != .cancelled else { throw GamesError.gameCancelled }
@@ -405,15 +406,20 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     /// Runs a creation or a booking once per key: a retry with the same key answers the game the
     /// first call made or booked. Two racing calls with one key: the loser's transaction is rolled
     /// back by the key's primary key, and it answers the winner's game.
-    private func idempotent(_ key: String?, operation: String, token: String, now time: Double,
+    /// A key used before for another operation or another game is refused.
+    private func idempotent(_ key: String?, operation: String, game expected: Int64?, token: String, now time: Double,
                             _ body: @escaping @Sendable (SQLSession, Account) async throws -> Int64) async throws -> GameListing {
         for attempt in 0..<2 {
             do {
                 return try await database.transaction { db in
                     let me = try await GamesService.authenticate(db, token, now: time)
-                    if let key, let done = try await db.one("SELECT gameId FROM idempotency WHERE accountId = ? AND key = ? AND operation = ?",
-                                                           [me.id, key, operation]) {
-                        return try await GamesService.loadGame(db, try done.int(required: "gameid"), me: me.id)
+                    if let key, let done = try await db.one("SELECT gameId, operation FROM idempotency WHERE accountId = ? AND key = ?",
+                                                           [me.id, key]) {
+                        let game = try done.int(required: "gameid")
+                        guard done.string("operation") == operation, expected == nil || expected == game else {
+                            throw GamesError.invalid(field: "Idempotency-Key")
+                        }
+                        return try await GamesService.loadGame(db, game, me: me.id)
                     }
                     let id = try await body(db, me)
                     if let key {

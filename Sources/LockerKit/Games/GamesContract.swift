@@ -139,6 +139,19 @@ public struct NewGame: Equatable, Sendable, Codable {
         self.ground = ground; self.startsAt = startsAt; self.players = players; self.capacity = capacity
         self.minimum = minimum; self.note = note
     }
+
+    enum CodingKeys: String, CodingKey { case ground, startsAt, players, capacity, minimum, note }
+
+    /// `capacity` may be left out: 22, a cricket match of two elevens.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        ground = try c.decode(String.self, forKey: .ground)
+        startsAt = try c.decode(String.self, forKey: .startsAt)
+        players = try c.decode(Int.self, forKey: .players)
+        capacity = try c.decodeIfPresent(Int.self, forKey: .capacity) ?? 22
+        minimum = try c.decodeIfPresent(Int.self, forKey: .minimum)
+        note = try c.decodeIfPresent(String.self, forKey: .note)
+    }
 }
 
 /// What an organiser changes in a game; absent fields stay. An empty note removes the note.

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Load on a real `locker-games serve`, on SQLite and on PostgreSQL (issue 13's measurements).
+
+  Benchmarks/games-server/load.py --server BINARY --data DIR [--pg-cluster DIR] [--json FILE]
+
+1. race:  200 clients, each with its own account and connection, book one game with 22 free
+          places at the same moment: how many are going and waitlisted, errors, wall time.
+2. churn: (PostgreSQL) 50 clients book and cancel in a loop for 10 s: requests per second and
+          p50/p99 latency; then `pgbench -N -c 50 -T 10` on the same cluster for comparison.
+3. idle:  the server's RSS with 200 open connections (live feeds).
+
+Uses only the standard library (threads and http.client), so it runs wherever Locker builds.
+"""
+import argparse
+import http.client
+import json
+import os
+import pathlib
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    """One keep-alive connection to the server."""
+
+    def __init__(self, port, token=None):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.token = token
+
+    def call(self, method, path, body=None, key=None):
+        headers = {"Content-Type": "application/json"}
+        if self.token:
+            headers["Authorization"] = "Bearer " + self.token
+        if key:
+            headers["Idempotency-Key"] = key
+        self.connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        return response.status, (json.loads(data) if data else None)
+
+
+def start_server(binary, store, data_dir, port):
+    env = {**os.environ, "LOCKER_DATA_DIR": str(data_dir), "LANG": "C.UTF-8"}
+    log = open(data_dir / f"server-{port}.log", "w")
+    process = subprocess.Popen([binary, "serve", "--db", store, "--listen", f"127.0.0.1:{port}", "--account-rate", "1000000"],
+                               stdout=log, stderr=log, env=env)
+    for _ in range(300):
+        try:
+            status, _ = Client(port).call("GET", "/healthz")
+            if status == 200:
+                return process
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise SystemExit(f"server on {store} did not start; see {log.name}")
+
+
+def accounts(port, names):
+    """Signs up every name in parallel (password hashing is the slow part); returns tokens."""
+    tokens = {}
+    def work(chunk):
+        client = Client(port)
+        for name in chunk:
+            status, body = client.call("POST", "/v1/accounts", {"name": name, "password": "password-" + name})
+            assert status == 201, (status, body)
+            tokens[name] = body["token"]
+    threads = [threading.Thread(target=work, args=(names[i::8],)) for i in range(8)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    return [tokens[n] for n in names]
+
+
+def in_days(days):
+    return time.strftime("%Y-%m-%dT10:00:00Z", time.gmtime(time.time() + days * 86400))
+
+
+def race(port, prefix, bookers=200, free=22):
+    organiser, *tokens = accounts(port, [f"{prefix}org"] + [f"{prefix}b{i}" for i in range(bookers)])
+    status, game = Client(port, organiser).call("POST", "/v1/games", {"ground": "casey-fields", "startsAt": in_days(7),
+                                                                      "players": 1, "capacity": 1 + free})
+    assert status == 201, game
+    clients = [Client(port, t) for t in tokens]
+    for c in clients:  # open every connection before the start
+        c.call("GET", "/v1/me")
+    barrier = threading.Barrier(len(clients) + 1)
+    results = [None] * len(clients)
+    def book(index):
+        barrier.wait()
+        sent = time.perf_counter()
+        try:
+            status, body = clients[index].call("POST", f"/v1/games/{game['id']}/booking", key=f"race-{index}")
+            results[index] = (status, body.get("myStatus") if status == 200 else body.get("code"), sent, time.perf_counter())
+        except Exception as error:  # noqa: BLE001 — a failed request is counted, not fatal
+            results[index] = (0, str(error), sent, time.perf_counter())
+    threads = [threading.Thread(target=book, args=(i,)) for i in range(len(clients))]
+    for t in threads: t.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for t in threads: t.join()
+    wall = time.perf_counter() - start
+    going = sum(1 for r in results if r[1] == "going")
+    waitlisted = sum(1 for r in results if r[1] == "waitlisted")
+    errors = sum(1 for r in results if r[0] != 200)
+    _, roster = Client(port, organiser).call("GET", f"/v1/games/{game['id']}/roster")
+    since = [entry["since"] for entry in roster["waitlisted"]]
+    latencies = sorted((r[3] - r[2]) * 1000 for r in results)
+    return {"bookers": bookers, "free": free, "going": going, "waitlisted": waitlisted, "errors": errors,
+            "roster_going": len(roster["going"]), "roster_waitlisted": len(roster["waitlisted"]),
+            "waitlist_in_booking_order": since == sorted(since), "wall_ms": wall * 1000,
+            "p50_ms": statistics.median(latencies), "p99_ms": latencies[int(len(latencies) * 0.99) - 1]}
+
+
+def churn(port, prefix, clients=50, seconds=10, games=10):
+    organiser, *tokens = accounts(port, [f"{prefix}org"] + [f"{prefix}c{i}" for i in range(clients)])
+    ids = []
+    for _ in range(games):
+        status, game = Client(port, organiser).call("POST", "/v1/games", {"ground": "casey-fields", "startsAt": in_days(8),
+                                                                          "players": 1, "capacity": 50})
+        ids.append(game["id"])
+    latencies, errors = [], [0]
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+    def work(index):
+        client = Client(port, tokens[index])
+        game = ids[index % games]
+        mine, bad = [], 0
+        while time.perf_counter() < stop:
+            for method in ("POST", "DELETE"):
+                sent = time.perf_counter()
+                status, _ = client.call(method, f"/v1/games/{game}/booking")
+                mine.append((time.perf_counter() - sent) * 1000)
+                bad += status != 200
+        with lock:
+            latencies.extend(mine)
+            errors[0] += bad
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(clients)]
+    start = time.perf_counter()
+    for t in threads: t.start()
+    for t in threads: t.join()
+    elapsed = time.perf_counter() - start
+    latencies.sort()
+    return {"clients": clients, "seconds": elapsed, "requests": len(latencies), "errors": errors[0],
+            "requests_per_second": len(latencies) / elapsed, "p50_ms": statistics.median(latencies),
+            "p99_ms": latencies[int(len(latencies) * 0.99) - 1]}
+
+
+def pgbench(address, clients=50, seconds=10):
+    tool = shutil.which("pgbench") or next(iter(sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin/pgbench"))), None)
+    if not tool:
+        return {"skipped": "pgbench not found"}
+    subprocess.run([str(tool), "-i", "-q", "-s", "1", address], check=True, capture_output=True)
+    out = subprocess.run([str(tool), "-N", "-c", str(clients), "-j", "2", "-T", str(seconds), address],
+                         check=True, capture_output=True, text=True).stdout
+    tps = [float(line.split("=")[1].split()[0]) for line in out.splitlines() if line.startswith("tps =")]
+    latency = [float(line.split("=")[1].split()[0]) for line in out.splitlines() if line.startswith("latency average")]
+    return {"clients": clients, "seconds": seconds, "tps": tps[0] if tps else None, "latency_avg_ms": latency[0] if latency else None}
+
+
+def idle_rss(port, pid, connections=200):
+    sockets = []
+    for _ in range(connections):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(b"GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        sockets.append(s)
+    time.sleep(1.0)
+    rss = None
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1]) / 1024
+    for s in sockets:
+        s.close()
+    return {"connections": connections, "rss_mib": rss}
+
+
+def run(binary, data, pg_cluster):
+    report = {}
+    stores = [("sqlite", str(data / "games.sqlite"))]
+    cluster = None
+    if pg_cluster:
+        port = free_port()
+        address = subprocess.run([str(ROOT / "scripts/pg-cluster"), "start", pg_cluster, str(port)], check=True,
+                                 capture_output=True, text=True).stdout.strip()
+        cluster = pg_cluster
+        stores.append(("postgres", address))
+    try:
+        for name, store in stores:
+            port = free_port()
+            server = start_server(binary, store, data, port)
+            try:
+                entry = {"race": race(port, name[:2])}
+                r = entry["race"]
+                print(f"games-server {name:8} race: {r['bookers']} bookers, {r['free']} places → going {r['going']}, "
+                      f"waitlisted {r['waitlisted']}, errors {r['errors']}, {r['wall_ms']:.0f} ms "
+                      f"(p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms)")
+                entry["idle"] = idle_rss(port, server.pid)
+                print(f"games-server {name:8} RSS with {entry['idle']['connections']} open connections: {entry['idle']['rss_mib']:.1f} MiB")
+                if name == "postgres":
+                    entry["churn"] = churn(port, "pg")
+                    c = entry["churn"]
+                    print(f"games-server {name:8} churn: {c['clients']} clients, {c['requests_per_second']:.0f} requests/s, "
+                          f"p50 {c['p50_ms']:.1f} ms, p99 {c['p99_ms']:.1f} ms, errors {c['errors']}")
+                    entry["pgbench"] = pgbench(store)
+                    p = entry["pgbench"]
+                    if p.get("tps"):
+                        entry["ratio_to_pgbench"] = c["requests_per_second"] / p["tps"]
+                        print(f"games-server {name:8} pgbench -N: {p['tps']:.0f} tps → Locker at {entry['ratio_to_pgbench'] * 100:.0f} %")
+                report[name] = entry
+            finally:
+                server.terminate()
+                server.wait(timeout=30)
+    finally:
+        if cluster:
+            subprocess.run([str(ROOT / "scripts/pg-cluster"), "stop", cluster], check=False)
+    return report
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--server", required=True)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--pg-cluster")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    data = pathlib.Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    report = run(args.server, data, args.pg_cluster)
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(report, indent=2))
+    return report
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main() else 1)
