@@ -5,7 +5,7 @@
 
 1. race:  200 clients, each with its own account and connection, book one game with 22 free
           places at the same moment: how many are going and waitlisted, errors, wall time.
-2. churn: (PostgreSQL) 50 clients book and cancel in a loop for 10 s: requests per second and
+2. churn: (PostgreSQL) 50 clients, each on its own game, book and cancel in a loop for 10 s: requests per second and
           p50/p99 latency; then `pgbench -N -c 50 -T 10` on the same cluster for comparison.
 3. idle:  the server's RSS with 200 open connections (live feeds).
 
@@ -123,7 +123,7 @@ def race(port, prefix, bookers=200, free=22):
             "p50_ms": statistics.median(latencies), "p99_ms": latencies[int(len(latencies) * 0.99) - 1]}
 
 
-def churn(port, prefix, clients=50, seconds=10, games=10):
+def churn(port, prefix, clients=50, seconds=10, games=50):
     organiser, *tokens = accounts(port, [f"{prefix}org"] + [f"{prefix}c{i}" for i in range(clients)])
     ids = []
     for _ in range(games):
