@@ -132,7 +132,7 @@ struct GamesCommand: AsyncParsableCommand {
 /// `--postcode P` or `--near LAT,LON`.
 struct PlaceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(localizer.t("A Casey postcode (4 digits)."), valueName: "postcode")) var postcode: String?
-    @Option(name: .long, help: ArgumentHelp(localizer.t("A position as latitude,longitude."), valueName: "lat,lon")) var near: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("A position as latitude,longitude."), valueName: "lat,lon")) var near: String?
 
     func place() -> Place {
         if let near {
@@ -211,11 +211,11 @@ struct GamesGroundsNearCommand: AsyncParsableCommand {
 struct GamesCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "create", abstract: localizer.t("Create a game at a ground."))
     @Option(name: .long, help: ArgumentHelp(localizer.t("Ground id (see locker games grounds)."), valueName: "id")) var ground: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Local date and time, e.g. 2026-12-05T10:00."), valueName: "time")) var at: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Players you already have, yourself included."), valueName: "n")) var players: Int
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Most players (2–50, default 22)."), valueName: "n")) var capacity: Int = 22
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Players needed for the game to be on."), valueName: "n")) var min: Int?
-    @Option(name: .long, help: ArgumentHelp(localizer.t("A note for the players."), valueName: "text")) var note: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Local date and time, e.g. 2026-12-05T10:00."), valueName: "time")) var at: String
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Players you already have, yourself included."), valueName: "n")) var players: Int
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Most players (2–50, default 22)."), valueName: "n")) var capacity: Int = 22
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Players needed for the game to be on."), valueName: "n")) var min: Int?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("A note for the players."), valueName: "text")) var note: String?
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() async throws {
@@ -237,9 +237,9 @@ struct GamesCreateCommand: AsyncParsableCommand {
 struct GamesEditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "edit", abstract: localizer.t("Change the time, capacity or note of a game you organise (booked players see it)."))
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Local date and time, e.g. 2026-12-05T10:00."), valueName: "time")) var at: String?
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Most players (2–50); players beyond it go to the head of the waitlist."), valueName: "n")) var capacity: Int?
-    @Option(name: .long, help: ArgumentHelp(localizer.t("A note for the players (empty removes it)."), valueName: "text")) var note: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Local date and time, e.g. 2026-12-05T10:00."), valueName: "time")) var at: String?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Most players (2–50); players beyond it go to the head of the waitlist."), valueName: "n")) var capacity: Int?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("A note for the players (empty removes it)."), valueName: "text")) var note: String?
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() async throws {
@@ -338,7 +338,7 @@ struct GamesCancelCommand: AsyncParsableCommand {
 struct GamesCancelGameCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "cancel-game", abstract: localizer.t("Cancel a game you organise, with a reason the players see."))
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Why the game is off."), valueName: "text")) var reason: String
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Why the game is off."), valueName: "text")) var reason: String
 
     func run() async throws {
         let connection = await GamesContext.connection()

@@ -101,12 +101,20 @@ final class GamesCommandLineTests: XCTestCase {
                                       (["games", "create", "--ground", "nowhere", "--at", soonLocalTime(days: 30), "--players", "2"], "no ground"),
                                       (["games", "create", "--ground", "casey-fields", "--at", "2001-01-01T10:00", "--players", "2"], "past"),
                                       (["games", "create", "--ground", "casey-fields", "--at", soonLocalTime(days: 30), "--players", "2", "--capacity", "60"], "capacity"),
+                                      (["games", "create", "--ground", "casey-fields", "--at", soonLocalTime(days: 30), "--players", "2", "--capacity", "-1"], "capacity"),
                                       (["games", "book", "999"], "no game 999")] {
             let result = try locker("sam", arguments)
             XCTAssertNotEqual(result.status, 0, "\(arguments)")
             XCTAssertTrue(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
         }
+        // Values that start with a dash are values: Casey's latitudes are negative, notes may start with "- ".
+        let near = try locker("sam", ["games", "grounds", "--near", "-38.03,145.34"])
+        XCTAssertEqual(near.status, 0, near.stderr)
+        XCTAssertTrue(near.stdout.contains("Berwick"), near.stdout)
+        let dashed = try locker("sam", ["games", "create", "--ground", "casey-fields", "--at", soonLocalTime(days: 31), "--players", "2",
+                                        "--note", "- bring bats", "--json"])
+        XCTAssertTrue(dashed.stdout.contains("\"- bring bats\""), dashed.stdout + dashed.stderr)
         let wrong = try locker("sam", ["login", "sam", "--password-stdin"], input: "nope-nope\n")
         XCTAssertEqual(wrong.status, 1)
         XCTAssertTrue(wrong.stderr.contains("Wrong username or password"), wrong.stderr)
