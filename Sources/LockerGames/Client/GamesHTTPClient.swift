@@ -139,7 +139,10 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
         } catch let error as CancellationError {
             throw error
         } catch {
-            throw GamesError.unreachable(String(describing: error))
+            let text = String(describing: error)
+            if text.contains("Connection refused") { throw GamesError.unreachable("nothing listens at \(baseURL)") }
+            if text.contains("NXDOMAIN") || text.contains("lookup") { throw GamesError.unreachable("the name of \(baseURL) is not known") }
+            throw GamesError.unreachable(text)
         }
         let data = Data(bytes.readableBytesView)
         guard (200..<300).contains(Int(response.status.code)) else {
