@@ -23,6 +23,7 @@ private final class CannedGamesClient: GamesClient, @unchecked Sendable {
     func edit(_ id: Int64, _ changes: GameChanges) throws -> GameListing { listing }
     func roster(_ id: Int64) throws -> GameRoster { GameRoster(game: id, going: [], waitlisted: []) }
     func exportCalendar(_ id: Int64, to path: String) throws {}
+    func cancelInFlight() {}
     func watch(_ onChange: @escaping @Sendable (GamesChange) -> Void) {}
 }
 

@@ -39,6 +39,7 @@ final class FakeGamesClient: GamesClient, @unchecked Sendable {
     }
     func roster(_ id: Int64) throws -> GameRoster { GameRoster(game: id, going: [.init(name: "bo", since: "2026-11-20T10:00:00Z")], waitlisted: []) }
     func exportCalendar(_ id: Int64, to path: String) throws { calls.append("ics \(id) \(path)") }
+    func cancelInFlight() {}
     func watch(_ onChange: @escaping @Sendable (GamesChange) -> Void) { watcher = onChange }
 
     func game(id: Int64, startsAt: String, status: GameStatus = .open, mine: PlayerPart? = .going) -> GameListing {

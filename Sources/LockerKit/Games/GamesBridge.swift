@@ -23,6 +23,8 @@ public protocol GamesClient: AnyObject, Sendable {
     func exportCalendar(_ id: Int64, to path: String) throws
     /// Follows the live feed: `onChange` runs on a background thread for each change.
     func watch(_ onChange: @escaping @Sendable (GamesChange) -> Void)
+    /// Stops the requests in flight (Esc): the helper cancels them, their callers return.
+    func cancelInFlight()
 }
 
 /// One request line to `locker-games games bridge`.
@@ -79,7 +81,11 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
     private var waiting: [Int: (DispatchSemaphore, Box)] = [:]
     private var onChange: (@Sendable (GamesChange) -> Void)?
 
-    private final class Box: @unchecked Sendable { var reply: GamesBridgeReply? }
+    private final class Box: @unchecked Sendable {
+        var reply: GamesBridgeReply?
+        /// The helper ended before answering (as opposed to the request being stopped).
+        var helperEnded = false
+    }
 
     /// `arguments` are read at each start (the interface language may have changed).
     public init(program: String, arguments: @escaping () -> [String], timeout: Double = 20) {
@@ -129,6 +135,18 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
         _ = try? post(GamesBridgeRequest(id: 0, call: .watch))
     }
 
+    public func cancelInFlight() {
+        let stopped: [(Int, DispatchSemaphore)] = lock.withLock {
+            let all = waiting.map { ($0.key, $0.value.0) }
+            waiting = [:]
+            return all
+        }
+        for (id, semaphore) in stopped {
+            _ = try? post(GamesBridgeRequest(id: 0, call: .abort, game: Int64(id)))
+            semaphore.signal()
+        }
+    }
+
     private func game(_ reply: GamesBridgeReply) throws -> GameListing {
         guard let game = reply.game else { throw GamesError.badResponse }
         return game
@@ -146,7 +164,10 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
             _ = try? post(GamesBridgeRequest(id: 0, call: .abort, game: Int64(id)))
             throw GamesError.unreachable(String(Int(timeout)) + " s")
         }
-        guard let reply = box.reply else { throw GamesError.unreachable("locker-games stopped") }
+        guard let reply = box.reply else {
+            if box.helperEnded { throw GamesError.unreachable("locker-games stopped") }
+            throw CancellationError()
+        }
         if let problem = reply.problem { throw GamesError(problem: problem) }
         return reply
     }
@@ -242,7 +263,10 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
         }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        for (semaphore, _) in orphans { semaphore.signal() }
+        for (semaphore, box) in orphans {
+            box.helperEnded = true
+            semaphore.signal()
+        }
     }
 
     private func stopLocked() {

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 
 /// The Games tab: who is logged in, their upcoming games, the games near a place, and the intents
@@ -216,6 +217,8 @@ public final class GamesViewModel: ViewModel {
     public func cancelRequest() {
         guard let request else { return }
         request.cancel()
+        let client = self.client
+        DispatchQueue.global().async { client.cancelInFlight() }
         self.request = nil
         busy = nil
         message = (localizer.t("Stopped waiting. If the games store already did it, the lists show it in a moment."), false)
