@@ -328,22 +328,12 @@ public final class GamesScreen: Screen {
         surface.drawBox(box, title: l.t("Pickup cricket in the City of Casey"))
         let inner = box.inset(dx: 2, dy: 1)
         let labels = [l.t("Account"), l.t("Username"), l.t("Password"), l.t("Password again")]
-        let labelWidth = (labels.map(\.displayWidth).max() ?? 10) + 2
-        for row in 0..<(signingUp ? 4 : 3) {
-            let y = inner.y + row
-            let focused = row == formFocus
-            surface.write((focused ? context.glyphs.pointer : " ") + labels[row], x: inner.x - 1, y: y,
-                          style: Style(focused ? .accent : .muted, focused ? [.bold] : []), clip: box)
-            let fieldRect = Rect(x: inner.x + labelWidth, y: y, width: inner.maxX - inner.x - labelWidth, height: 1)
+        FormRows.render(labels, shown: signingUp ? 4 : 3, focus: formFocus, inner: inner, clip: box, into: surface, context: context) { row, field, focused in
             switch row {
-            case 0:
-                let text = signingUp ? l.t("sign up (new account)") : l.t("log in")
-                surface.write((context.glyphs.ascii ? "< " : "◂ ") + text + (context.glyphs.ascii ? " >" : " ▸"), x: fieldRect.x, y: y,
-                              style: Style(focused ? .selection : .text, focused ? [.bold] : []), clip: fieldRect)
-                if focused { surface.parkCursor(x: fieldRect.x, y: y) }
-            case 1: TextField().render(nameField, into: surface, rect: fieldRect, focused: focused)
-            case 2: TextField().render(passwordField, into: surface, rect: fieldRect, focused: focused)
-            default: TextField().render(confirmField, into: surface, rect: fieldRect, focused: focused)
+            case 0: FormRows.chooser(signingUp ? l.t("sign up (new account)") : l.t("log in"), field: field, focused: focused, into: surface, context: context)
+            case 1: TextField().render(nameField, into: surface, rect: field, focused: focused)
+            case 2: TextField().render(passwordField, into: surface, rect: field, focused: focused)
+            default: TextField().render(confirmField, into: surface, rect: field, focused: focused)
             }
         }
         let hint = signingUp ? l.t("3–32 letters, digits, . _ -; a password of 8 characters or more, typed twice.")
@@ -388,11 +378,9 @@ struct GamesEditForm {
         case .tab, .down: focus = (focus + 1) % 3; return .stay
         case .backTab, .up: focus = (focus + 2) % 3; return .stay
         case .enter:
-            let stamp = when.fieldTexts.map(\.1)
-            let local = stamp.count == 5 ? "\(stamp[0])-\(stamp[1])-\(stamp[2])T\(stamp[3]):\(stamp[4])" : nil
-            let unchangedTime = local.flatMap(LocalTime.parse).map { abs($0 - game.start) < 60 } ?? false
+            let unchangedTime = when.date.map { abs($0.timeIntervalSince1970 - game.start) < 60 } ?? false
             let newCapacity = Int(capacity.text)
-            return .submit(Changes(localTime: unchangedTime ? nil : local, capacity: newCapacity == game.capacity ? nil : (newCapacity ?? 0),
+            return .submit(Changes(localTime: unchangedTime ? nil : when.localText, capacity: newCapacity == game.capacity ? nil : (newCapacity ?? 0),
                                    note: note.text == (game.note ?? "") ? nil : note.text))
         default:
             switch focus {
@@ -410,17 +398,10 @@ struct GamesEditForm {
         surface.fill(box)
         surface.drawBox(box, title: l.t("Change game {id}", ["id": String(game.id)]))
         let inner = box.inset(dx: 2, dy: 1)
-        let labels = [l.t("Starts"), l.t("Capacity"), l.t("Note")]
-        let labelWidth = (labels.map(\.displayWidth).max() ?? 10) + 2
-        for (row, label) in labels.enumerated() where inner.y + row < inner.maxY {
-            let y = inner.y + row
-            let focused = row == focus
-            surface.write((focused ? context.glyphs.pointer : " ") + label, x: inner.x - 1, y: y,
-                          style: Style(focused ? .accent : .muted, focused ? [.bold] : []), clip: box)
-            let field = Rect(x: inner.x + labelWidth, y: y, width: inner.maxX - inner.x - labelWidth, height: 1)
+        FormRows.render([l.t("Starts"), l.t("Capacity"), l.t("Note")], focus: focus, inner: inner, clip: box, into: surface, context: context) { row, field, focused in
             switch row {
-            case 0: DateTimePicker().render(when, into: surface, at: Point(x: field.x, y: y), focused: focused)
-            case 1: TextField().render(capacity, into: surface, rect: Rect(x: field.x, y: y, width: 4, height: 1), focused: focused)
+            case 0: DateTimePicker().render(when, into: surface, at: Point(x: field.x, y: field.y), focused: focused)
+            case 1: TextField().render(capacity, into: surface, rect: Rect(x: field.x, y: field.y, width: 4, height: 1), focused: focused)
             default: TextField().render(note, into: surface, rect: field, focused: focused)
             }
         }
@@ -458,9 +439,7 @@ struct GamesCreateForm {
         case .tab, .down: focus = (focus + 1) % 6; return .stay
         case .backTab, .up: focus = (focus + 5) % 6; return .stay
         case .enter:
-            let stamp = when.fieldTexts.map(\.1)
-            let local = stamp.count == 5 ? "\(stamp[0])-\(stamp[1])-\(stamp[2])T\(stamp[3]):\(stamp[4])" : ""
-            return .submit(Request(ground: grounds[groundIndex].id, localTime: local, players: Int(players.text) ?? 0,
+            return .submit(Request(ground: grounds[groundIndex].id, localTime: when.localText, players: Int(players.text) ?? 0,
                                    capacity: Int(capacity.text) ?? 0, minimum: Int(minimum.text), note: note.text.isEmpty ? nil : note.text))
         default:
             switch focus {
@@ -484,29 +463,47 @@ struct GamesCreateForm {
         surface.drawBox(box, title: l.t("New game"))
         let inner = box.inset(dx: 2, dy: 1)
         let labels = [l.t("Ground"), l.t("Starts"), l.t("Players there"), l.t("Capacity"), l.t("Minimum"), l.t("Note")]
-        let labelWidth = (labels.map(\.displayWidth).max() ?? 10) + 2
-        for (row, label) in labels.enumerated() where inner.y + row < inner.maxY {
-            let y = inner.y + row
-            let focused = row == focus
-            surface.write((focused ? context.glyphs.pointer : " ") + label, x: inner.x - 1, y: y,
-                          style: Style(focused ? .accent : .muted, focused ? [.bold] : []), clip: box)
-            let field = Rect(x: inner.x + labelWidth, y: y, width: inner.maxX - inner.x - labelWidth, height: 1)
+        FormRows.render(labels, focus: focus, inner: inner, clip: box, into: surface, context: context) { row, field, focused in
+            let short = Rect(x: field.x, y: field.y, width: 4, height: 1)
             switch row {
             case 0:
                 let g = grounds[groundIndex]
-                let text = "◂ \(g.name), \(g.suburb) · " + WorkoutText.distance(g.distanceMeters, l) + " ▸"
-                surface.write(context.glyphs.ascii ? text.replacing("◂", with: "<").replacing("▸", with: ">") : text,
-                              x: field.x, y: y, style: Style(focused ? .selection : .text, focused ? [.bold] : []), clip: field)
-                if focused { surface.parkCursor(x: field.x, y: y) }
-            case 1: DateTimePicker().render(when, into: surface, at: Point(x: field.x, y: y), focused: focused)
-            case 2: TextField().render(players, into: surface, rect: Rect(x: field.x, y: y, width: 4, height: 1), focused: focused)
-            case 3: TextField().render(capacity, into: surface, rect: Rect(x: field.x, y: y, width: 4, height: 1), focused: focused)
-            case 4: TextField(placeholder: "—").render(minimum, into: surface, rect: Rect(x: field.x, y: y, width: 4, height: 1), focused: focused)
+                FormRows.chooser("\(g.name), \(g.suburb) · " + WorkoutText.distance(g.distanceMeters, l), field: field, focused: focused,
+                                 into: surface, context: context)
+            case 1: DateTimePicker().render(when, into: surface, at: Point(x: field.x, y: field.y), focused: focused)
+            case 2: TextField().render(players, into: surface, rect: short, focused: focused)
+            case 3: TextField().render(capacity, into: surface, rect: short, focused: focused)
+            case 4: TextField(placeholder: "—").render(minimum, into: surface, rect: short, focused: focused)
             default: TextField().render(note, into: surface, rect: field, focused: focused)
             }
         }
         if inner.y + 7 < inner.maxY {
             surface.write(l.t("Players there counts you. Capacity 2–50. Enter creates, Esc cancels."), x: inner.x, y: inner.y + 7, style: Style(.muted), clip: inner)
         }
+    }
+}
+
+/// The rows of a form: a label column (the focused row marked with the pointer) and, right of
+/// it, each row's field, drawn by the caller.
+enum FormRows {
+    /// `shown` rows of `labels` (all by default); the label column fits every label, so it does
+    /// not move when a row comes or goes.
+    static func render(_ labels: [String], shown: Int? = nil, focus: Int, inner: Rect, clip: Rect, into surface: Surface,
+                       context: RenderContext, field: (_ row: Int, _ rect: Rect, _ focused: Bool) -> Void) {
+        let labelWidth = (labels.map(\.displayWidth).max() ?? 10) + 2
+        for (row, label) in labels.prefix(shown ?? labels.count).enumerated() where inner.y + row < inner.maxY {
+            let y = inner.y + row
+            let focused = row == focus
+            surface.write((focused ? context.glyphs.pointer : " ") + label, x: inner.x - 1, y: y,
+                          style: Style(focused ? .accent : .muted, focused ? [.bold] : []), clip: clip)
+            field(row, Rect(x: inner.x + labelWidth, y: y, width: inner.maxX - inner.x - labelWidth, height: 1), focused)
+        }
+    }
+
+    /// A value chosen with ← →, shown as "◂ text ▸" ("< text >" in ASCII).
+    static func chooser(_ text: String, field: Rect, focused: Bool, into surface: Surface, context: RenderContext) {
+        let (left, right) = context.glyphs.ascii ? ("< ", " >") : ("◂ ", " ▸")
+        surface.write(left + text + right, x: field.x, y: field.y, style: Style(focused ? .selection : .text, focused ? [.bold] : []), clip: field)
+        if focused { surface.parkCursor(x: field.x, y: field.y) }
     }
 }

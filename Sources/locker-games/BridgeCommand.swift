@@ -52,13 +52,8 @@ final class Bridge: @unchecked Sendable {
     init(connection: GamesConnection) { self.connection = connection }
 
     static func open() async throws -> GamesConnection {
-        let paths = GamesContext.paths
-        guard paths.prepare() else { throw GamesError.database("the data folder \(paths.directory.path) cannot be written") }
-        let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths)
         guard let bundled = resources?.dataDirectory else { throw GamesError.database("Locker's bundled data was not found") }
-        let connection = try GamesConnection.open(paths: paths, server: server, insecure: GamesOptions.insecure, bundled: bundled)
-        try await connection.local?.seedGroundsIfEmpty { try GamesConnection.bundledGrounds(bundled) }
-        return connection
+        return try await GamesContext.openConnection(bundled: bundled)
     }
 
     /// Replies go out one whole line at a time.

@@ -19,16 +19,28 @@ enum GamesContext {
 
     /// Opens the server client or the local file (created and seeded when new), or exits 1.
     static func connection() async -> GamesConnection {
-        let paths = self.paths
-        guard paths.prepare() else {
-            fail(localizer.t("The data folder {path} cannot be written.", ["path": paths.directory.path]), status: 1)
-        }
+        await run { try await openConnection(bundled: bundledData()) }
+    }
+
+    /// The games target of this run's options (also the tab helper's, which answers failures
+    /// instead of exiting).
+    static func openConnection(bundled: URL) async throws -> GamesConnection {
         let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths)
-        return await run {
-            let connection = try GamesConnection.open(paths: paths, server: server, insecure: GamesOptions.insecure, bundled: bundledData())
-            try await connection.local?.seedGroundsIfEmpty { try GamesConnection.bundledGrounds(bundledData()) }
-            return connection
+        return try await GamesConnection.open(paths: paths, server: server, insecure: GamesOptions.insecure, bundled: bundled)
+    }
+
+    /// The connection and the logged-in account's token, or exit 1 saying how to log in.
+    static func signedIn() async -> (GamesConnection, String) {
+        let connection = await connection()
+        return (connection, token(connection))
+    }
+
+    /// The instant of a local date and time typed on the command line, or exit 2.
+    static func instant(_ local: String) -> String {
+        guard let instant = Instant.fromLocal(local) else {
+            fail(localizer.t("“{value}” is not a date and time: write 2026-12-05T10:00 (local time).", ["value": TerminalText.inert(local)]), status: 2)
         }
+        return instant
     }
 
     /// The session token, or exit 1 saying how to log in.
@@ -184,7 +196,7 @@ struct GamesGroundsImportCommand: AsyncParsableCommand {
         }
         // Grounds are the club's to change: on the store itself, never through the API.
         let database = await GamesContext.run { try await ServeCommand.openStore(db ?? GamesContext.paths.gamesDatabase.path) }
-        let service = await GamesContext.run { try GamesConnection.localService(database: database, bundled: bundledData()) }
+        let service = await GamesContext.run { try await GamesConnection.localService(database: database, bundled: bundledData()) }
         await GamesContext.run { try await service.importGrounds(grounds) }
         await database.close()
         print(localizer.n("Imported {count} ground.", "Imported {count} grounds.", count: grounds.count))
@@ -219,11 +231,8 @@ struct GamesCreateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() async throws {
-        guard let startsAt = Instant.fromLocal(at) else {
-            fail(localizer.t("“{value}” is not a date and time: write 2026-12-05T10:00 (local time).", ["value": TerminalText.inert(at)]), status: 2)
-        }
-        let connection = await GamesContext.connection()
-        let token = GamesContext.token(connection)
+        let startsAt = GamesContext.instant(at)
+        let (connection, token) = await GamesContext.signedIn()
         let game = await GamesContext.run {
             try await connection.api.create(NewGame(ground: ground, startsAt: startsAt, players: players, capacity: capacity, minimum: min, note: note),
                                             idempotencyKey: GamesContext.newKey(), token: token)
@@ -243,17 +252,9 @@ struct GamesEditCommand: AsyncParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() async throws {
-        var startsAt: String?
-        if let at {
-            guard let instant = Instant.fromLocal(at) else {
-                fail(localizer.t("“{value}” is not a date and time: write 2026-12-05T10:00 (local time).", ["value": TerminalText.inert(at)]), status: 2)
-            }
-            startsAt = instant
-        }
-        let changes = GameChanges(startsAt: startsAt, capacity: capacity, note: note)
+        let changes = GameChanges(startsAt: at.map(GamesContext.instant), capacity: capacity, note: note)
         guard !changes.isEmpty else { fail(localizer.t("Give --at, --capacity or --note."), status: 2) }
-        let connection = await GamesContext.connection()
-        let token = GamesContext.token(connection)
+        let (connection, token) = await GamesContext.signedIn()
         let edited = await GamesContext.run { try await connection.api.edit(game, changes, token: token) }
         if json { printJSON(edited); return }
         print(localizer.t("Game {id} changed.", ["id": String(game)]))
@@ -267,8 +268,7 @@ struct GamesRosterCommand: AsyncParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() async throws {
-        let connection = await GamesContext.connection()
-        let token = GamesContext.token(connection)
+        let (connection, token) = await GamesContext.signedIn()
         let roster = await GamesContext.run { try await connection.api.roster(game, token: token) }
         if json { printJSON(roster); return }
         print(localizer.t("Going ({count}):", ["count": String(roster.going.count)]))
@@ -314,8 +314,7 @@ struct GamesBookCommand: AsyncParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() async throws {
-        let connection = await GamesContext.connection()
-        let token = GamesContext.token(connection)
+        let (connection, token) = await GamesContext.signedIn()
         let booked = await GamesContext.run { try await connection.api.book(game, idempotencyKey: GamesContext.newKey(), token: token) }
         if json { printJSON(booked); return }
         print(booked.myStatus == .waitlisted ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game)])
@@ -328,8 +327,7 @@ struct GamesCancelCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
 
     func run() async throws {
-        let connection = await GamesContext.connection()
-        let token = GamesContext.token(connection)
+        let (connection, token) = await GamesContext.signedIn()
         _ = await GamesContext.run { try await connection.api.cancelBooking(game, token: token) }
         print(localizer.t("Your booking for game {id} is cancelled.", ["id": String(game)]))
     }
@@ -341,8 +339,7 @@ struct GamesCancelGameCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Why the game is off."), valueName: "text")) var reason: String
 
     func run() async throws {
-        let connection = await GamesContext.connection()
-        let token = GamesContext.token(connection)
+        let (connection, token) = await GamesContext.signedIn()
         _ = await GamesContext.run { try await connection.api.cancelGame(game, reason: reason, token: token) }
         print(localizer.t("Game {id} is cancelled.", ["id": String(game)]))
     }
@@ -353,8 +350,7 @@ struct GamesUpcomingCommand: AsyncParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() async throws {
-        let connection = await GamesContext.connection()
-        let token = GamesContext.token(connection)
+        let (connection, token) = await GamesContext.signedIn()
         let list = await GamesContext.run { try await connection.api.upcoming(token: token) }.filter { $0.start > GamesContext.now }
         if json { printJSON(list); return }
         if list.isEmpty { print(localizer.t("No games to come.")) }
@@ -411,8 +407,7 @@ struct GamesWhoAmICommand: AsyncParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() async throws {
-        let connection = await GamesContext.connection()
-        let token = GamesContext.token(connection)
+        let (connection, token) = await GamesContext.signedIn()
         let account = await GamesContext.run { try await connection.api.account(token: token) }
         if json { printJSON(account) } else { print(account.name) }
     }

@@ -47,8 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
         let store = db ?? GamesContext.paths.gamesDatabase.path
         if !store.contains("://") { _ = GamesContext.paths.prepare() }
         let database = await GamesContext.run { try await ServeCommand.openStore(store, logger: logger) }
-        let service = await GamesContext.run { try GamesConnection.localService(database: database, bundled: bundledData()) }
-        await GamesContext.run { try await service.seedGroundsIfEmpty { try GamesConnection.bundledGrounds(bundledData()) } }
+        let service = await GamesContext.run { try await GamesConnection.localService(database: database, bundled: bundledData()) }
         let scheme = tlsCert == nil ? "http" : "https"
         let app = await GamesContext.run {
             try GamesServer.application(service: service, options: options, logger: logger) { port in

@@ -7,11 +7,7 @@ import Logging
 /// the same `GamesAPI`. Each target has its own session file in the data folder.
 public struct GamesConnection: Sendable {
     public let api: GamesAPI
-    /// The local service when there is no server.
-    public let local: GamesService?
     public let session: GamesSessionFile
-    /// The server's address, or nil for the local file.
-    public let server: String?
 
     /// The server address in force, if any.
     public static func serverAddress(flag: String?, environment: [String: String], paths: DataPaths) -> String? {
@@ -22,29 +18,28 @@ public struct GamesConnection: Sendable {
 
     /// Opens the target: checks the server address, or opens (creating, migrating and seeding
     /// with the bundled grounds) the local file.
-    public static func open(paths: DataPaths, server: String?, insecure: Bool, bundled: URL) throws -> GamesConnection {
+    public static func open(paths: DataPaths, server: String?, insecure: Bool, bundled: URL) async throws -> GamesConnection {
+        // The session files live in the data folder, whichever the target.
+        guard paths.prepare() else { throw GamesError.dataFolderUnwritable(paths.directory.path) }
         if let server {
             let client = try GamesHTTPClient(url: server, allowInsecure: insecure)
             let tag = SHA256.hex(SHA256.hash(Array(client.baseURL.utf8))).prefix(12)
-            return GamesConnection(api: client, local: nil, session: GamesSessionFile(directory: paths.directory, name: "games-session-\(tag)"),
-                                   server: client.baseURL)
+            return GamesConnection(api: client, session: GamesSessionFile(directory: paths.directory, name: "games-session-\(tag)"))
         }
-        let service = try localService(database: SQLiteGamesDatabase(path: paths.gamesDatabase.path), bundled: bundled)
-        return GamesConnection(api: service, local: service, session: GamesSessionFile(directory: paths.directory), server: nil)
+        let service = try await localService(database: SQLiteGamesDatabase(path: paths.gamesDatabase.path), bundled: bundled)
+        return GamesConnection(api: service, session: GamesSessionFile(directory: paths.directory))
     }
 
-    /// A service over a store with the bundled suburbs (for postcodes).
-    public static func localService(database: GamesDatabase, bundled: URL) throws -> GamesService {
+    /// A service over a store with the bundled suburbs (for postcodes); an empty store gets the
+    /// bundled grounds.
+    public static func localService(database: GamesDatabase, bundled: URL) async throws -> GamesService {
         let suburbs: [Suburb]
         do { suburbs = try SuburbsFile.read(bundled.appendingPathComponent("games/suburbs.csv")) } catch {
             throw GamesError.database("the bundled suburbs list cannot be read")
         }
-        return GamesService(database: database, suburbs: suburbs)
-    }
-
-    /// The bundled grounds, for an empty store.
-    public static func bundledGrounds(_ bundled: URL) throws -> [Ground] {
-        try GroundsFile.read(bundled.appendingPathComponent("games/grounds.csv"))
+        let service = GamesService(database: database, suburbs: suburbs)
+        try await service.seedGroundsIfEmpty { try GroundsFile.read(bundled.appendingPathComponent("games/grounds.csv")) }
+        return service
     }
 }
 

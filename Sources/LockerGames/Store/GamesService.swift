@@ -272,12 +272,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         if let capacity = changes.capacity, !GamesLimits.capacity.contains(capacity) { throw GamesError.badCapacity }
         let note = try changes.note.map { try checkedNote($0) }
         return try await database.transaction { db in
-            let me = try await GamesService.authenticate(db, token, now: time)
-            try await db.lockRow("game", id: id)
-            let game = try await GamesService.loadGame(db, id, me: me.id)
-            guard game.myStatus == .organiser else { throw GamesError.notOrganiser }
-            guard game.status != .cancelled else { throw GamesError.gameCancelled }
-            guard game.start > time else { throw GamesError.gameStarted }
+            let (me, game) = try await GamesService.organisedGame(db, id, token: token, now: time)
             let capacity = changes.capacity ?? game.capacity
             guard game.players <= capacity else { throw GamesError.badPlayers }
             if let minimum = game.minimum, minimum > capacity { throw GamesError.badMinimum }
@@ -287,6 +282,18 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
             try await GamesService.record(db, .edited, game: id, ground: game.ground, now: time)
             return try await GamesService.loadGame(db, id, me: me.id)
         }
+    }
+
+    /// The game `id`, locked for this transaction, when the token's account organises it and it
+    /// is neither cancelled nor started: what an organiser may still change.
+    static func organisedGame(_ db: SQLSession, _ id: Int64, token: String, now: Double) async throws -> (Account, GameListing) {
+        let me = try await authenticate(db, token, now: now)
+        try await db.lockRow("game", id: id)
+        let game = try await loadGame(db, id, me: me.id)
+        guard game.myStatus == .organiser else { throw GamesError.notOrganiser }
+        guard game.status != .cancelled else { throw GamesError.gameCancelled }
+        guard game.start > now else { throw GamesError.gameStarted }
+        return (me, game)
     }
 
     /// After a capacity change: players beyond it move to the head of the waitlist, latest booked
@@ -315,12 +322,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         guard text.count <= GamesLimits.reasonLength else { throw GamesError.invalid(field: "reason") }
         let time = now()
         return try await database.transaction { db in
-            let me = try await GamesService.authenticate(db, token, now: time)
-            try await db.lockRow("game", id: id)
-            let game = try await GamesService.loadGame(db, id, me: me.id)
-            guard game.myStatus == .organiser else { throw GamesError.notOrganiser }
-            guard game.status != .cancelled else { throw GamesError.gameCancelled }
-            guard game.start > time else { throw GamesError.gameStarted }
+            let (me, game) = try await GamesService.organisedGame(db, id, token: token, now: time)
             try await db.query("UPDATE game SET status = 'cancelled', cancelReason = ?, updatedAt = ? WHERE id = ?", [text, time, id])
             try await GamesService.record(db, .cancelled, game: id, ground: game.ground, now: time)
             return try await GamesService.loadGame(db, id, me: me.id)

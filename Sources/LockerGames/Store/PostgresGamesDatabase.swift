@@ -68,10 +68,6 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
                     throw error
                 }
             }
-        } catch let error as GamesError {
-            throw error
-        } catch let error as SQLFailure {
-            throw error
         } catch {
             throw PostgresGamesDatabase.translate(error)
         }

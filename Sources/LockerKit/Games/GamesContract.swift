@@ -220,7 +220,7 @@ public enum Instant {
         var time = time_t(seconds.rounded(.down))
         var parts = tm()
         gmtime_r(&time, &parts)
-        func pad(_ v: Int32, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
+        let pad = LocalTime.pad
         return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
     }

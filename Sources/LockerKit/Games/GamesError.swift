@@ -60,6 +60,8 @@ public struct Problem: Codable, Equatable, Sendable {
 /// tab and the commands show `message(_:)` in the user's language.
 public enum GamesError: Error, Equatable, Sendable {
     case database(String)
+    /// The data folder (sessions, the local games file) cannot be created or written.
+    case dataFolderUnwritable(String)
     case newerSchema
     case badUsername
     case badPassword
@@ -106,7 +108,7 @@ public enum GamesError: Error, Equatable, Sendable {
     public var problem: Problem {
         let english = message(.english)
         switch self {
-        case .database, .newerSchema, .unreachable: return Problem(code: .unavailable, title: english)
+        case .database, .dataFolderUnwritable, .newerSchema, .unreachable: return Problem(code: .unavailable, title: english)
         case .serverFailed, .badResponse, .badServerAddress, .insecureServer: return Problem(code: .internal, title: english)
         case .badUsername: return Problem(code: .validation, title: english, field: "name")
         case .badPassword: return Problem(code: .validation, title: english, field: "password")
@@ -179,6 +181,7 @@ public enum GamesError: Error, Equatable, Sendable {
     public func message(_ l: Localizer) -> String {
         switch self {
         case .database(let reason): return l.t("The games database cannot be used: {reason}.", ["reason": TerminalText.inert(reason)])
+        case .dataFolderUnwritable(let path): return l.t("The data folder {path} cannot be written.", ["path": path])
         case .newerSchema: return l.t("The games database was written by a newer Locker; update Locker to use it. Nothing was changed.")
         case .badUsername: return l.t("A username has 3 to 32 characters: letters, digits, dot, underscore or hyphen.")
         case .badPassword: return l.t("A password has 8 to 200 characters and no control characters.")

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 
 /// The Games tab: who is logged in, their upcoming games, the games near a place, and the intents
@@ -101,14 +100,24 @@ public final class GamesViewModel: ViewModel {
 
     /// Reads the lists again (the `r` key).
     public func refresh() {
-        let place = Place(postcode)
-        perform(localizer.t("Refreshing…"), { client in
-            (try client.upcoming(), try place.map { try client.search($0) })
-        }) { [weak self] (games: [GameListing], found: (grounds: [GroundListing], games: [GameListing])?) in
-            self?.upcoming = games
-            if let found { self?.grounds = found.grounds; self?.nearby = found.games }
+        perform(localizer.t("Refreshing…"), readLists()) { [weak self] (lists: Lists) in
+            self?.show(lists)
             self?.message = nil
         }
+    }
+
+    /// Your games, and the grounds and games near the searched place (when there is one).
+    private typealias Lists = (upcoming: [GameListing], near: (grounds: [GroundListing], games: [GameListing])?)
+
+    /// The call that reads both lists again, for a background thread.
+    private func readLists() -> @Sendable (GamesClient) throws -> Lists {
+        let place = Place(postcode)
+        return { client in (try client.upcoming(), try place.map { try client.search($0) }) }
+    }
+
+    private func show(_ lists: Lists) {
+        upcoming = lists.upcoming
+        if let near = lists.near { grounds = near.grounds; nearby = near.games }
     }
 
     /// Searches near a postcode ("3977") or a position ("-38.03,145.34").
@@ -217,8 +226,7 @@ public final class GamesViewModel: ViewModel {
     public func cancelRequest() {
         guard let request else { return }
         request.cancel()
-        let client = self.client
-        DispatchQueue.global().async { client.cancelInFlight() }
+        work.start({ [client] _ in client.cancelInFlight() }) { _ in }
         self.request = nil
         busy = nil
         message = (localizer.t("Stopped waiting. If the games store already did it, the lists show it in a moment."), false)
@@ -239,10 +247,11 @@ public final class GamesViewModel: ViewModel {
     private func follow() {
         guard !watching else { return }
         watching = true
-        let work = self.work
-        client.watch { [weak self] change in
+        // A background job like any request: asking may (re)start the helper process.
+        let onChange: @Sendable (GamesChange) -> Void = { [weak self, work] change in
             work.enqueue { self?.changeArrived(change) }
         }
+        work.start({ [client] _ in client.watch(onChange) }) { _ in }
     }
 
     func changeArrived(_ change: GamesChange) {
@@ -254,13 +263,12 @@ public final class GamesViewModel: ViewModel {
 
     private func refreshQuietly() {
         guard quietRefresh == nil else { refreshAgain = true; return }
-        let place = Place(postcode)
-        quietRefresh = work.start({ [client] _ in (try client.upcoming(), try place.map { try client.search($0) }) }) { [weak self] result in
+        let read = readLists()
+        quietRefresh = work.start({ [client] _ in try read(client) }) { [weak self] result in
             guard let self else { return }
             quietRefresh = nil
-            if case .success(let (games, found)) = result {
-                upcoming = games
-                if let found { grounds = found.grounds; nearby = found.games }
+            if case .success(let lists) = result {
+                show(lists)
                 notifyChanged()
             }
             if refreshAgain { refreshAgain = false; refreshQuietly() }

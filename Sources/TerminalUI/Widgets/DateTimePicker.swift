@@ -109,6 +109,11 @@ public struct DateTimePickerState: Equatable, Sendable {
         return calendar.range(of: .day, in: .month, for: first)?.count ?? 31
     }
 
+    /// The picked local date and time as "2026-12-05T10:00".
+    public var localText: String {
+        "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2))T\(zeroPadded(hour, 2)):\(zeroPadded(minute, 2))"
+    }
+
     /// Text of each field, zero-padded, in display order.
     public var fieldTexts: [(Field, String)] {
         [(.year, zeroPadded(year, 4)), (.month, zeroPadded(month, 2)), (.day, zeroPadded(day, 2)),
