@@ -5,12 +5,21 @@ import Foundation
 /// by PostgreSQL's NOTIFY, or every 300 ms on SQLite) and hands each new change to every
 /// subscriber. Changes made by other servers and processes on the same store come through too,
 /// because the table, not this process, is the source.
+///
+/// Sequence numbers are taken when a transaction writes, not when it commits, so change 41 may
+/// become visible after 42. The reader therefore keeps the lowest number it has not seen
+/// (`floor`) and reads from there, skipping what it already delivered; a gap that stays open
+/// for `gapPatience` belonged to a transaction that rolled back and is given up.
 final class ChangeFeed: @unchecked Sendable {
     private let database: GamesDatabase
     private let lock = NSLock()
     private var subscribers: [UUID: AsyncThrowingStream<GamesChange, Error>.Continuation] = [:]
     private var reader: Task<Void, Never>?
-    private var lastSequence: Int64 = 0
+    /// Every change at or below it has been delivered (or given up).
+    private var floor: Int64 = 0
+    /// Changes above `floor` already delivered, with when they were first seen.
+    private var delivered: [Int64: Date] = [:]
+    private let gapPatience: TimeInterval = 5
 
     init(database: GamesDatabase) { self.database = database }
 
@@ -46,13 +55,14 @@ final class ChangeFeed: @unchecked Sendable {
 
     /// Starts the reader when it is not running; returns the sequence it is at.
     private func startReader() async throws -> Int64 {
-        if let position = lock.withLock({ () -> Int64? in reader != nil ? lastSequence : nil }) { return position }
+        if let position = lock.withLock({ () -> Int64? in reader != nil ? floor : nil }) { return position }
         let start = try await database.transaction { db in
             try await db.one("SELECT max(sequence) AS last FROM gamesChange", [])?.int("last") ?? 0
         }
         return lock.withLock {
-            if reader != nil { return lastSequence }
-            lastSequence = start
+            if reader != nil { return floor }
+            floor = start
+            delivered = [:]
             reader = Task { [weak self] in await self?.follow() }
             return start
         }
@@ -61,14 +71,28 @@ final class ChangeFeed: @unchecked Sendable {
     private func follow() async {
         for await _ in database.changeSignals() {
             if Task.isCancelled { return }
-            let after = lock.withLock { lastSequence }
-            guard let changes = try? await read(after: after, through: nil), let last = changes.last else { continue }
-            let targets = lock.withLock { () -> [AsyncThrowingStream<GamesChange, Error>.Continuation] in
-                lastSequence = last.sequence
-                return Array(subscribers.values)
+            let after = lock.withLock { floor }
+            guard let changes = try? await read(after: after, through: nil) else { continue }
+            let (fresh, targets) = lock.withLock { () -> ([GamesChange], [AsyncThrowingStream<GamesChange, Error>.Continuation]) in
+                (advance(with: changes, now: Date()), Array(subscribers.values))
             }
-            for change in changes { for target in targets { target.yield(change) } }
+            for change in fresh { for target in targets { target.yield(change) } }
         }
+    }
+
+    /// Marks `changes` delivered, moves `floor` over every sequence that is no longer a gap, and
+    /// returns the changes not delivered before. Called with the lock held (tests call it alone).
+    func advance(with changes: [GamesChange], now: Date) -> [GamesChange] {
+        let fresh = changes.filter { $0.sequence > floor && delivered[$0.sequence] == nil }
+        for change in fresh { delivered[change.sequence] = now }
+        while true {
+            while let seen = delivered.removeValue(forKey: floor + 1) { _ = seen; floor += 1 }
+            // The oldest change seen beyond the gap has waited long enough: the gap is a rollback.
+            guard let oldest = delivered.min(by: { $0.key < $1.key }),
+                  now.timeIntervalSince(oldest.value) >= gapPatience else { break }
+            floor = oldest.key - 1
+        }
+        return fresh
     }
 
     private func read(after: Int64, through: Int64?) async throws -> [GamesChange] {

@@ -69,8 +69,11 @@ public protocol SQLSession: Sendable {
     /// Locks the row of `table` with this id until the transaction ends (PostgreSQL `FOR
     /// UPDATE`); SQLite needs nothing, its `BEGIN IMMEDIATE` already holds the whole file.
     func lockRow(_ table: String, id: Int64) async throws
+    /// Ends a sub-select that locks the row it reads until the transaction ends: ` FOR UPDATE`
+    /// on PostgreSQL, nothing on SQLite.
+    var forUpdate: String { get }
     /// Tells the servers listening on this store that something changed (PostgreSQL `NOTIFY`,
-    /// sent when the transaction commits).
+    /// sent after the transaction commits).
     func notifyChange(_ sequence: Int64) async throws
 }
 

@@ -6,12 +6,13 @@ import PostgresNIO
 
 /// The games store in PostgreSQL through postgres-nio: a connection pool, transactions that lock
 /// the game they change (`SELECT … FOR UPDATE`) so racing bookers queue per game, and `NOTIFY`
-/// on every change so every server on the database hears it (`LISTEN`).
+/// after every committed change so every server on the database hears it (`LISTEN`).
 public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
     public let kind = GamesStoreKind.postgres
     let client: PostgresClient
     let logger: Logger
     private let runner: Task<Void, Never>
+    private let notifier: Notifier
 
     /// Connects to `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (`?sslmode=require` for
     /// TLS; the password may also come from `PGPASSWORD`), then creates or checks the schema. A
@@ -27,6 +28,7 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
         configuration.options.connectTimeout = .seconds(5)
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
+        notifier = Notifier(client: client, logger: logger)
         let client = self.client
         runner = Task { await client.run() }
         do {
@@ -57,11 +59,12 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
     public func transaction<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
         do {
             return try await client.withConnection { connection in
-                let session = Session(connection: connection, logger: logger)
+                let session = Session(connection: connection, logger: logger, changes: ChangeMark())
                 try await session.query("BEGIN", [])
                 do {
                     let result = try await body(session)
                     try await session.query("COMMIT", [])
+                    if session.changes.changed { notifier.signal() }
                     return result
                 } catch {
                     _ = try? await session.query("ROLLBACK", [])
@@ -90,7 +93,15 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
                 }
                 continuation.finish()
             }
-            continuation.onTermination = { _ in task.cancel() }
+            // A NOTIFY lost with a server killed between its commit and its signal is made up
+            // for within a second.
+            let heartbeat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 1_000_000_000)
+                    continuation.yield()
+                }
+            }
+            continuation.onTermination = { _ in task.cancel(); heartbeat.cancel() }
         }
     }
 
@@ -102,6 +113,7 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
     struct Session: SQLSession, @unchecked Sendable {
         let connection: PostgresConnection
         let logger: Logger
+        let changes: ChangeMark
 
         func query(_ sql: String, _ arguments: [SQLBindable]) async throws -> [SQLRow] {
             var binds = PostgresBindings()
@@ -114,12 +126,16 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
                 }
             }
             do {
-                let rows = try await connection.query(PostgresQuery(unsafeSQL: PostgresGamesDatabase.numbered(sql), binds: binds), logger: logger)
+                let (sql, name) = StatementCache.shared.statement(for: sql)
                 var result: [SQLRow] = []
-                for try await row in rows {
-                    var values: [String: SQLValue] = [:]
-                    for cell in row { values[cell.columnName.lowercased()] = try PostgresGamesDatabase.value(cell) }
-                    result.append(SQLRow(values))
+                if let name {
+                    let rows = try await StoreStatement.$current.withValue(StoreStatement.Current(name: name, sql: sql)) {
+                        try await connection.execute(StoreStatement(bindings: binds), logger: logger)
+                    }
+                    for try await row in rows { result.append(try PostgresGamesDatabase.sqlRow(row)) }
+                } else {
+                    let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+                    for try await row in rows { result.append(try PostgresGamesDatabase.sqlRow(row)) }
                 }
                 return result
             } catch let error as PSQLError {
@@ -131,9 +147,67 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
             try await query("SELECT id FROM \(table) WHERE id = ? FOR UPDATE", [id])
         }
 
+        var forUpdate: String { " FOR UPDATE" }
+
         func notifyChange(_ sequence: Int64) async throws {
-            try await query("SELECT pg_notify(?, ?)", [gamesChangeChannel, String(sequence)])
+            changes.mark()
         }
+    }
+
+    /// Whether a transaction recorded a change (set inside it, read after its commit).
+    final class ChangeMark: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var changed: Bool { lock.withLock { value } }
+        func mark() { lock.withLock { value = true } }
+    }
+
+    /// Sends the change signal after commits, outside them. A NOTIFY inside a transaction holds
+    /// a database-wide lock until its commit is on disk, which queued every booking of every
+    /// game behind one another; listeners read the change table anyway, so one signal after
+    /// several commits tells them all. Signals that arrive while one is being sent fold into
+    /// the next.
+    final class Notifier: @unchecked Sendable {
+        private let client: PostgresClient
+        private let logger: Logger
+        private let lock = NSLock()
+        private var pending = false
+        private var sending = false
+
+        init(client: PostgresClient, logger: Logger) {
+            self.client = client
+            self.logger = logger
+        }
+
+        func signal() {
+            let start = lock.withLock { () -> Bool in
+                pending = true
+                if sending { return false }
+                sending = true
+                return true
+            }
+            if start { Task { await drain() } }
+        }
+
+        private func drain() async {
+            while lock.withLock({ () -> Bool in
+                if pending { pending = false; return true }
+                sending = false
+                return false
+            }) {
+                do {
+                    try await client.query("SELECT pg_notify(\(gamesChangeChannel), '')", logger: logger)
+                } catch {
+                    logger.warning("NOTIFY \(gamesChangeChannel) failed: \(String(reflecting: error)); listeners catch up within a second")
+                }
+            }
+        }
+    }
+
+    static func sqlRow(_ row: PostgresRow) throws -> SQLRow {
+        var values: [String: SQLValue] = [:]
+        for cell in row { values[cell.columnName.lowercased()] = try value(cell) }
+        return SQLRow(values)
     }
 
     /// `?` placeholders as `$1`, `$2`… (none of the store's statements has a `?` in a literal).
@@ -178,6 +252,46 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
             }
         }
         return GamesError.database(String(describing: error))
+    }
+}
+
+/// Each of the store's queries is prepared once per connection, so PostgreSQL plans it once:
+/// parsing and planning every statement again cost more than running it. postgres-nio prepares
+/// statements by Swift type, and the store's statements are strings written for both stores,
+/// so this one type carries the statement of the call in progress in a task-local value.
+struct StoreStatement: PostgresPreparedStatement {
+    struct Current: Sendable {
+        var name: String
+        var sql: String
+    }
+    @TaskLocal static var current = Current(name: "", sql: "")
+    static var name: String { current.name }
+    static var sql: String { current.sql }
+
+    var bindings: PostgresBindings
+    func makeBindings() throws -> PostgresBindings { bindings }
+    func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
+
+/// The store's statements as PostgreSQL takes them (numbered placeholders) and their
+/// server-side names: one per distinct text, the same on every connection, worked out once.
+/// Statements other than queries and row changes (BEGIN, COMMIT, DDL) are not prepared.
+final class StatementCache: @unchecked Sendable {
+    static let shared = StatementCache()
+    private let lock = NSLock()
+    private var statements: [String: (text: String, name: String?)] = [:]
+
+    func statement(for sql: String) -> (text: String, name: String?) {
+        if let known = lock.withLock({ statements[sql] }) { return known }
+        let verb = sql.drop { $0.isWhitespace }.prefix(6).uppercased()
+        let prepared = ["SELECT", "INSERT", "UPDATE", "DELETE"].contains(verb)
+        let text = PostgresGamesDatabase.numbered(sql)
+        return lock.withLock {
+            if let known = statements[sql] { return known }
+            let entry = (text: text, name: prepared ? "locker_\(statements.count + 1)" : nil)
+            statements[sql] = entry
+            return entry
+        }
     }
 }
 

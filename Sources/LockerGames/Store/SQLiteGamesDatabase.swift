@@ -110,6 +110,7 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
         }
 
         func lockRow(_ table: String, id: Int64) async throws {}
+        var forUpdate: String { "" }
         func notifyChange(_ sequence: Int64) async throws {}
     }
 

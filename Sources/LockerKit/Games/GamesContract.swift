@@ -22,6 +22,15 @@ public enum GameStatus: String, Codable, Sendable, CaseIterable {
     case full
     case needsPlayers = "needs-players"
     case cancelled
+
+    /// The status a game's figures give: cancelled above all, then full when every seat is
+    /// used, then short of its minimum, else open.
+    public init(cancelled: Bool, seatsUsed: Int, capacity: Int, minimum: Int?) {
+        if cancelled { self = .cancelled }
+        else if seatsUsed >= capacity { self = .full }
+        else if let minimum, seatsUsed < minimum { self = .needsPlayers }
+        else { self = .open }
+    }
 }
 
 /// The asking player's part in a game.
@@ -70,6 +79,13 @@ public struct GameListing: Equatable, Sendable, Codable {
     public var start: Double { Instant.parse(startsAt) ?? 0 }
     /// Seats used: the organiser's players plus going bookings.
     public var seatsUsed: Int { players + going }
+
+    /// The same game with its status worked out again from its figures.
+    public func withStatusRecomputed() -> GameListing {
+        var game = self
+        game.status = GameStatus(cancelled: status == .cancelled, seatsUsed: seatsUsed, capacity: capacity, minimum: minimum)
+        return game
+    }
 }
 
 /// A ground near the searched place.
