@@ -137,11 +137,14 @@ def churn(port, prefix, data, clients=50, seconds=10, games=50):
     """50 clients, each on its own game, book and cancel for 10 s. The load comes from churn.c
     (threads in C, nearly free, as pgbench's own client is); without a C compiler, from Python
     threads, which take a good share of the two cores themselves (the report says which)."""
-    organiser, *tokens = accounts(port, [f"{prefix}org"] + [f"{prefix}c{i}" for i in range(clients)])
+    # One organiser per 10 games: an account may create 10 games an hour.
+    organisers = (games + 9) // 10
+    everyone = accounts(port, [f"{prefix}org{i}" for i in range(organisers)] + [f"{prefix}c{i}" for i in range(clients)])
+    organiser_tokens, tokens = everyone[:organisers], everyone[organisers:]
     ids = []
-    for _ in range(games):
-        status, game = Client(port, organiser).call("POST", "/v1/games", {"ground": "casey-fields", "startsAt": in_days(8),
-                                                                          "players": 1, "capacity": 50})
+    for index in range(games):
+        status, game = Client(port, organiser_tokens[index // 10]).call("POST", "/v1/games", {"ground": "casey-fields", "startsAt": in_days(8),
+                                                                                              "players": 1, "capacity": 50})
         ids.append(game["id"])
     binary = churn_binary(data)
     if binary:
@@ -204,6 +207,8 @@ def idle_rss(port, pid, connections=200):
 
 
 def run(binary, data, pg_cluster):
+    data = pathlib.Path(data)
+    data.mkdir(parents=True, exist_ok=True)
     report = {}
     stores = [("sqlite", str(data / "games.sqlite"))]
     cluster = None
