@@ -28,6 +28,10 @@ public final class GamesScreen: Screen {
     private var reasonField: (game: GameListing, field: TextFieldState)?
     private var createForm: GamesCreateForm?
     private var editForm: GamesEditForm?
+    /// The game whose details are open (Enter), by id so that live changes show in it.
+    private var detailID: Int64?
+    /// The game waiting for y to be booked (b).
+    private var bookingToConfirm: GameListing?
 
     public init(viewModel: GamesViewModel, exportDirectory: String) {
         self.viewModel = viewModel
@@ -38,6 +42,7 @@ public final class GamesScreen: Screen {
     /// global keys work, so the tabs stay reachable while logged out.
     public var capturesText: Bool {
         (viewModel.user == nil && formFocus > 0) || postcodeField != nil || createForm != nil || editForm != nil || reasonField != nil
+            || bookingToConfirm != nil
     }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
@@ -111,6 +116,25 @@ public final class GamesScreen: Screen {
             }
             return true
         }
+        if let game = bookingToConfirm {
+            switch key {
+            case .character("y"), .character("Y"), .enter:
+                bookingToConfirm = nil
+                viewModel.book(game)
+            case .character("n"), .character("N"), .escape:
+                bookingToConfirm = nil
+            default: break
+            }
+            return true
+        }
+        if let id = detailID {
+            guard let game = shownGame(id) else { detailID = nil; return true }
+            switch key {
+            case .escape, .enter, .character("q"): detailID = nil
+            default: return handleGameKey(key, game)
+            }
+            return true
+        }
         let list = pane == .upcoming ? viewModel.upcoming : viewModel.nearby
         var state = pane == .upcoming ? upcomingList : nearbyList
         state.setCount(list.count)
@@ -123,23 +147,8 @@ public final class GamesScreen: Screen {
         case .tab, .backTab: pane = pane == .upcoming ? .nearby : .upcoming
         case .character("p"), .character("/"):
             postcodeField = TextFieldState(viewModel.postcode, maxLength: 30, allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) })
-        case .enter, .character("b"):
-            if let selected { viewModel.book(selected) }
-        case .character("c"):
-            if let selected { viewModel.cancel(selected) }
-        case .character("w"):
-            if let selected { viewModel.showRoster(selected) }
-        case .character("e"):
-            guard let selected else { return true }
-            guard selected.myStatus == .organiser else {
-                viewModel.showRoster(selected)   // says that only the organiser can
-                return true
-            }
-            editForm = GamesEditForm(game: selected)
-        case .character("x"):
-            if let selected { reasonField = (selected, TextFieldState("", maxLength: 200)) }
-        case .character("i"):
-            if let selected { viewModel.exportCalendar(selected, directory: exportDirectory) }
+        case .enter:
+            detailID = selected?.id
         case .character("n"):
             guard !viewModel.grounds.isEmpty else {
                 postcodeField = TextFieldState("", maxLength: 4, allowed: { $0.isASCII && $0.isNumber })
@@ -148,6 +157,37 @@ public final class GamesScreen: Screen {
             createForm = GamesCreateForm(grounds: viewModel.grounds, now: viewModel.currentTime)
         case .character("r"): viewModel.refresh()
         case .character("o"): viewModel.logout()
+        default:
+            guard let selected else { return false }
+            return handleGameKey(key, selected)
+        }
+        return true
+    }
+
+    /// The game with this id as last read (your games first), or nil when it has gone.
+    private func shownGame(_ id: Int64) -> GameListing? {
+        viewModel.upcoming.first { $0.id == id } ?? viewModel.nearby.first { $0.id == id }
+    }
+
+    /// The keys that act on one game, in the list and in its details.
+    private func handleGameKey(_ key: Key, _ selected: GameListing) -> Bool {
+        switch key {
+        case .character("b"):
+            bookingToConfirm = selected
+        case .character("c"):
+            viewModel.cancel(selected)
+        case .character("w"):
+            viewModel.showRoster(selected)
+        case .character("e"):
+            guard selected.myStatus == .organiser else {
+                viewModel.showRoster(selected)   // says that only the organiser can
+                return true
+            }
+            editForm = GamesEditForm(game: selected)
+        case .character("x"):
+            reasonField = (selected, TextFieldState("", maxLength: 200))
+        case .character("i"):
+            viewModel.exportCalendar(selected, directory: exportDirectory)
         default: return false
         }
         return true
@@ -193,8 +233,13 @@ public final class GamesScreen: Screen {
         if viewModel.roster != nil { return [KeyHint("Esc", l.t("close"))] }
         if createForm != nil { return [KeyHint("Tab", l.t("next field")), KeyHint("Enter", l.t("create")), KeyHint("Esc", l.t("cancel"))] }
         if editForm != nil { return [KeyHint("Tab", l.t("next field")), KeyHint("Enter", l.t("save")), KeyHint("Esc", l.t("cancel"))] }
-        return [KeyHint("p", l.t("postcode")), KeyHint("Enter", l.t("book")), KeyHint("c", l.t("cancel")), KeyHint("n", l.t("new game")),
-                KeyHint("i", l.t(".ics")), KeyHint("Tab", l.t("switch list")), KeyHint("o", l.t("log out"))]
+        if bookingToConfirm != nil { return [KeyHint("y", l.t("book")), KeyHint("n Esc", l.t("keep as is"))] }
+        if detailID != nil {
+            return [KeyHint("b", l.t("book")), KeyHint("c", l.t("cancel")), KeyHint("w", l.t("who is going")), KeyHint("i", l.t(".ics")),
+                    KeyHint("Esc", l.t("close"))]
+        }
+        return [KeyHint("Enter", l.t("details")), KeyHint("b", l.t("book")), KeyHint("c", l.t("cancel")), KeyHint("p", l.t("postcode")),
+                KeyHint("n", l.t("new game")), KeyHint("Tab", l.t("switch list")), KeyHint("o", l.t("log out"))]
     }
 
     public func helpSections(_ l: Localizer) -> [HelpSection] {
@@ -203,7 +248,8 @@ public final class GamesScreen: Screen {
             KeyHint("Tab ↑ ↓", l.t("Next or previous field; Enter logs in or signs up")),
             KeyHint("p /", l.t("Type a postcode or a position (latitude,longitude): the 5 nearest grounds and their games")),
             KeyHint("Tab", l.t("Switch between your games and the games near the postcode")),
-            KeyHint("Enter b", l.t("Book the selected game (the waitlist when it is full)")),
+            KeyHint("Enter", l.t("The selected game's details: organiser, time at the ground, map link, places, your waitlist position, note")),
+            KeyHint("b", l.t("Book the selected game (the waitlist when it is full), after y to confirm")),
             KeyHint("c", l.t("Cancel your booking (the first player waiting gets the place)")),
             KeyHint("n", l.t("Create a game at one of the grounds found")),
             KeyHint("x", l.t("Call off a game you organise, with a reason the players see")),
@@ -271,16 +317,53 @@ public final class GamesScreen: Screen {
         }
         createForm?.render(into: surface, area: body, context: context)
         editForm?.render(into: surface, area: body, context: context)
+        if let id = detailID, let game = shownGame(id) { renderDetail(game, into: surface, area: body, context: context) }
+        if let game = bookingToConfirm {
+            surface.fill(header)
+            let question = " " + l.t("Book game {id}, {time} at {ground}? y / n", ["id": String(game.id), "time": GameTimeText.when(game, l),
+                                                                                  "ground": TerminalText.inert(game.groundName)])
+            surface.write(question, x: header.x, y: header.y, style: Style(.accent, [.bold]), clip: header)
+        }
         if let shown = viewModel.roster { renderRoster(shown.game, shown.roster, into: surface, area: body, context: context) }
+    }
+
+    /// One game in full: the time at the ground with its zone, the ground and its map link, the
+    /// organiser, the places, the user's part (and place in the waitlist), the note or reason.
+    private func renderDetail(_ g: GameListing, into surface: Surface, area: Rect, context: RenderContext) {
+        let l = context.localizer
+        var rows: [(String, String, Style)] = [
+            (l.t("When"), GameTimeText.full(g) + " · " + viewModel.relative(g.start), Style(.text, [.bold])),
+            (l.t("Ground"), TerminalText.inert(g.groundName + ", " + g.suburb + " " + g.postcode), Style(.text)),
+            (l.t("Map"), g.map, Style(.muted)),
+            (l.t("Organiser"), GameStatusText.person(g.organiser, l), Style(.text)),
+            (l.t("Places"), l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)])
+                + (g.waitlisted > 0 ? " · " + l.t("{count} waiting", ["count": String(g.waitlisted)]) : "")
+                + " · " + GameStatusText.status(g.status, l), Style(g.status == .cancelled ? .bad : g.status == .full ? .warn : .good)),
+        ]
+        if let mine = g.myStatus {
+            let text = g.waitlistPosition.map { l.t("number {position} on the waitlist", ["position": String($0)]) } ?? GameStatusText.mine(mine, l)
+            rows.append((l.t("You"), text, Style(.accent)))
+        }
+        if let reason = g.cancelReason { rows.append((l.t("Cancelled"), GameStatusText.reason(reason, l), Style(.bad))) }
+        if let note = g.note { rows.append((l.t("Note"), TerminalText.inert(note), Style(.text))) }
+        let labelWidth = rows.map { $0.0.displayWidth }.max() ?? 0
+        let box = area.centered(width: min(area.width, 76), height: min(area.height, rows.count + 2))
+        surface.fill(box)
+        surface.drawBox(box, title: l.t("Game {id}", ["id": String(g.id)]) + " · " + TerminalText.inert(g.groundName), style: Style(.accent))
+        let inner = box.inset(dx: 2, dy: 1)
+        for (index, row) in rows.enumerated() where inner.y + index < inner.maxY {
+            let x = surface.write(row.0.padded(toWidth: labelWidth) + "  ", x: inner.x, y: inner.y + index, style: Style(.muted), clip: inner)
+            surface.write(row.1, x: x, y: inner.y + index, style: row.2, clip: inner)
+        }
     }
 
     /// Who is going (in booking order) and the waitlist (in the order it moves up).
     private func renderRoster(_ game: GameListing, _ roster: GameRoster, into surface: Surface, area: Rect, context: RenderContext) {
         let l = context.localizer
         let lines = [l.t("Going ({count}):", ["count": String(roster.going.count)])]
-            + roster.going.map { "  " + TerminalText.inert($0.name) }
+            + roster.going.map { "  " + GameStatusText.person($0.name, l) }
             + [l.t("Waitlist ({count}):", ["count": String(roster.waitlisted.count)])]
-            + roster.waitlisted.enumerated().map { "  \($0.offset + 1). " + TerminalText.inert($0.element.name) }
+            + roster.waitlisted.enumerated().map { "  \($0.offset + 1). " + GameStatusText.person($0.element.name, l) }
         let box = area.centered(width: min(area.width, 50), height: min(area.height, lines.count + 2))
         surface.fill(box)
         surface.drawBox(box, title: l.t("Game {id}", ["id": String(game.id)]) + " · " + TerminalText.inert(game.groundName))
@@ -308,15 +391,21 @@ public final class GamesScreen: Screen {
         let l = context.localizer
         ListView().render(&state, into: surface, rect: inner, focused: focused) { index, _ in
             let g = games[index]
-            let when = WorkoutText.dateTime(g.start) + " (" + self.viewModel.relative(g.start) + ")"
+            // What matters first, so a narrow terminal cuts the least useful part: when, the
+            // status and your part, the places, then the ground and the note (all in details).
+            let wide = inner.width >= 110
+            let when = GameTimeText.when(g, l) + (wide ? " (" + self.viewModel.relative(g.start) + ")" : "")
             // Names, notes and reasons other people typed: inert, bidi overrides included.
             var spans = [Span(" #\(g.id) ", Style(.muted)), Span(when + "  ", Style(.text)),
-                         Span(TerminalText.inert(g.groundName + ", " + g.suburb) + "  ", Style(.text, [.bold])),
-                         Span(l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)]), Style(.text))]
+                         Span(GameStatusText.status(g.status, l), Style(g.status == .cancelled ? .bad : g.status == .full ? .warn : .good))]
+            if let mine = g.myStatus {
+                let text = g.waitlistPosition.map { l.t("number {position} on the waitlist", ["position": String($0)]) } ?? GameStatusText.mine(mine, l)
+                spans.append(Span(" · " + text, Style(.accent, [.bold])))
+            }
+            spans.append(Span("  " + l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)]), Style(.text)))
             if g.waitlisted > 0 { spans.append(Span(" · " + l.t("{count} waiting", ["count": String(g.waitlisted)]), Style(.muted))) }
-            spans.append(Span(" · " + GameStatusText.status(g.status, l), Style(g.status == .cancelled ? .bad : g.status == .full ? .warn : .good)))
-            if let mine = g.myStatus { spans.append(Span(" · " + GameStatusText.mine(mine, l), Style(.accent))) }
-            if let reason = g.cancelReason { spans.append(Span(" — " + TerminalText.inert(reason), Style(.bad))) }
+            spans.append(Span("  " + TerminalText.inert(g.groundName + ", " + g.suburb), Style(.text, [.bold])))
+            if let reason = g.cancelReason { spans.append(Span(" — " + GameStatusText.reason(reason, l), Style(.bad))) }
             else if let note = g.note { spans.append(Span(" — " + TerminalText.inert(note), Style(.muted))) }
             return spans
         }

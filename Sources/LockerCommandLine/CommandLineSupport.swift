@@ -59,12 +59,31 @@ public func bundledData() -> URL {
     return resources.dataDirectory
 }
 
-/// Writes a value as pretty JSON (sorted keys) on standard output.
+/// Writes a value as pretty JSON (sorted keys) on standard output. Text stays exact, and
+/// stays inert in a terminal: besides the C0 controls JSON itself escapes, DEL, the C1 controls
+/// (U+009B starts an escape sequence on many terminals), bidirectional controls and line and
+/// paragraph separators are written as `\uXXXX`.
 public func printJSON<T: Encodable>(_ value: T) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(value) else { fail("JSON encoding failed", status: 1) }
-    print(String(decoding: data, as: UTF8.self))
+    print(inertJSON(String(decoding: data, as: UTF8.self)))
+}
+
+/// JSON text with the characters that act in a terminal escaped (they can only be inside
+/// strings: JSON's own syntax is plain ASCII).
+public func inertJSON(_ json: String) -> String {
+    var result = String.UnicodeScalarView()
+    for scalar in json.unicodeScalars {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069:
+            let hex = String(scalar.value, radix: 16)
+            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        default:
+            result.append(scalar)
+        }
+    }
+    return String(result)
 }
 
 /// Root options that subcommands need (ArgumentParser parses them on the root command).

@@ -11,4 +11,6 @@ public struct Ground: Equatable, Sendable, Codable {
     public var longitude: Double
     /// True when the position is only the suburb's centre or otherwise not surveyed.
     public var approximate: Bool
+    /// The ground's time zone (IANA): game times there are read and shown on its clock.
+    public var timeZone: String = GroundClock.defaultZone
 }

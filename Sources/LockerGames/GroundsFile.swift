@@ -18,13 +18,25 @@ public enum SuburbsFile {
     }
 }
 
-/// The bundled Data/games/grounds.csv (`id,name,suburb,postcode,latitude,longitude,confidence`).
+/// The bundled Data/games/grounds.csv (`id,name,suburb,postcode,latitude,longitude,confidence,timeZone`).
 public enum GroundsFile {
     public static func read(_ url: URL) throws -> [Ground] {
-        try CSVTable.rows(url, columns: ["id", "name", "suburb", "postcode", "latitude", "longitude", "confidence"]).map { row in
+        try CSVTable.rows(url, columns: ["id", "name", "suburb", "postcode", "latitude", "longitude", "confidence", "timeZone"]).map { row in
             Ground(id: row.fields[0], name: row.fields[1], suburb: row.fields[2], postcode: row.fields[3],
-                   latitude: try row.number(4), longitude: try row.number(5), approximate: row.fields[6] != "verified")
+                   latitude: try row.number(4), longitude: try row.number(5), approximate: row.fields[6] != "verified",
+                   timeZone: row.fields[7])
         }
+    }
+}
+
+/// The bundled Data/games/common-passwords.txt: one lowercase password per line, `#` comments.
+public enum CommonPasswordsFile {
+    public static func read(_ url: URL) throws -> Set<String> {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw DataFileError(file: url.lastPathComponent, reason: "cannot be read")
+        }
+        return Set(String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }.map { $0.lowercased() })
     }
 }
 

@@ -35,12 +35,13 @@ enum GamesContext {
         return (connection, token(connection))
     }
 
-    /// The instant of a local date and time typed on the command line, or exit 2.
-    static func instant(_ local: String) -> String {
-        guard let instant = Instant.fromLocal(local) else {
-            fail(localizer.t("“{value}” is not a date and time: write 2026-12-05T10:00 (local time).", ["value": TerminalText.inert(local)]), status: 2)
+    /// A start typed on the command line, checked for its form (the server reads it on the
+    /// ground's clock), or exit 2.
+    static func startTime(_ text: String) -> String {
+        guard WallTime.parse(text) != nil || Instant.parse(text) != nil else {
+            fail(localizer.t("“{value}” is not a date and time: write 2026-12-05T10:00 (the time at the ground).", ["value": TerminalText.inert(text)]), status: 2)
         }
-        return instant
+        return text
     }
 
     /// The session token, or exit 1 saying how to log in.
@@ -83,7 +84,55 @@ enum GamesOptions {
 
 struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "account", abstract: localizer.t("Games accounts."), subcommands: [AccountCreateCommand.self])
+        commandName: "account", abstract: localizer.t("Games accounts."),
+        subcommands: [AccountCreateCommand.self, AccountPasswordCommand.self, AccountDeleteCommand.self, AccountAdminCommand.self])
+}
+
+struct AccountPasswordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "password",
+        abstract: localizer.t("Change your password: the current one, then the new one, each on its own line of standard input. Your other sessions are logged out."))
+    @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the current and the new password from standard input, one per line."))) var passwordStdin = false
+
+    func run() async throws {
+        let current = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
+        let new = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
+        let (connection, token) = await GamesContext.signedIn()
+        await GamesContext.run { try await connection.api.changePassword(PasswordChange(current: current, new: new), token: token) }
+        print(localizer.t("Password changed; your other sessions are logged out."))
+    }
+}
+
+struct AccountDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete",
+        abstract: localizer.t("Delete your account: your future bookings and games are cancelled and your name is removed."))
+    @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password from standard input."))) var passwordStdin = false
+
+    func run() async throws {
+        let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
+        let (connection, token) = await GamesContext.signedIn()
+        await GamesContext.run { try await connection.api.deleteAccount(password: password, token: token) }
+        connection.session.remove()
+        print(localizer.t("Your account is deleted."))
+    }
+}
+
+struct AccountAdminCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "admin",
+        abstract: localizer.t("Make an account an administrator (or, with --revoke, a player again), on the store itself."))
+    @Argument(help: ArgumentHelp(localizer.t("The account's username."), valueName: "name")) var name: String
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Make the account a player again."))) var revoke = false
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The store: a SQLite file or postgres://… (the server's --db). Default: the local games file."), valueName: "store"))
+    var db: String?
+
+    func run() async throws {
+        // Roles are the store owner's to give: on the store itself, never through the API.
+        let database = await GamesContext.run { try await ServeCommand.openStore(db ?? GamesContext.paths.gamesDatabase.path) }
+        let service = await GamesContext.run { try await GamesConnection.localService(database: database, bundled: bundledData()) }
+        await GamesContext.run { try await service.setAdministrator(name, !revoke) }
+        await database.close()
+        print(revoke ? localizer.t("{name} is a player again.", ["name": TerminalText.inert(name)])
+                     : localizer.t("{name} is an administrator.", ["name": TerminalText.inert(name)]))
+    }
 }
 
 struct AccountCreateCommand: AsyncParsableCommand {
@@ -119,10 +168,17 @@ struct LoginCommand: AsyncParsableCommand {
 
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logout", abstract: localizer.t("Log out of the games database."))
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Log out every session of your account, on every machine."))) var everywhere = false
 
     func run() async throws {
         let connection = await GamesContext.connection()
         if let token = connection.session.read() {
+            if everywhere {
+                await GamesContext.run { try await connection.api.logoutEverywhere(token: token) }
+                connection.session.remove()
+                print(localizer.t("Logged out everywhere."))
+                return
+            }
             // Revoked on the server; the local session goes even when the server cannot be reached.
             try? await connection.api.logout(token: token)
         }
@@ -137,7 +193,7 @@ struct GamesCommand: AsyncParsableCommand {
         abstract: localizer.t("Pickup cricket games in the City of Casey: grounds, games, bookings."),
         subcommands: [GamesGroundsCommand.self, GamesCreateCommand.self, GamesListCommand.self, GamesShowCommand.self,
                       GamesBookCommand.self, GamesCancelCommand.self, GamesEditCommand.self, GamesRosterCommand.self,
-                      GamesCancelGameCommand.self, GamesUpcomingCommand.self, GamesTodayCommand.self, GamesICSCommand.self,
+                      GamesCancelGameCommand.self, GamesRemoveCommand.self, GamesUpcomingCommand.self, GamesTodayCommand.self, GamesICSCommand.self,
                       GamesWhoAmICommand.self, GamesServerCommand.self, ServeCommand.self, BridgeCommand.self])
 }
 
@@ -163,13 +219,13 @@ struct PlaceOptions: ParsableArguments {
 
 /// One game as a line of text; names and notes other people typed are made inert.
 func gameLine(_ g: GameListing) -> String {
-    var line = "#\(g.id)  \(WorkoutText.dateTime(g.start))  \(TerminalText.inert(g.groundName)) (\(TerminalText.inert(g.suburb)))  "
+    var line = "#\(g.id)  \(GameTimeText.when(g, localizer))  \(TerminalText.inert(g.groundName)) (\(TerminalText.inert(g.suburb)))  "
         + localizer.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)])
     if g.waitlisted > 0 { line += " · " + localizer.t("{count} waiting", ["count": String(g.waitlisted)]) }
     line += " · " + GameStatusText.status(g.status, localizer)
     if let mine = g.myStatus { line += " · " + GameStatusText.mine(mine, localizer) }
     if let note = g.note { line += "\n      " + TerminalText.inert(note) }
-    if let reason = g.cancelReason { line += "\n      " + localizer.t("Cancelled: {reason}", ["reason": TerminalText.inert(reason)]) }
+    if let reason = g.cancelReason { line += "\n      " + localizer.t("Cancelled: {reason}", ["reason": GameStatusText.reason(reason, localizer)]) }
     return line
 }
 
@@ -185,6 +241,7 @@ struct GamesGroundsImportCommand: AsyncParsableCommand {
     var file: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The store to import into: a SQLite file or postgres://… (the server's --db). Default: the local games file."), valueName: "store"))
     var db: String?
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Change grounds already in the store when the file gives other details for them."))) var replace = false
 
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: file) else { fail(localizer.t("Cannot read {file}.", ["file": file]), status: 1) }
@@ -197,7 +254,7 @@ struct GamesGroundsImportCommand: AsyncParsableCommand {
         // Grounds are the club's to change: on the store itself, never through the API.
         let database = await GamesContext.run { try await ServeCommand.openStore(db ?? GamesContext.paths.gamesDatabase.path) }
         let service = await GamesContext.run { try await GamesConnection.localService(database: database, bundled: bundledData()) }
-        await GamesContext.run { try await service.importGrounds(grounds) }
+        await GamesContext.run { try await service.importGrounds(grounds, replacing: replace) }
         await database.close()
         print(localizer.n("Imported {count} ground.", "Imported {count} grounds.", count: grounds.count))
     }
@@ -231,7 +288,7 @@ struct GamesCreateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() async throws {
-        let startsAt = GamesContext.instant(at)
+        let startsAt = GamesContext.startTime(at)
         let (connection, token) = await GamesContext.signedIn()
         let game = await GamesContext.run {
             try await connection.api.create(NewGame(ground: ground, startsAt: startsAt, players: players, capacity: capacity, minimum: min, note: note),
@@ -252,7 +309,7 @@ struct GamesEditCommand: AsyncParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() async throws {
-        let changes = GameChanges(startsAt: at.map(GamesContext.instant), capacity: capacity, note: note)
+        let changes = GameChanges(startsAt: at.map(GamesContext.startTime), capacity: capacity, note: note)
         guard !changes.isEmpty else { fail(localizer.t("Give --at, --capacity or --note."), status: 2) }
         let (connection, token) = await GamesContext.signedIn()
         let edited = await GamesContext.run { try await connection.api.edit(game, changes, token: token) }
@@ -272,9 +329,9 @@ struct GamesRosterCommand: AsyncParsableCommand {
         let roster = await GamesContext.run { try await connection.api.roster(game, token: token) }
         if json { printJSON(roster); return }
         print(localizer.t("Going ({count}):", ["count": String(roster.going.count)]))
-        for entry in roster.going { print("  " + TerminalText.inert(entry.name) + "  " + WorkoutText.dateTime(Instant.parse(entry.since))) }
+        for entry in roster.going { print("  " + GameStatusText.person(entry.name, localizer) + "  " + WorkoutText.dateTime(Instant.parse(entry.since))) }
         print(localizer.t("Waitlist ({count}):", ["count": String(roster.waitlisted.count)]))
-        for (index, entry) in roster.waitlisted.enumerated() { print("  \(index + 1). " + TerminalText.inert(entry.name)) }
+        for (index, entry) in roster.waitlisted.enumerated() { print("  \(index + 1). " + GameStatusText.person(entry.name, localizer)) }
     }
 }
 
@@ -303,7 +360,8 @@ struct GamesShowCommand: AsyncParsableCommand {
         let found = await GamesContext.run { try await connection.api.game(game, token: connection.session.read()) }
         if json { printJSON(found); return }
         print(gameLine(found))
-        print("      " + localizer.t("Organised by {name}.", ["name": TerminalText.inert(found.organiser)]))
+        print("      " + localizer.t("Starts {time}.", ["time": GameTimeText.full(found)]))
+        print("      " + localizer.t("Organised by {name}.", ["name": GameStatusText.person(found.organiser, localizer)]))
         print("      " + found.map)
     }
 }
@@ -330,6 +388,17 @@ struct GamesCancelCommand: AsyncParsableCommand {
         let (connection, token) = await GamesContext.signedIn()
         _ = await GamesContext.run { try await connection.api.cancelBooking(game, token: token) }
         print(localizer.t("Your booking for game {id} is cancelled.", ["id": String(game)]))
+    }
+}
+
+struct GamesRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: localizer.t("Remove a game and its bookings altogether (administrators only, for spam)."))
+    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
+
+    func run() async throws {
+        let (connection, token) = await GamesContext.signedIn()
+        await GamesContext.run { try await connection.api.removeGame(game, token: token) }
+        print(localizer.t("Game {id} is removed.", ["id": String(game)]))
     }
 }
 
@@ -377,7 +446,7 @@ struct GamesTodayCommand: AsyncParsableCommand {
             if game.status == .cancelled { when = localizer.t("cancelled", context: "game status") }
             else if minutes <= 0 { when = localizer.t("started") }
             else if minutes <= 60 { when = "⚠ " + localizer.n("in {count} minute", "in {count} minutes", count: minutes) }
-            else { when = localizer.t("at {time}", ["time": String(WorkoutText.dateTime(game.start).suffix(5))]) }
+            else { when = localizer.t("at {time}", ["time": GameTimeText.clock(game)]) }
             print(localizer.t("Cricket today {when}: {ground}, {suburb} ({going}/{capacity})",
                               ["when": when, "ground": TerminalText.inert(game.groundName), "suburb": TerminalText.inert(game.suburb),
                                "going": String(game.seatsUsed), "capacity": String(game.capacity)]))

@@ -35,7 +35,7 @@ class GamesContractTests: XCTestCase {
         logger.logLevel = .critical
         let clock = self.clock
         let suburbs = try SuburbsFile.read(packageRoot.appendingPathComponent("Data/games/suburbs.csv"))
-        service = GamesService(database: database, suburbs: suburbs, now: { clock.now })
+        service = GamesService(database: database, suburbs: suburbs, commonPasswords: ["password1", "qwertyuiop"], now: { clock.now })
         try await service.importGrounds(try GroundsFile.read(packageRoot.appendingPathComponent("Data/games/grounds.csv")))
         (server, port) = try await startServer(service)
         api = try GamesHTTPClient(url: "http://127.0.0.1:\(port)")
@@ -103,15 +103,39 @@ class GamesContractTests: XCTestCase {
         let tokens = try await database.transaction { db in try await db.query("SELECT tokenHash FROM session", []) }
         XCTAssertFalse(tokens.contains { $0.string("tokenhash") == token }, "only the token's hash is kept")
 
-        for _ in 1..<GamesLimits.maximumFailures {
+        // Failed log-ins slow the name down (1 s, 2 s, 4 s… after three); they never lock it for
+        // long, and an unknown name answers exactly like a known one.
+        for name in ["sam.k", "nobody"] {
+            for _ in 0..<GamesLimits.freeFailures {
+                await refuses(.wrongCredentials) { _ = try await self.api.login(Credentials(name: name, password: "wrong password")) }
+            }
+            await refuses(.locked(until: clock.now + 1)) { _ = try await self.api.login(Credentials(name: name, password: "wrong password")) }
+            clock.now += 1
+            await refuses(.wrongCredentials) { _ = try await self.api.login(Credentials(name: name, password: "wrong password")) }
+            await refuses(.locked(until: clock.now + 2)) { _ = try await self.api.login(Credentials(name: name, password: "wrong password")) }
+        }
+        // sam.k's last failure was a second ago, so a second is left, even with the right password.
+        await refuses(.locked(until: clock.now + 1), { _ = try await self.api.login(Credentials(name: "sam.k", password: "password-sam.k")) })
+        for _ in 0..<20 {
+            clock.now += GamesLimits.nameDelayCap
             await refuses(.wrongCredentials) { _ = try await self.api.login(Credentials(name: "sam.k", password: "wrong password")) }
         }
-        await refuses(.locked(until: clock.now + GamesLimits.lockSeconds)) {
-            _ = try await self.api.login(Credentials(name: "sam.k", password: "wrong password"))
+        // Many failures later the wait is still at most a minute: nobody can keep a player out.
+        await refuses(.locked(until: clock.now + GamesLimits.nameDelayCap)) {
+            _ = try await self.api.login(Credentials(name: "sam.k", password: "password-sam.k"))
         }
-        await refuses(.locked(until: clock.now + GamesLimits.lockSeconds), { _ = try await self.api.login(Credentials(name: "sam.k", password: "password-sam.k")) })
-        await refuses(.wrongCredentials) { _ = try await self.api.login(Credentials(name: "nobody", password: "password-x")) }
-        clock.now += GamesLimits.lockSeconds + 1
+        clock.now += GamesLimits.nameDelayCap
+        // One address guessing many names waits longer and longer (up to 15 minutes).
+        for index in 0..<12 {
+            await refuses(.wrongCredentials) {
+                _ = try await self.service.login(Credentials(name: "guess\(index)", password: "wrong password"), source: "203.0.113.9")
+            }
+            clock.now += GamesLimits.sourceDelayCap
+        }
+        clock.now -= GamesLimits.sourceDelayCap
+        await refuses(.locked(until: clock.now + 512)) {
+            _ = try await self.service.login(Credentials(name: "sam.k", password: "password-sam.k"), source: "203.0.113.9")
+        }
         let second = try await api.login(Credentials(name: "Sam.K", password: "password-sam.k"))
         XCTAssertEqual(second.name, "sam.k", "names are matched without case and answered as created")
 
@@ -151,7 +175,7 @@ class GamesContractTests: XCTestCase {
             await refuses(.badCapacity) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: self.startsIn(hours: 48), players: 1, capacity: capacity), idempotencyKey: nil, token: token) }
         }
         await refuses(.inThePast) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: self.startsIn(hours: -1), players: 1), idempotencyKey: nil, token: token) }
-        await refuses(.tooFarAhead) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: self.startsIn(hours: 24 * 400), players: 1), idempotencyKey: nil, token: token) }
+        await refuses(.tooFarAhead) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: self.startsIn(hours: 24 * 800), players: 1), idempotencyKey: nil, token: token) }
         await refuses(.badPlayers) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: self.startsIn(hours: 2), players: 0), idempotencyKey: nil, token: token) }
         await refuses(.unknownGround("nowhere")) { _ = try await self.api.create(NewGame(ground: "nowhere", startsAt: self.startsIn(hours: 2), players: 1), idempotencyKey: nil, token: token) }
         await refuses(.noteTooLong) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: self.startsIn(hours: 2), players: 1, note: String(repeating: "é", count: 501)), idempotencyKey: nil, token: token) }
@@ -305,6 +329,111 @@ class GamesContractTests: XCTestCase {
             XCTAssertGreaterThan(seconds, 0)
         }
     }
+
+    // MARK: Issue 17: time zones, bad rows, imports, passwords, sessions, notes, spam
+
+    func testTimesAreReadAndShownOnTheGroundsClock() async throws {
+        let token = try await account("zoned")
+        // 2027-01-15 is summer in Melbourne (+11:00): 10:00 at the ground is 23:00 UTC the day before.
+        let game = try await api.create(NewGame(ground: "casey-fields", startsAt: "2027-01-20T10:00", players: 1), idempotencyKey: nil, token: token)
+        XCTAssertEqual(game.startsAt, "2027-01-19T23:00:00Z")
+        XCTAssertEqual(game.localStart, "2027-01-20T10:00:00+11:00")
+        XCTAssertEqual(game.timeZone, "Australia/Melbourne")
+        // Clocks go forward on 3 October 2027 at 02:00: 02:30 does not exist there.
+        await refuses(.timeInGap) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: "2027-10-03T02:30", players: 1), idempotencyKey: nil, token: token) }
+        // Clocks go back on 4 April 2027 at 03:00: 02:30 happens twice; the first is taken and the offset says so.
+        let twice = try await api.create(NewGame(ground: "casey-fields", startsAt: "2027-04-04T02:30", players: 1), idempotencyKey: nil, token: token)
+        XCTAssertEqual(twice.localStart, "2027-04-04T02:30:00+11:00")
+        XCTAssertEqual(twice.startsAt, "2027-04-03T15:30:00Z")
+        await refuses(.badTime) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: "2027-01-20T10:00:61", players: 1), idempotencyKey: nil, token: token) }
+        await refuses(.badTime) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: "2027-02-29T10:00", players: 1), idempotencyKey: nil, token: token) }
+        let later = try await api.create(NewGame(ground: "casey-fields", startsAt: "2028-08-01T10:00", players: 1), idempotencyKey: nil, token: token)
+        XCTAssertEqual(later.localStart, "2028-08-01T10:00:00+10:00", "winter: +10:00")
+        await refuses(.tooFarAhead) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: "2029-02-01T10:00", players: 1), idempotencyKey: nil, token: token) }
+        let moved = try await api.edit(game.id, GameChanges(startsAt: "2027-01-21T18:15"), token: token)
+        XCTAssertEqual(moved.localStart, "2027-01-21T18:15:00+11:00")
+    }
+
+    func testGroundImportsNeverChangeAGroundSilentlyAndAreBounded() async throws {
+        var moved = try GroundsFile.read(packageRoot.appendingPathComponent("Data/games/grounds.csv"))
+        moved[0].latitude -= 0.4
+        await refuses(.groundsWouldChange(["casey-fields"])) { try await self.service.importGrounds(moved) }
+        let before = try await api.grounds(near: .postcode("3977"))
+        XCTAssertEqual(before.first { $0.id == "casey-fields" }?.latitude, -38.1206, "nothing was changed")
+        try await service.importGrounds(moved, replacing: true)
+        let after = try await api.grounds(near: .position(latitude: -38.52, longitude: 145.31))
+        XCTAssertEqual(after.first?.id, "casey-fields")
+        try await service.importGrounds(moved)   // the same details again: nothing to change
+        let flood = (0...GamesLimits.groundsPerImport).map {
+            Ground(id: "flood-\($0)", name: "Flood \($0)", suburb: "Berwick", postcode: "3806", latitude: -38, longitude: 145, approximate: true)
+        }
+        await refuses(.tooManyGrounds(limit: GamesLimits.groundsPerImport)) { try await self.service.importGrounds(flood) }
+    }
+
+    func testCommonPasswordsAreRefused() async throws {
+        await refuses(.commonPassword) { _ = try await self.api.signUp(Credentials(name: "common", password: "Password1")) }
+        let token = try await account("changer")
+        await refuses(.commonPassword) { try await self.api.changePassword(PasswordChange(current: "password-changer", new: "qwertyuiop"), token: token) }
+    }
+
+    func testLogOutEverywhereChangeThePasswordAndDeleteTheAccount() async throws {
+        let first = try await account("leaver")
+        let second = try await api.login(Credentials(name: "leaver", password: "password-leaver")).token
+        let third = try await api.login(Credentials(name: "leaver", password: "password-leaver")).token
+        await refuses(.wrongCredentials) { try await self.api.changePassword(PasswordChange(current: "not it at all", new: "a better secret"), token: first) }
+        try await api.changePassword(PasswordChange(current: "password-leaver", new: "a better secret"), token: first)
+        await refuses(.notLoggedIn) { _ = try await self.api.account(token: second) }
+        let name = try await api.account(token: first).name
+        XCTAssertEqual(name, "leaver", "the session that changed the password stays")
+        await refuses(.wrongCredentials) { _ = try await self.api.login(Credentials(name: "leaver", password: "password-leaver")) }
+        let fourth = try await api.login(Credentials(name: "leaver", password: "a better secret")).token
+        try await api.logoutEverywhere(token: fourth)
+        for token in [first, third, fourth] { await refuses(.notLoggedIn) { _ = try await self.api.account(token: token) } }
+
+        // Deleting: a seat taken goes to the waitlist, an organised game is called off, the name is free.
+        let me = try await api.login(Credentials(name: "leaver", password: "a better secret")).token
+        let organiser = try await account("host"), waiting = try await account("waiting")
+        let full = try await api.create(NewGame(ground: "casey-fields", startsAt: startsIn(hours: 30), players: 1, capacity: 2), idempotencyKey: nil, token: organiser)
+        _ = try await api.book(full.id, idempotencyKey: nil, token: me)
+        _ = try await api.book(full.id, idempotencyKey: nil, token: waiting)
+        let mine = try await api.create(NewGame(ground: "casey-fields", startsAt: startsIn(hours: 40), players: 1), idempotencyKey: nil, token: me)
+        _ = try await api.book(mine.id, idempotencyKey: nil, token: waiting)
+        await refuses(.wrongCredentials) { try await self.api.deleteAccount(password: "wrong one", token: me) }
+        try await api.deleteAccount(password: "a better secret", token: me)
+        await refuses(.notLoggedIn) { _ = try await self.api.account(token: me) }
+        let promoted = try await api.game(full.id, token: waiting)
+        XCTAssertEqual(promoted.myStatus, .going)
+        let calledOff = try await api.game(mine.id, token: waiting)
+        XCTAssertEqual(calledOff.status, .cancelled)
+        XCTAssertEqual(calledOff.organiser, "", "the name is gone")
+        XCTAssertEqual(calledOff.cancelReason, "")
+        _ = try await account("leaver")   // the name can be taken again
+    }
+
+    func testNotesAreCappedInBytesToo() async throws {
+        let token = try await account("noter")
+        // 400 characters, each a letter with 9 combining accents: under 500 characters, ~7 KB.
+        let heavy = String(repeating: "e" + String(repeating: "\u{0301}", count: 9), count: 400)
+        XCTAssertLessThan(heavy.count, GamesLimits.noteLength)
+        await refuses(.noteTooLong) { _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: self.startsIn(hours: 5), players: 1, note: heavy), idempotencyKey: nil, token: token) }
+    }
+
+    func testGameCreationIsLimitedAndAdministratorsRemoveGames() async throws {
+        let spammer = try await account("spammer")
+        for hour in 0..<GamesLimits.gamesPerHour {
+            _ = try await api.create(NewGame(ground: "casey-fields", startsAt: startsIn(hours: Double(10 + hour)), players: 1), idempotencyKey: nil, token: spammer)
+        }
+        await refuses(.tooManyGames(retryAfter: 3600)) {
+            _ = try await self.api.create(NewGame(ground: "casey-fields", startsAt: self.startsIn(hours: 30), players: 1), idempotencyKey: nil, token: spammer)
+        }
+        clock.now += 3601
+        let allowed = try await api.create(NewGame(ground: "casey-fields", startsAt: startsIn(hours: 30), players: 1), idempotencyKey: nil, token: spammer)
+        let admin = try await account("club-admin")
+        await refuses(.adminOnly) { try await self.api.removeGame(allowed.id, token: admin) }
+        try await service.setAdministrator("club-admin", true)
+        try await api.removeGame(allowed.id, token: admin)
+        await refuses(.unknownGame(allowed.id)) { _ = try await self.api.game(allowed.id, token: nil) }
+    }
 }
 
 final class SQLiteContractTests: GamesContractTests {
@@ -313,6 +442,54 @@ final class SQLiteContractTests: GamesContractTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
         return try SQLiteGamesDatabase(path: dir.appendingPathComponent("games.sqlite").path)
+    }
+
+    func testABadRowIsSkippedNotFatal() async throws {
+        let token = try await account("rows")
+        let broken = try await api.create(NewGame(ground: "casey-fields", startsAt: startsIn(hours: 5), players: 1), idempotencyKey: nil, token: token)
+        let fine = try await api.create(NewGame(ground: "casey-fields", startsAt: startsIn(hours: 6), players: 1), idempotencyKey: nil, token: token)
+        // What a hand edit with the sqlite3 tool can leave: a start that is not a number.
+        try await database.transaction { db in _ = try await db.query("UPDATE game SET startsAt = 'tomorrow' WHERE id = ?", [broken.id]) }
+        let upcoming = try await api.upcoming(token: token)
+        XCTAssertEqual(upcoming.map(\.id), [fine.id])
+        let near = try await api.games(near: .postcode("3977"), token: token)
+        XCTAssertEqual(near.map(\.id), [fine.id])
+    }
+
+    func testReadsNeverWaitForAWriter() async throws {
+        let path = (database as! SQLiteGamesDatabase).path
+        let token = try await account("reader")
+        _ = try await api.create(NewGame(ground: "casey-fields", startsAt: startsIn(hours: 5), players: 1), idempotencyKey: nil, token: token)
+        // Another process holds the write lock for a while; a store that waited for it would fail
+        // after its (here very short) busy timeout.
+        let writer = try SQLiteGamesDatabase(path: path)
+        let holding = Task { try await writer.transaction { _ in try await Task.sleep(nanoseconds: 1_500_000_000) } }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let impatient = try SQLiteGamesDatabase(path: path, busySeconds: 0.05)
+        let reader = GamesService(database: impatient, suburbs: service.suburbs, now: { [clock] in clock.now })
+        let games = try await reader.upcoming(token: token)
+        XCTAssertEqual(games.count, 1)
+        _ = try await holding.value
+        await impatient.close()
+        await writer.close()
+    }
+
+    func testAGamesFileIsItsOwnersOnly() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("games-owner-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let mine = dir.appendingPathComponent("mine.sqlite").path
+        let created = try SQLiteGamesDatabase(path: mine)
+        await created.close()
+        let mode = (try FileManager.default.attributesOfItem(atPath: mine)[.posixPermissions] as? NSNumber)?.intValue
+        XCTAssertEqual(mode, 0o600)
+        guard geteuid() == 0 else { throw XCTSkip("giving a file to another user needs root") }
+        let theirs = dir.appendingPathComponent("theirs.sqlite").path
+        try FileManager.default.copyItem(atPath: mine, toPath: theirs)
+        XCTAssertEqual(chown(theirs, 65534, 65534), 0)
+        XCTAssertThrowsError(try SQLiteGamesDatabase(path: theirs)) { XCTAssertEqual($0 as? GamesError, .sharedLocalStore(path: theirs)) }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("theirs") }
+        XCTAssertEqual(left, ["theirs.sqlite"], "no -wal or -shm left beside their file")
     }
 
     func testANewerSchemaIsRefusedUntouched() async throws {

@@ -34,10 +34,14 @@ public struct GamesConnection: Sendable {
     /// bundled grounds.
     public static func localService(database: GamesDatabase, bundled: URL) async throws -> GamesService {
         let suburbs: [Suburb]
-        do { suburbs = try SuburbsFile.read(bundled.appendingPathComponent("games/suburbs.csv")) } catch {
-            throw GamesError.database("the bundled suburbs list cannot be read")
+        let common: Set<String>
+        do {
+            suburbs = try SuburbsFile.read(bundled.appendingPathComponent("games/suburbs.csv"))
+            common = try CommonPasswordsFile.read(bundled.appendingPathComponent("games/common-passwords.txt"))
+        } catch {
+            throw GamesError.database("the bundled games data cannot be read")
         }
-        let service = GamesService(database: database, suburbs: suburbs)
+        let service = GamesService(database: database, suburbs: suburbs, commonPasswords: common)
         try await service.seedGroundsIfEmpty { try GroundsFile.read(bundled.appendingPathComponent("games/grounds.csv")) }
         return service
     }

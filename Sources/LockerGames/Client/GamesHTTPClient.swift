@@ -37,6 +37,14 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
     public func signUp(_ credentials: Credentials) async throws -> SessionToken { try await send(.POST, "/accounts", body: credentials) }
     public func login(_ credentials: Credentials) async throws -> SessionToken { try await send(.POST, "/sessions", body: credentials) }
     public func logout(token: String) async throws { let _: Empty = try await send(.DELETE, "/sessions/current", token: token) }
+    public func logoutEverywhere(token: String) async throws { let _: Empty = try await send(.DELETE, "/sessions", token: token) }
+    public func changePassword(_ change: PasswordChange, token: String) async throws {
+        let _: Empty = try await send(.PUT, "/me/password", body: change, token: token)
+    }
+    public func deleteAccount(password: String, token: String) async throws {
+        let _: Empty = try await send(.DELETE, "/me", body: AccountDeletion(password: password), token: token)
+    }
+    public func removeGame(_ id: Int64, token: String) async throws { let _: Empty = try await send(.DELETE, "/games/\(id)", token: token) }
     public func account(token: String) async throws -> AccountInfo { try await send(.GET, "/me", token: token) }
     public func grounds(near place: Place) async throws -> [GroundListing] { try await send(.GET, "/grounds?near=" + Self.query(place.text)) }
     public func games(near place: Place, token: String?) async throws -> [GameListing] {

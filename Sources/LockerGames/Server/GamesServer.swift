@@ -80,10 +80,28 @@ struct GamesRoutes: Sendable {
         }
         v1.post("sessions") { request, context in
             try limiter.admit(context.remoteAddress)
-            return Self.json(try await service.login(try await Self.body(Credentials.self, request, context)), status: .created)
+            // Behind a proxy on the same machine every address is loopback: no per-address wait then.
+            let source = GamesHTTPClient.isLoopback(context.remoteAddress) ? nil : context.remoteAddress
+            return Self.json(try await service.login(try await Self.body(Credentials.self, request, context), source: source),
+                             status: .created)
         }
         v1.delete("sessions/current") { request, _ in
             try await service.logout(token: try Self.token(request))
+            return Response(status: .noContent)
+        }
+        v1.delete("sessions") { request, _ in
+            try await service.logoutEverywhere(token: try Self.token(request))
+            return Response(status: .noContent)
+        }
+        v1.put("me/password") { request, context in
+            try limiter.admit(context.remoteAddress)
+            try await service.changePassword(try await Self.body(PasswordChange.self, request, context), token: try Self.token(request))
+            return Response(status: .noContent)
+        }
+        v1.delete("me") { request, context in
+            try limiter.admit(context.remoteAddress)
+            let body = try await Self.body(AccountDeletion.self, request, context)
+            try await service.deleteAccount(password: body.password, token: try Self.token(request))
             return Response(status: .noContent)
         }
         v1.get("me") { request, _ in Self.json(try await service.account(token: try Self.token(request))) }
@@ -99,6 +117,10 @@ struct GamesRoutes: Sendable {
         }
         v1.get("games/:id") { request, context in
             Self.json(try await service.game(try Self.gameID(context), token: Self.optionalToken(request)))
+        }
+        v1.delete("games/:id") { request, context in
+            try await service.removeGame(try Self.gameID(context), token: try Self.token(request))
+            return Response(status: .noContent)
         }
         v1.patch("games/:id") { request, context in
             let changes = try await Self.body(GameChanges.self, request, context)
@@ -223,6 +245,8 @@ extension Credentials: KnownFields { static var knownFields: Set<String> { ["nam
 extension NewGame: KnownFields { static var knownFields: Set<String> { ["ground", "startsAt", "players", "capacity", "minimum", "note"] } }
 extension GameChanges: KnownFields { static var knownFields: Set<String> { ["startsAt", "capacity", "note"] } }
 extension GameCancellation: KnownFields { static var knownFields: Set<String> { ["reason"] } }
+extension PasswordChange: KnownFields { static var knownFields: Set<String> { ["current", "new"] } }
+extension AccountDeletion: KnownFields { static var knownFields: Set<String> { ["password"] } }
 
 extension GamesService {
     /// Answers when the store does.

@@ -77,7 +77,27 @@ public protocol SQLSession: Sendable {
     func notifyChange(_ sequence: Int64) async throws
 }
 
+/// A change for the live feed's table, recorded with the statement that makes it.
+public struct RecordedChange: Sendable {
+    public var kind: GamesChange.Kind
+    public var game: Int64
+    public var ground: String
+    public var at: Double
+}
+
 extension SQLSession {
+    /// Runs a statement that changes a game and adds `change` to the live feed (then signals
+    /// listeners after the commit). Stores that can do both in one round trip override this
+    /// (PostgreSQL, with a data-modifying `WITH`).
+    @discardableResult
+    public func query(_ sql: String, _ arguments: [SQLBindable], recording change: RecordedChange) async throws -> [SQLRow] {
+        let rows = try await query(sql, arguments)
+        let row = try await one("INSERT INTO gamesChange (at, kind, gameId, groundId) VALUES (?, ?, ?, ?) RETURNING sequence",
+                                [change.at, change.kind.rawValue, change.game, change.ground])
+        try await notifyChange(row?.int("sequence") ?? 0)
+        return rows
+    }
+
     public func one(_ sql: String, _ arguments: [SQLBindable]) async throws -> SQLRow? {
         try await query(sql, arguments).first
     }
@@ -92,11 +112,21 @@ public protocol GamesDatabase: Sendable {
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     /// A unique-key violation inside surfaces as `SQLFailure.uniqueViolation`.
     func transaction<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T
+    /// Runs `body`, which only reads, without waiting for writers (a list answers while someone
+    /// books). On SQLite each statement reads the last committed state; on PostgreSQL it is a
+    /// transaction like any other, whose readers never wait.
+    func read<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T
     /// Wake-ups when another process may have changed the store (PostgreSQL `LISTEN`; SQLite
     /// has none, its readers poll). Ends when the database closes.
     func changeSignals() -> AsyncStream<Void>
     /// Closes connections; waits for those in use.
     func close() async
+}
+
+extension GamesDatabase {
+    public func read<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
+        try await transaction(body)
+    }
 }
 
 /// Store failures the service reacts to (others become `GamesError.database`).

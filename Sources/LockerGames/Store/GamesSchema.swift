@@ -1,12 +1,14 @@
 import LockerKit
 import GRDB
 
-/// The games store's tables, the same on both stores (schema version 2):
+/// The games store's tables, the same on both stores (schema version 3):
 ///
-/// - `account` (id, name, nameKey = lower(name), unique; passwordHash: yescrypt; createdAt)
+/// - `account` (id, name, nameKey = lower(name), unique; passwordHash: yescrypt; createdAt;
+///   role 'player'|'admin')
 /// - `session` (tokenHash = SHA-256 of the bearer token, accountId, createdAt, expiresAt)
-/// - `loginAttempt` (accountId, failures, lockedUntil)
-/// - `ground` (id, name, suburb, postcode, latitude, longitude, approximate 0/1)
+/// - `loginThrottle` (key: "name:" + nameKey or "source:" + address, failures, lastFailureAt):
+///   failed log-ins, for growing delays; kept for names that have no account too
+/// - `ground` (id, name, suburb, postcode, latitude, longitude, approximate 0/1, timeZone IANA)
 /// - `game` (id, groundId, organiserId, startsAt, players, capacity, minimum, note, status
 ///   'open'|'cancelled', cancelReason, createdAt, updatedAt)
 /// - `booking` (id, gameId, accountId, status 'going'|'waitlisted'|'cancelled', bookedAt,
@@ -14,10 +16,20 @@ import GRDB
 /// - `idempotency` (accountId, key, operation, gameId, createdAt): retried creations and bookings
 /// - `gamesChange` (sequence, at, kind, gameId, groundId): the live feed
 ///
-/// Times are seconds since 1970 (UTC). SQLite files of schema 1 (Locker before the server) are
-/// migrated in place; PostgreSQL starts at 2.
+/// Times are seconds since 1970 (UTC). SQLite files of schema 1 (Locker before the server) and
+/// 2 are migrated in place, and so are PostgreSQL databases of schema 2.
 public enum GamesSchema {
-    public static let version: Int64 = 2
+    public static let version: Int64 = 3
+
+    /// Schema 2 → 3, the same statements on both stores: ground time zones, account roles,
+    /// growing log-in delays instead of a lock, an index for the game-creation limit.
+    static let version3 = [
+        "ALTER TABLE ground ADD COLUMN timeZone TEXT NOT NULL DEFAULT 'Australia/Melbourne'",
+        "ALTER TABLE account ADD COLUMN role TEXT NOT NULL DEFAULT 'player'",
+        "DROP TABLE loginAttempt",
+        "CREATE TABLE loginThrottle (key TEXT NOT NULL PRIMARY KEY, failures BIGINT NOT NULL, lastFailureAt DOUBLE PRECISION NOT NULL)",
+        "CREATE INDEX game_organiser ON game(organiserId, createdAt)",
+    ]
 
     static var sqliteMigrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -67,10 +79,13 @@ public enum GamesSchema {
                                           gameId INTEGER NOT NULL, groundId TEXT NOT NULL);
                 """)
         }
+        migrator.registerMigration("v3") { db in
+            for statement in version3 { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
-    /// The whole schema on PostgreSQL, created in one transaction.
+    /// The whole schema 2 on PostgreSQL, created in one transaction (then `version3` follows).
     static let postgres = """
         CREATE TABLE account (id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, nameKey TEXT NOT NULL UNIQUE,
                               passwordHash TEXT NOT NULL, createdAt DOUBLE PRECISION NOT NULL);

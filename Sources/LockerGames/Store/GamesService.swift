@@ -7,12 +7,16 @@ import Foundation
 public final class GamesService: GamesAPI, @unchecked Sendable {
     public let database: GamesDatabase
     let suburbs: [Suburb]
+    /// Passwords refused because they are among the most used (lowercased).
+    let commonPasswords: Set<String>
     let now: @Sendable () -> Double
     private let feed: ChangeFeed
 
-    public init(database: GamesDatabase, suburbs: [Suburb], now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+    public init(database: GamesDatabase, suburbs: [Suburb], commonPasswords: Set<String> = [],
+                now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.database = database
         self.suburbs = suburbs
+        self.commonPasswords = commonPasswords
         self.now = now
         feed = ChangeFeed(database: database)
     }
@@ -21,7 +25,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
 
     public func signUp(_ credentials: Credentials) async throws -> SessionToken {
         guard GamesLimits.isValidUsername(credentials.name) else { throw GamesError.badUsername }
-        guard GamesLimits.isValidPassword(credentials.password) else { throw GamesError.badPassword }
+        try checkedNewPassword(credentials.password)
         let hash = try GamesCrypto.hashPassword(credentials.password)
         let time = now()
         do {
@@ -35,41 +39,64 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         }
     }
 
-    /// After five failures in a row the account refuses every attempt for 15 minutes (kept in the
-    /// store, so across processes and servers). An unknown name and a wrong password get the same
-    /// answer in the same time.
+    /// A new password: the length and characters, and not one of the most used.
+    func checkedNewPassword(_ password: String) throws {
+        guard GamesLimits.isValidPassword(password) else { throw GamesError.badPassword }
+        guard !commonPasswords.contains(password.lowercased()) else { throw GamesError.commonPassword }
+    }
+
+    /// Failed log-ins make the next one wait, longer after each failure: per name (at most a
+    /// minute, since anyone can make a name wait) and per address (up to 15 minutes; `source`,
+    /// given by the server). A name with no account is counted and answered exactly like one
+    /// with an account, so the answers tell nobody which names exist. Kept in the store, so the
+    /// same across processes and servers.
     public func login(_ credentials: Credentials) async throws -> SessionToken {
+        try await login(credentials, source: nil)
+    }
+
+    public func login(_ credentials: Credentials, source: String?) async throws -> SessionToken {
         let time = now()
-        let stored = try await database.transaction { db in
-            try await db.one("""
-                SELECT account.id, account.name, account.passwordHash, loginAttempt.lockedUntil FROM account
-                LEFT JOIN loginAttempt ON loginAttempt.accountId = account.id WHERE account.nameKey = ?
-                """, [credentials.name.lowercased()])
-        }
-        guard let stored, let id = stored.int("id"), let name = stored.string("name"), let hash = stored.string("passwordhash") else {
-            _ = GamesCrypto.verify(credentials.password, against: GamesCrypto.decoyHash)
-            throw GamesError.wrongCredentials
-        }
-        if let until = stored.double("lockeduntil"), until > time { throw GamesError.locked(until: until) }
-        let matches = GamesCrypto.verify(credentials.password, against: hash)
-        let outcome: Result<SessionToken, GamesError> = try await database.transaction { db in
-            try await db.lockRow("account", id: id)
-            let attempt = try await db.one("SELECT failures, lockedUntil FROM loginAttempt WHERE accountId = ?", [id])
-            let lockedUntil = attempt?.double("lockeduntil")
-            if let lockedUntil, lockedUntil > time { return .failure(.locked(until: lockedUntil)) }
-            guard matches else {
-                let failures = (lockedUntil != nil ? 0 : Int(attempt?.int("failures") ?? 0)) + 1
-                let lock: Double? = failures >= GamesLimits.maximumFailures ? time + GamesLimits.lockSeconds : nil
-                try await db.query("""
-                    INSERT INTO loginAttempt (accountId, failures, lockedUntil) VALUES (?, ?, ?)
-                    ON CONFLICT (accountId) DO UPDATE SET failures = excluded.failures, lockedUntil = excluded.lockedUntil
-                    """, [id, lock == nil ? failures : 0, lock])
-                return .failure(lock.map { .locked(until: $0) } ?? .wrongCredentials)
+        let nameKey = "name:" + credentials.name.lowercased()
+        let keys = [nameKey] + (source.map { ["source:" + $0] } ?? [])
+        let stored = try await database.read { db -> (account: SQLRow?, waitUntil: Double) in
+            var until = 0.0
+            for key in keys {
+                guard let row = try await db.one("SELECT failures, lastFailureAt FROM loginThrottle WHERE key = ?", [key]),
+                      let last = row.double("lastfailureat"), time - last < GamesLimits.failureMemorySeconds else { continue }
+                let cap = key.hasPrefix("name:") ? GamesLimits.nameDelayCap : GamesLimits.sourceDelayCap
+                until = max(until, last + GamesLimits.loginDelay(failures: Int(row.int("failures") ?? 0), cap: cap))
             }
-            try await db.query("DELETE FROM loginAttempt WHERE accountId = ?", [id])
-            return .success(try await GamesService.openSession(db, accountID: id, name: name, now: time))
+            let account = try await db.one("SELECT id, name, passwordHash FROM account WHERE nameKey = ?", [credentials.name.lowercased()])
+            return (account, until)
         }
-        return try outcome.get()
+        if stored.waitUntil > time { throw GamesError.locked(until: stored.waitUntil) }
+        let account = stored.account
+        let hash = account?.string("passwordhash") ?? GamesCrypto.decoyHash
+        let matches = GamesCrypto.verify(credentials.password, against: hash) && account != nil
+        // A failure is recorded and committed, then answered (a throw would roll it back).
+        let outcome: SessionToken? = try await database.transaction { db in
+            guard matches, let account, let id = account.int("id"), let name = account.string("name") else {
+                try await GamesService.recordFailure(db, keys: keys, now: time)
+                return nil
+            }
+            try await db.query("DELETE FROM loginThrottle WHERE key = ?", [nameKey])
+            return try await GamesService.openSession(db, accountID: id, name: name, now: time)
+        }
+        guard let outcome else { throw GamesError.wrongCredentials }
+        return outcome
+    }
+
+    /// One more failure for each key (a count forgotten after an hour starts again at one);
+    /// rows older than a day go.
+    static func recordFailure(_ db: SQLSession, keys: [String], now: Double) async throws {
+        for key in keys {
+            try await db.query("""
+                INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (?, 1, ?)
+                ON CONFLICT (key) DO UPDATE SET lastFailureAt = excluded.lastFailureAt,
+                  failures = CASE WHEN loginThrottle.lastFailureAt < ? THEN 1 ELSE loginThrottle.failures + 1 END
+                """, [key, now, now - GamesLimits.failureMemorySeconds])
+        }
+        try await db.query("DELETE FROM loginThrottle WHERE lastFailureAt < ?", [now - 86_400])
     }
 
     public func logout(token: String) async throws {
@@ -78,9 +105,73 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         }
     }
 
+    public func logoutEverywhere(token: String) async throws {
+        let time = now()
+        try await database.transaction { db in
+            let me = try await GamesService.authenticate(db, token, now: time)
+            try await db.query("DELETE FROM session WHERE accountId = ?", [me.id])
+        }
+    }
+
+    public func changePassword(_ change: PasswordChange, token: String) async throws {
+        let time = now()
+        try checkedNewPassword(change.new)
+        let (me, hash) = try await database.read { db in
+            let me = try await GamesService.authenticate(db, token, now: time)
+            return (me, try await db.one("SELECT passwordHash FROM account WHERE id = ?", [me.id])?.string("passwordhash") ?? "")
+        }
+        guard GamesCrypto.verify(change.current, against: hash) else { throw GamesError.wrongCredentials }
+        let newHash = try GamesCrypto.hashPassword(change.new)
+        try await database.transaction { db in
+            try await db.query("UPDATE account SET passwordHash = ? WHERE id = ?", [newHash, me.id])
+            try await db.query("DELETE FROM session WHERE accountId = ? AND tokenHash <> ?", [me.id, GamesCrypto.tokenHash(token)])
+        }
+    }
+
+    public func deleteAccount(password: String, token: String) async throws {
+        let time = now()
+        let (me, hash) = try await database.read { db in
+            let me = try await GamesService.authenticate(db, token, now: time)
+            return (me, try await db.one("SELECT passwordHash FROM account WHERE id = ?", [me.id])?.string("passwordhash") ?? "")
+        }
+        guard GamesCrypto.verify(password, against: hash) else { throw GamesError.wrongCredentials }
+        try await database.transaction { db in
+            // Future bookings: cancelled one game at a time, each game locked, the waitlist moving up.
+            let booked = try await db.query("""
+                SELECT booking.gameId, booking.status, game.groundId, game.players, game.capacity, game.status AS gameStatus
+                FROM booking JOIN game ON game.id = booking.gameId
+                WHERE booking.accountId = ? AND booking.status <> 'cancelled' AND game.startsAt > ?
+                """, [me.id, time])
+            for row in booked {
+                let game = try row.int(required: "gameid")
+                try await db.lockRow("game", id: game)
+                try await db.query("UPDATE booking SET status = 'cancelled', updatedAt = ? WHERE gameId = ? AND accountId = ?", [time, game, me.id])
+                if row.string("status") == "going", row.string("gamestatus") != "cancelled" {
+                    try await GamesService.balanceSeats(db, game: game, players: Int(row.int("players") ?? 1),
+                                                        capacity: Int(row.int("capacity") ?? 2), now: time)
+                }
+                try await GamesService.record(db, .unbooked, game: game, ground: row.string("groundid") ?? "", now: time)
+            }
+            // Future games it organises are called off, with the reason left empty: clients say why.
+            let organised = try await db.query("SELECT id, groundId FROM game WHERE organiserId = ? AND startsAt > ? AND status <> 'cancelled'",
+                                               [me.id, time])
+            for row in organised {
+                let game = try row.int(required: "id")
+                try await db.query("UPDATE game SET status = 'cancelled', cancelReason = '', updatedAt = ? WHERE id = ?", [time, game])
+                try await GamesService.record(db, .cancelled, game: game, ground: row.string("groundid") ?? "", now: time)
+            }
+            try await db.query("DELETE FROM session WHERE accountId = ?", [me.id])
+            try await db.query("DELETE FROM idempotency WHERE accountId = ?", [me.id])
+            try await db.query("DELETE FROM booking WHERE accountId = ? AND status = 'cancelled'", [me.id])
+            // The row stays for past games' history, with no name, no password and a key nobody can type.
+            try await db.query("UPDATE account SET name = '', nameKey = ?, passwordHash = '!', role = 'deleted' WHERE id = ?",
+                               ["\u{1}deleted-\(me.id)", me.id])
+        }
+    }
+
     public func account(token: String) async throws -> AccountInfo {
         let time = now()
-        return try await database.transaction { db in AccountInfo(name: try await GamesService.authenticate(db, token, now: time).name) }
+        return try await database.read { db in AccountInfo(name: try await GamesService.authenticate(db, token, now: time).name) }
     }
 
     static func openSession(_ db: SQLSession, accountID: Int64, name: String, now: Double) async throws -> SessionToken {
@@ -127,13 +218,14 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
 
     public func grounds(near place: Place) async throws -> [GroundListing] {
         let point = try self.point(place)
-        let rows = try await database.transaction { db in try await db.query("SELECT * FROM ground", []) }
+        let rows = try await database.read { db in try await db.query("SELECT * FROM ground", []) }
         return try rows.map { row in
             let latitude = try row.double(required: "latitude"), longitude = try row.double(required: "longitude")
             return GroundListing(id: try row.string(required: "id"), name: try row.string(required: "name"),
                                  suburb: try row.string(required: "suburb"), postcode: try row.string(required: "postcode"),
                                  latitude: latitude, longitude: longitude, approximate: row.int("approximate") == 1,
-                                 distanceMeters: GreatCircle.meters(point.latitude, point.longitude, latitude, longitude))
+                                 distanceMeters: GreatCircle.meters(point.latitude, point.longitude, latitude, longitude),
+                                 timeZone: row.string("timezone") ?? GroundClock.defaultZone)
         }
         .sorted { ($0.distanceMeters, $0.id) < ($1.distanceMeters, $1.id) }
         .prefix(5).map { $0 }
@@ -151,22 +243,41 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         }
     }
 
-    /// Adds or replaces grounds (the bundled list, council exports).
-    public func importGrounds(_ grounds: [Ground]) async throws {
+    /// Adds grounds (the bundled list, council exports). A ground already there under the same
+    /// id is changed only with `replacing` (never silently: a moved ground moves its games);
+    /// identical rows are left as they are. At most `GamesLimits.groundsPerImport` at once.
+    /// Only whoever can write the store itself imports: there is no way to do it through the API.
+    public func importGrounds(_ grounds: [Ground], replacing: Bool = false) async throws {
+        guard grounds.count <= GamesLimits.groundsPerImport else { throw GamesError.tooManyGrounds(limit: GamesLimits.groundsPerImport) }
+        for g in grounds where GroundClock.zone(g.timeZone) == nil { throw GamesError.invalid(field: "timeZone") }
         try await database.transaction { db in
-            for g in grounds {
+            var existing: [String: Ground] = [:]
+            for row in try await db.query("SELECT * FROM ground", []) {
+                guard let id = row.string("id") else { continue }
+                existing[id] = Ground(id: id, name: row.string("name") ?? "", suburb: row.string("suburb") ?? "",
+                                      postcode: row.string("postcode") ?? "", latitude: row.double("latitude") ?? 0,
+                                      longitude: row.double("longitude") ?? 0, approximate: row.int("approximate") == 1,
+                                      timeZone: row.string("timezone") ?? GroundClock.defaultZone)
+            }
+            let changed = grounds.filter { existing[$0.id] != nil && existing[$0.id] != $0 }.map(\.id)
+            if !changed.isEmpty && !replacing { throw GamesError.groundsWouldChange(changed) }
+            guard existing.count + grounds.count(where: { existing[$0.id] == nil }) <= GamesLimits.grounds else {
+                throw GamesError.tooManyGrounds(limit: GamesLimits.grounds)
+            }
+            for g in grounds where existing[g.id] != g {
                 try await db.query("""
-                    INSERT INTO ground (id, name, suburb, postcode, latitude, longitude, approximate) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO ground (id, name, suburb, postcode, latitude, longitude, approximate, timeZone) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, suburb = excluded.suburb, postcode = excluded.postcode,
-                      latitude = excluded.latitude, longitude = excluded.longitude, approximate = excluded.approximate
-                    """, [g.id, g.name, g.suburb, g.postcode, g.latitude, g.longitude, g.approximate])
+                      latitude = excluded.latitude, longitude = excluded.longitude, approximate = excluded.approximate,
+                      timeZone = excluded.timeZone
+                    """, [g.id, g.name, g.suburb, g.postcode, g.latitude, g.longitude, g.approximate, g.timeZone])
             }
         }
     }
 
     /// Loads the bundled grounds into an empty store.
     public func seedGroundsIfEmpty(_ grounds: () throws -> [Ground]) async throws {
-        let count = try await database.transaction { db in try await db.one("SELECT COUNT(*) AS n FROM ground", [])?.int("n") ?? 0 }
+        let count = try await database.read { db in try await db.one("SELECT COUNT(*) AS n FROM ground", [])?.int("n") ?? 0 }
         if count == 0 { try await importGrounds(try grounds()) }
     }
 
@@ -175,10 +286,12 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     private static let gameSelect = """
         SELECT game.id, game.groundId, game.organiserId, game.startsAt, game.players, game.capacity, game.minimum, game.note,
                game.status, game.cancelReason, ground.name AS groundName, ground.suburb, ground.postcode, ground.latitude,
-               ground.longitude, organiser.name AS organiserName,
+               ground.longitude, ground.timeZone, organiser.name AS organiserName,
                (SELECT COUNT(*) FROM booking b WHERE b.gameId = game.id AND b.status = 'going') AS going,
                (SELECT COUNT(*) FROM booking b WHERE b.gameId = game.id AND b.status = 'waitlisted') AS waitlisted,
-               (SELECT b.status FROM booking b WHERE b.gameId = game.id AND b.accountId = ? AND b.status <> 'cancelled') AS myBooking
+               (SELECT b.status FROM booking b WHERE b.gameId = game.id AND b.accountId = ? AND b.status <> 'cancelled') AS myBooking,
+               (SELECT COUNT(*) FROM booking w WHERE w.gameId = game.id AND w.status = 'waitlisted' AND w.queueAt <=
+                  (SELECT b.queueAt FROM booking b WHERE b.gameId = game.id AND b.accountId = ? AND b.status = 'waitlisted')) AS waitlistPosition
         FROM game JOIN ground ON ground.id = game.groundId JOIN account organiser ON organiser.id = game.organiserId
         """
 
@@ -189,18 +302,38 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
                                 capacity: capacity, minimum: minimum)
         let mine: PlayerPart? = me != nil && row.int("organiserid") == me ? .organiser : row.string("mybooking").flatMap(PlayerPart.init)
         let latitude = try row.double(required: "latitude"), longitude = try row.double(required: "longitude")
+        let start = try row.double(required: "startsat")
+        let timeZone = row.string("timezone") ?? GroundClock.defaultZone
+        guard let zone = GroundClock.zone(timeZone) else { throw GamesError.database("ground time zone “\(timeZone)” is unknown") }
         return GameListing(id: try row.int(required: "id"), ground: try row.string(required: "groundid"),
                            groundName: try row.string(required: "groundname"), suburb: try row.string(required: "suburb"),
                            postcode: try row.string(required: "postcode"), latitude: latitude, longitude: longitude,
-                           startsAt: Instant.string(try row.double(required: "startsat")), capacity: capacity, players: players,
+                           startsAt: Instant.string(start), timeZone: timeZone,
+                           localStart: GroundClock.localStart(start, in: zone), capacity: capacity, players: players,
                            minimum: minimum, going: going, waitlisted: Int(row.int("waitlisted") ?? 0), status: status, myStatus: mine,
                            organiser: try row.string(required: "organisername"), note: row.string("note"),
                            cancelReason: row.string("cancelreason"),
+                           waitlistPosition: row.int("waitlistposition").flatMap { $0 > 0 ? Int($0) : nil },
                            map: "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=17/\(latitude)/\(longitude)")
     }
 
+    /// The games of `rows`; a row that does not read as a game (a value written by hand, a
+    /// damaged file) is reported on standard error and left out, so one bad row hides one game
+    /// rather than every list.
+    static func listings(_ rows: [SQLRow], me: Int64?) -> [GameListing] {
+        rows.compactMap { row in
+            do {
+                return try listing(row, me: me)
+            } catch {
+                let id = row.int("id").map(String.init) ?? "?"
+                FileHandle.standardError.write(Data("locker-games: game \(id) skipped: it cannot be read (\(error))\n".utf8))
+                return nil
+            }
+        }
+    }
+
     static func loadGame(_ db: SQLSession, _ id: Int64, me: Int64?) async throws -> GameListing {
-        guard let row = try await db.one(gameSelect + " WHERE game.id = ?", [me ?? -1, id]) else { throw GamesError.unknownGame(id) }
+        guard let row = try await db.one(gameSelect + " WHERE game.id = ?", [me ?? -1, me ?? -1, id]) else { throw GamesError.unknownGame(id) }
         return try listing(row, me: me)
     }
 
@@ -208,30 +341,30 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         let ids = try await grounds(near: place).map(\.id)
         guard !ids.isEmpty else { return [] }
         let time = now()
-        return try await database.transaction { db in
+        return try await database.read { db in
             let me = try await GamesService.optionalAccount(db, token, now: time)?.id
             let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            return try await db.query(GamesService.gameSelect + " WHERE game.groundId IN (\(marks)) AND game.startsAt > ? ORDER BY game.startsAt, game.id",
-                                      [me ?? -1] + ids + [time]).map { try GamesService.listing($0, me: me) }
+            return GamesService.listings(try await db.query(GamesService.gameSelect
+                + " WHERE game.groundId IN (\(marks)) AND game.startsAt > ? ORDER BY game.startsAt, game.id", [me ?? -1, me ?? -1] + ids + [time]), me: me)
         }
     }
 
     /// From three hours ago, so a game under way still shows (as started).
     public func upcoming(token: String) async throws -> [GameListing] {
         let time = now()
-        return try await database.transaction { db in
+        return try await database.read { db in
             let me = try await GamesService.authenticate(db, token, now: time).id
-            return try await db.query(GamesService.gameSelect + """
+            return GamesService.listings(try await db.query(GamesService.gameSelect + """
                  WHERE game.startsAt >= ? AND (game.organiserId = ? OR EXISTS
                    (SELECT 1 FROM booking b WHERE b.gameId = game.id AND b.accountId = ? AND b.status <> 'cancelled'))
                  ORDER BY game.startsAt, game.id
-                """, [me, time - 3 * 3600, me, me]).map { try GamesService.listing($0, me: me) }
+                """, [me, me, time - 3 * 3600, me, me]), me: me)
         }
     }
 
     public func game(_ id: Int64, token: String?) async throws -> GameListing {
         let time = now()
-        return try await database.transaction { db in
+        return try await database.read { db in
             try await GamesService.loadGame(db, id, me: try await GamesService.optionalAccount(db, token, now: time)?.id)
         }
     }
@@ -259,14 +392,18 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
 
     public func create(_ game: NewGame, idempotencyKey: String?, token: String) async throws -> GameListing {
         let time = now()
-        let startsAt = try checkedStart(game.startsAt, now: time)
+        try checkedStartText(game.startsAt)
         guard GamesLimits.capacity.contains(game.capacity) else { throw GamesError.badCapacity }
         guard game.players >= 1, game.players <= game.capacity else { throw GamesError.badPlayers }
         if let minimum = game.minimum, !(2...game.capacity).contains(minimum) { throw GamesError.badMinimum }
         let note = try checkedNote(game.note)
         let key = try checkedKey(idempotencyKey)
         return try await idempotent(key, operation: "create", game: nil, token: token, now: time) { db, me in
-            guard try await db.one("SELECT id FROM ground WHERE id = ?", [game.ground]) != nil else { throw GamesError.unknownGround(game.ground) }
+            guard let ground = try await db.one("SELECT id, timeZone FROM ground WHERE id = ?", [game.ground]) else {
+                throw GamesError.unknownGround(game.ground)
+            }
+            let startsAt = try self.checkedStart(game.startsAt, timeZone: ground.string("timezone"), now: time)
+            try await GamesService.checkCreationRate(db, organiser: me.id, now: time)
             let row = try await db.one("""
                 INSERT INTO game (groundId, organiserId, startsAt, players, capacity, minimum, note, status, createdAt, updatedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?) RETURNING id
@@ -280,11 +417,12 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     public func edit(_ id: Int64, _ changes: GameChanges, token: String) async throws -> GameListing {
         let time = now()
         guard !changes.isEmpty else { throw GamesError.invalid(field: "body") }
-        let startsAt = try changes.startsAt.map { try checkedStart($0, now: time) }
+        if let text = changes.startsAt { try checkedStartText(text) }
         if let capacity = changes.capacity, !GamesLimits.capacity.contains(capacity) { throw GamesError.badCapacity }
         let note = try changes.note.map { try checkedNote($0) }
         return try await database.transaction { db in
             let (me, game) = try await GamesService.organisedGame(db, id, token: token, now: time)
+            let startsAt = try changes.startsAt.map { try self.checkedStart($0, timeZone: game.timeZone, now: time) }
             let capacity = changes.capacity ?? game.capacity
             guard game.players <= capacity else { throw GamesError.badPlayers }
             if let minimum = game.minimum, minimum > capacity { throw GamesError.badMinimum }
@@ -341,7 +479,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     public func cancelGame(_ id: Int64, reason: String, token: String) async throws -> GameListing {
         let text = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw GamesError.reasonMissing }
-        guard text.count <= GamesLimits.reasonLength else { throw GamesError.invalid(field: "reason") }
+        guard text.count <= GamesLimits.reasonLength, text.utf8.count <= GamesLimits.noteBytes else { throw GamesError.invalid(field: "reason") }
         let time = now()
         return try await database.transaction { db in
             let (me, game) = try await GamesService.organisedGame(db, id, token: token, now: time)
@@ -368,11 +506,43 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
                 INSERT INTO booking (gameId, accountId, status, bookedAt, queueAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (gameId, accountId) DO UPDATE SET status = excluded.status, bookedAt = excluded.bookedAt,
                   queueAt = excluded.queueAt, updatedAt = excluded.updatedAt
-                """, [id, me.id, part.rawValue, time, time, time])
-            try await GamesService.record(db, .booked, game: id, ground: game.ground, now: time)
-            if part == .going { game.going += 1 } else { game.waitlisted += 1 }
+                """, [id, me.id, part.rawValue, time, time, time], recording: RecordedChange(kind: .booked, game: id, ground: game.ground, at: time))
+            if part == .going { game.going += 1 } else { game.waitlisted += 1; game.waitlistPosition = game.waitlisted }
             game.myStatus = part
             return game.withStatusRecomputed()
+        }
+    }
+
+    /// At most `GamesLimits.gamesPerHour` new games per account in any hour, so one account
+    /// cannot bury the real games under its own.
+    static func checkCreationRate(_ db: SQLSession, organiser: Int64, now: Double) async throws {
+        let recent = try await db.query("SELECT createdAt FROM game WHERE organiserId = ? AND createdAt > ? ORDER BY createdAt",
+                                        [organiser, now - 3600])
+        guard recent.count >= GamesLimits.gamesPerHour else { return }
+        let oldest = recent[recent.count - GamesLimits.gamesPerHour].double("createdat") ?? now
+        throw GamesError.tooManyGames(retryAfter: max(1, Int((oldest + 3600 - now).rounded(.up))))
+    }
+
+    public func removeGame(_ id: Int64, token: String) async throws {
+        let time = now()
+        try await database.transaction { db in
+            let me = try await GamesService.authenticate(db, token, now: time, lockingGame: id)
+            guard try await db.one("SELECT role FROM account WHERE id = ?", [me.id])?.string("role") == "admin" else { throw GamesError.adminOnly }
+            guard let game = try await db.one("SELECT groundId FROM game WHERE id = ?", [id]) else { throw GamesError.unknownGame(id) }
+            try await db.query("DELETE FROM booking WHERE gameId = ?", [id])
+            try await db.query("DELETE FROM idempotency WHERE gameId = ?", [id])
+            try await db.query("DELETE FROM game WHERE id = ?", [id])
+            try await GamesService.record(db, .cancelled, game: id, ground: game.string("groundid") ?? "", now: time)
+        }
+    }
+
+    /// Makes `name` an administrator (or a player again). Done on the store itself by whoever
+    /// runs it, never through the API.
+    public func setAdministrator(_ name: String, _ isAdministrator: Bool) async throws {
+        try await database.transaction { db in
+            let rows = try await db.query("UPDATE account SET role = ? WHERE nameKey = ? AND role <> 'deleted' RETURNING id",
+                                          [isAdministrator ? "admin" : "player", name.lowercased()])
+            guard !rows.isEmpty else { throw GamesError.wrongCredentials }
         }
     }
 
@@ -385,7 +555,8 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
             var game = try await GamesService.loadGame(db, id, me: me.id)
             guard let part = game.myStatus, part == .going || part == .waitlisted else { throw GamesError.notBooked }
             guard game.start > time else { throw GamesError.gameStarted }
-            try await db.query("UPDATE booking SET status = 'cancelled', updatedAt = ? WHERE gameId = ? AND accountId = ?", [time, id, me.id])
+            try await db.query("UPDATE booking SET status = 'cancelled', updatedAt = ? WHERE gameId = ? AND accountId = ?", [time, id, me.id],
+                               recording: RecordedChange(kind: .unbooked, game: id, ground: game.ground, at: time))
             if part == .going {
                 game.going -= 1
                 if game.status != .cancelled {
@@ -398,7 +569,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
                 game.waitlisted -= 1
             }
             game.myStatus = nil
-            try await GamesService.record(db, .unbooked, game: id, ground: game.ground, now: time)
+            game.waitlistPosition = nil
             return game.withStatusRecomputed()
         }
     }
@@ -417,8 +588,23 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
 
     // MARK: Checks
 
-    func checkedStart(_ text: String, now: Double) throws -> Double {
-        guard let seconds = Instant.parse(text) else { throw GamesError.badTime }
+    /// Refuses a start that is neither a time on a clock nor an instant, before any lookup.
+    func checkedStartText(_ text: String) throws {
+        guard text.utf8.count <= 40, Instant.parse(text) != nil || WallTime.parse(text) != nil else { throw GamesError.badTime }
+    }
+
+    /// The instant a game starts: an instant as given, or a time on the ground's clock read in
+    /// its zone (a time the clocks skip is refused). Not in the past, at most two years ahead.
+    func checkedStart(_ text: String, timeZone: String?, now: Double) throws -> Double {
+        let seconds: Double
+        if let instant = Instant.parse(text) {
+            seconds = instant
+        } else if let wall = WallTime.parse(text) {
+            guard let zone = GroundClock.zone(timeZone ?? GroundClock.defaultZone) else { throw GamesError.badTime }
+            seconds = try GroundClock.instant(of: wall, in: zone)
+        } else {
+            throw GamesError.badTime
+        }
         guard seconds > now else { throw GamesError.inThePast }
         guard seconds <= now + GamesLimits.planningSeconds else { throw GamesError.tooFarAhead }
         return seconds
@@ -427,7 +613,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     /// Notes are kept as typed (shown inert everywhere); empty means none.
     func checkedNote(_ note: String?) throws -> String? {
         guard let note, !note.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
-        guard note.count <= GamesLimits.noteLength else { throw GamesError.noteTooLong }
+        guard note.count <= GamesLimits.noteLength, note.utf8.count <= GamesLimits.noteBytes else { throw GamesError.noteTooLong }
         return note
     }
 

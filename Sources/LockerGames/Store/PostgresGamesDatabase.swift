@@ -51,6 +51,12 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
                 for statement in GamesSchema.postgres.split(separator: ";") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                     try await session.query(String(statement), [])
                 }
+            }
+            if (version ?? 2) < 3 {
+                for statement in GamesSchema.version3 { try await session.query(statement, []) }
+            }
+            if version != GamesSchema.version {
+                try await session.query("DELETE FROM lockerSchema", [])
                 try await session.query("INSERT INTO lockerSchema (version) VALUES (?)", [GamesSchema.version])
             }
         }
@@ -148,6 +154,14 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
         }
 
         var forUpdate: String { " FOR UPDATE" }
+
+        /// The statement and the live feed's row in one round trip.
+        func query(_ sql: String, _ arguments: [SQLBindable], recording change: RecordedChange) async throws -> [SQLRow] {
+            let rows = try await query("WITH recorded AS (INSERT INTO gamesChange (at, kind, gameId, groundId) VALUES (?, ?, ?, ?)) " + sql,
+                                       [change.at, change.kind.rawValue, change.game, change.ground] + arguments)
+            changes.mark()
+            return rows
+        }
 
         func notifyChange(_ sequence: Int64) async throws {
             changes.mark()

@@ -1,6 +1,9 @@
 import LockerKit
 import FoundationEssentials
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The games store in a SQLite file through GRDB: WAL, a busy timeout, every transaction
 /// `BEGIN IMMEDIATE` so racing writers (threads here, or other processes on the same file)
@@ -16,6 +19,7 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
     /// Locker, and a file that is not a Locker games database, leaving it untouched.
     public init(path: String, busySeconds: Double = 10) throws {
         self.path = path
+        try SQLiteGamesDatabase.claim(path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busySeconds)
         configuration.foreignKeysEnabled = true
@@ -25,12 +29,29 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             let migrator = GamesSchema.sqliteMigrator
-            if try pool.read({ try migrator.hasBeenSuperseded($0) }) { throw GamesError.newerSchema }
-            try migrator.migrate(pool)
+            // Reading first: a store that needs nothing opens without waiting for its writers.
+            let (superseded, complete) = try pool.read { (try migrator.hasBeenSuperseded($0),
+                                                          try migrator.hasCompletedMigrations($0)) }
+            if superseded { throw GamesError.newerSchema }
+            if !complete { try migrator.migrate(pool) }
         } catch let error as GamesError {
             throw error
         } catch let error as DatabaseError {
             throw GamesError.database(SQLiteGamesDatabase.describe(error))
+        }
+    }
+
+    /// A games file is one person's: created readable by its owner only (SQLite gives its `-wal`
+    /// and `-shm` files the same mode), and refused untouched when another user owns it, before
+    /// anything could leave files of ours beside it. Players on several accounts or machines
+    /// share a games server instead.
+    static func claim(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_uid == geteuid() else { throw GamesError.sharedLocalStore(path: path) }
+        } else {
+            let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { _ = Glibc.close(descriptor) }
         }
     }
 
@@ -52,6 +73,12 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
             await gate.release()
             throw error
         }
+    }
+
+    /// Reads on the pool's reader connections: WAL readers never wait for the writer, nor for
+    /// this process's transaction gate.
+    public func read<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
+        try await body(Session(pool: pool, reading: true))
     }
 
     /// SQLite has no notifications: readers poll the change table.
@@ -76,6 +103,7 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
 
     struct Session: SQLSession, @unchecked Sendable {
         let pool: DatabasePool
+        var reading = false
 
         func execute(_ sql: String) throws {
             try SQLiteGamesDatabase.guarded { try pool.writeWithoutTransaction { db in try db.execute(sql: sql) } }
@@ -91,7 +119,7 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
                 }
             })
             return try SQLiteGamesDatabase.guarded {
-                try pool.writeWithoutTransaction { db in
+                let fetch = { (db: Database) in
                     try Row.fetchAll(db, sql: sql, arguments: values).map { row in
                         var values: [String: SQLValue] = [:]
                         for (column, value) in row {
@@ -106,6 +134,7 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
                         return SQLRow(values)
                     }
                 }
+                return try reading ? pool.read(fetch) : pool.writeWithoutTransaction(fetch)
             }
         }
 

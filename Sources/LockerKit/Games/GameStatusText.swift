@@ -19,4 +19,14 @@ public enum GameStatusText {
         case .waitlisted: return l.t("you are on the waitlist")
         }
     }
+
+    /// A player's name as they typed it, made inert; "(deleted account)" for an account that is gone.
+    public static func person(_ name: String, _ l: Localizer) -> String {
+        name.isEmpty ? l.t("(deleted account)") : TerminalText.inert(name)
+    }
+
+    /// Why a game is off: the organiser's words, made inert, or that their account was deleted.
+    public static func reason(_ reason: String, _ l: Localizer) -> String {
+        reason.isEmpty ? l.t("the organiser deleted their account") : TerminalText.inert(reason)
+    }
 }

@@ -49,6 +49,10 @@ public struct GameListing: Equatable, Sendable, Codable {
     public var longitude: Double
     /// The start as an RFC 3339 instant in UTC ("2026-12-05T23:00:00Z").
     public var startsAt: String
+    /// The ground's time zone (IANA, "Australia/Melbourne"): games happen at the ground.
+    public var timeZone: String
+    /// The start on the ground's clock, with its offset then ("2026-12-06T10:00:00+11:00").
+    public var localStart: String
     public var capacity: Int
     /// Players the organiser already has (the organiser included).
     public var players: Int
@@ -61,18 +65,21 @@ public struct GameListing: Equatable, Sendable, Codable {
     public var organiser: String
     public var note: String?
     public var cancelReason: String?
+    /// The asking player's place in the waitlist (1: next to get a seat); nil when not waiting.
+    public var waitlistPosition: Int?
     /// An OpenStreetMap link to the ground.
     public var map: String
 
     public init(id: Int64, ground: String, groundName: String, suburb: String, postcode: String = "", latitude: Double = 0,
-                longitude: Double = 0, startsAt: String, capacity: Int, players: Int,
+                longitude: Double = 0, startsAt: String, timeZone: String = "UTC", localStart: String = "", capacity: Int, players: Int,
                 minimum: Int? = nil, going: Int, waitlisted: Int, status: GameStatus, myStatus: PlayerPart?, organiser: String,
-                note: String?, cancelReason: String?, map: String) {
+                note: String?, cancelReason: String?, waitlistPosition: Int? = nil, map: String) {
         self.id = id; self.ground = ground; self.groundName = groundName; self.suburb = suburb; self.startsAt = startsAt
+        self.timeZone = timeZone; self.localStart = localStart
         self.postcode = postcode; self.latitude = latitude; self.longitude = longitude
         self.capacity = capacity; self.players = players; self.minimum = minimum; self.going = going; self.waitlisted = waitlisted
         self.status = status; self.myStatus = myStatus; self.organiser = organiser; self.note = note
-        self.cancelReason = cancelReason; self.map = map
+        self.cancelReason = cancelReason; self.waitlistPosition = waitlistPosition; self.map = map
     }
 
     /// Seconds since 1970 of the start.
@@ -99,10 +106,12 @@ public struct GroundListing: Equatable, Sendable, Codable {
     /// True when the position is only the suburb's centre or otherwise not surveyed.
     public var approximate: Bool
     public var distanceMeters: Double
+    /// The ground's time zone (IANA): game times there are read and shown on its clock.
+    public var timeZone: String
 
     public init(id: String, name: String, suburb: String, postcode: String, latitude: Double = 0, longitude: Double = 0,
-                approximate: Bool, distanceMeters: Double) {
-        self.id = id; self.name = name; self.suburb = suburb; self.postcode = postcode
+                approximate: Bool, distanceMeters: Double, timeZone: String = "UTC") {
+        self.id = id; self.name = name; self.suburb = suburb; self.postcode = postcode; self.timeZone = timeZone
         self.latitude = latitude; self.longitude = longitude; self.approximate = approximate; self.distanceMeters = distanceMeters
     }
 }
@@ -119,6 +128,19 @@ public struct GameRoster: Equatable, Sendable, Codable {
     public var going: [Entry]
     public var waitlisted: [Entry]
     public init(game: Int64, going: [Entry], waitlisted: [Entry]) { self.game = game; self.going = going; self.waitlisted = waitlisted }
+}
+
+/// A password change: the current password and the new one.
+public struct PasswordChange: Equatable, Sendable, Codable {
+    public var current: String
+    public var new: String
+    public init(current: String, new: String) { self.current = current; self.new = new }
+}
+
+/// The password that confirms an account's deletion.
+public struct AccountDeletion: Equatable, Sendable, Codable {
+    public var password: String
+    public init(password: String) { self.password = password }
 }
 
 /// A username and password (sign-up and log-in bodies).
@@ -143,7 +165,8 @@ public struct AccountInfo: Equatable, Sendable, Codable {
     public init(name: String) { self.name = name }
 }
 
-/// A game to create. `startsAt` is an RFC 3339 instant with its offset ("2026-12-05T10:00:00+11:00").
+/// A game to create. `startsAt` is a time on the ground's clock ("2026-12-05T10:00", read in
+/// the ground's time zone) or an RFC 3339 instant with its offset ("2026-12-05T10:00:00+11:00").
 public struct NewGame: Equatable, Sendable, Codable {
     public var ground: String
     public var startsAt: String
@@ -260,12 +283,5 @@ public enum Instant {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// The instant of a local date and time "2026-12-05T10:00" with the local offset, for a
-    /// request; nil when that time does not exist here (31 April, a daylight-saving gap).
-    public static func fromLocal(_ text: String) -> String? {
-        guard let seconds = LocalTime.parse(text) else { return nil }
-        return string(seconds)
     }
 }

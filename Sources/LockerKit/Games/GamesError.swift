@@ -75,6 +75,20 @@ public enum GamesError: Error, Equatable, Sendable {
     case inThePast
     case tooFarAhead
     case badTime
+    /// An import would change grounds already in the store (their ids), and was not told to.
+    case groundsWouldChange([String])
+    /// An import brings more grounds than one import or the store may hold.
+    case tooManyGrounds(limit: Int)
+    /// The password is one of the most used ones (the bundled list).
+    case commonPassword
+    /// The account made too many games lately; it may make another in this many seconds.
+    case tooManyGames(retryAfter: Int)
+    /// Only an administrator may do this.
+    case adminOnly
+    /// The local games file belongs to another Unix user.
+    case sharedLocalStore(path: String)
+    /// The time falls in the hour skipped when the ground's clocks go forward.
+    case timeInGap
     case badPlayers
     case badCapacity
     case badMinimum
@@ -115,6 +129,13 @@ public enum GamesError: Error, Equatable, Sendable {
         case .inThePast: return Problem(code: .validation, title: english, field: "startsAt", reason: "past")
         case .tooFarAhead: return Problem(code: .validation, title: english, field: "startsAt", reason: "too_far")
         case .badTime: return Problem(code: .validation, title: english, field: "startsAt")
+        case .timeInGap: return Problem(code: .validation, title: english, field: "startsAt", reason: "gap")
+        case .commonPassword: return Problem(code: .validation, title: english, field: "password", reason: "common")
+        case .tooManyGames(let seconds): return Problem(code: .rateLimited, title: english, reason: "games", retryAfter: seconds)
+        case .adminOnly: return Problem(code: .forbidden, title: english, reason: "admin")
+        case .groundsWouldChange(let ids): return Problem(code: .conflict, title: english, detail: ids.joined(separator: ","), reason: "grounds_exist")
+        case .tooManyGrounds: return Problem(code: .validation, title: english, field: "grounds")
+        case .sharedLocalStore: return Problem(code: .unavailable, title: english)
         case .badPlayers: return Problem(code: .validation, title: english, field: "players")
         case .badCapacity: return Problem(code: .validation, title: english, field: "capacity")
         case .badMinimum: return Problem(code: .validation, title: english, field: "minimum")
@@ -145,8 +166,14 @@ public enum GamesError: Error, Equatable, Sendable {
     public init(problem p: Problem) {
         switch (p.code, p.field ?? p.reason ?? "") {
         case (.validation, "name"): self = .badUsername
-        case (.validation, "password"): self = .badPassword
-        case (.validation, "startsAt"): self = p.reason == "past" ? .inThePast : p.reason == "too_far" ? .tooFarAhead : .badTime
+        case (.validation, "password"): self = p.reason == "common" ? .commonPassword : .badPassword
+        case (.validation, "startsAt"):
+            switch p.reason {
+            case "past": self = .inThePast
+            case "too_far": self = .tooFarAhead
+            case "gap": self = .timeInGap
+            default: self = .badTime
+            }
         case (.validation, "players"): self = .badPlayers
         case (.validation, "capacity"): self = .badCapacity
         case (.validation, "minimum"): self = .badMinimum
@@ -160,6 +187,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case (.conflict, "organiser"): self = .organiserCannotBook
         case (.conflict, "not_booked"): self = .notBooked
         case (.conflict, _): self = .invalid(field: p.reason ?? "")
+        case (.forbidden, "admin"): self = .adminOnly
         case (.forbidden, _): self = .notOrganiser
         case (.wrongCredentials, _): self = .wrongCredentials
         case (.lockedOut, _): self = .locked(until: p.lockedUntil.flatMap(Instant.parse) ?? 0)
@@ -168,6 +196,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case (.notFound, "postcode"): self = .noSuchPostcode(p.detail ?? "")
         case (.notFound, _): self = .unknownGame(Int64(p.detail ?? "") ?? 0)
         case (.tooLarge, _): self = .tooLarge
+        case (.rateLimited, "games"): self = .tooManyGames(retryAfter: p.retryAfter ?? 60)
         case (.rateLimited, _): self = .rateLimited(seconds: p.retryAfter ?? 60)
         case (.unsupportedVersion, _): self = .unsupportedVersion
         case (.unavailable, _): self = .database(p.title)
@@ -193,8 +222,20 @@ public enum GamesError: Error, Equatable, Sendable {
         case .unknownGround(let id): return l.t("There is no ground “{id}”.", ["id": TerminalText.inert(id)])
         case .unknownGame(let id): return l.t("There is no game {id}.", ["id": String(id)])
         case .inThePast: return l.t("A game cannot start in the past.")
-        case .tooFarAhead: return l.t("A game can be planned at most a year ahead.")
+        case .tooFarAhead: return l.t("A game can be planned at most two years ahead.")
         case .badTime: return l.t("That start time does not exist; write a date and time like 2026-12-05T10:00.")
+        case .timeInGap: return l.t("That time does not exist at the ground: the clocks go forward an hour then. Choose another time.")
+        case .commonPassword: return l.t("That password is one of the most used ones and is guessed first: choose another.")
+        case .tooManyGames(let seconds): return l.n("You made many games lately: you can make another in {count} second.",
+                                                    "You made many games lately: you can make another in {count} seconds.", count: seconds)
+        case .adminOnly: return l.t("Only an administrator of the games server can do this.")
+        case .groundsWouldChange(let ids):
+            return l.t("These grounds are already there with other details: {ids}. Nothing was imported; add --replace to change them.",
+                       ["ids": TerminalText.inert(ids.prefix(10).joined(separator: ", ")) + (ids.count > 10 ? " …" : "")])
+        case .tooManyGrounds(let limit): return l.t("Too many grounds: at most {limit}. Nothing was imported.", ["limit": String(limit)])
+        case .sharedLocalStore(let path):
+            return l.t("The games file {path} belongs to another user. To play with other people, run a games server (see the README) and use --games-server.",
+                       ["path": TerminalText.inert(path)])
         case .badPlayers: return l.t("Players already there must be at least 1 (you count) and not more than the capacity.")
         case .badCapacity: return l.t("The capacity must be between 2 and 50 players.")
         case .badMinimum: return l.t("The minimum must be between 2 and the capacity.")

@@ -163,14 +163,14 @@ public final class GamesViewModel: ViewModel {
         }
     }
 
-    /// Creates a game at a ground found by the last search; `localTime` is "2026-12-05T10:00".
-    /// Returns false when the form has a mistake the server need not see.
+    /// Creates a game at a ground found by the last search; `localTime` is "2026-12-05T10:00" on
+    /// the ground's clock. Returns false when the form has a mistake the server need not see.
     public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) -> Bool {
-        guard let startsAt = Instant.fromLocal(localTime) else {
+        guard WallTime.parse(localTime) != nil else {
             fail(GamesError.badTime.message(localizer))
             return false
         }
-        let game = NewGame(ground: ground, startsAt: startsAt, players: players, capacity: capacity, minimum: minimum, note: note)
+        let game = NewGame(ground: ground, startsAt: localTime, players: players, capacity: capacity, minimum: minimum, note: note)
         perform(localizer.t("Creating the game…"), { try $0.create(game) }) { [weak self] (created: GameListing) in
             guard let self else { return }
             apply(created)
@@ -182,15 +182,11 @@ public final class GamesViewModel: ViewModel {
     /// Changes a game the user organises; players beyond a lowered capacity go to the head of
     /// the waitlist.
     public func edit(_ game: GameListing, localTime: String?, capacity: Int?, note: String?) -> Bool {
-        var startsAt: String?
-        if let localTime {
-            guard let instant = Instant.fromLocal(localTime) else {
-                fail(GamesError.badTime.message(localizer))
-                return false
-            }
-            startsAt = instant
+        if let localTime, WallTime.parse(localTime) == nil {
+            fail(GamesError.badTime.message(localizer))
+            return false
         }
-        let changes = GameChanges(startsAt: startsAt, capacity: capacity, note: note)
+        let changes = GameChanges(startsAt: localTime, capacity: capacity, note: note)
         perform(localizer.t("Saving the game…"), { try $0.edit(game.id, changes) }) { [weak self] (changed: GameListing) in
             guard let self else { return }
             apply(changed)
@@ -308,7 +304,7 @@ public final class GamesViewModel: ViewModel {
         let today = todaysGames()
         guard !today.isEmpty else { return nil }
         let games = today.map { game in
-            String(WorkoutText.dateTime(game.start).suffix(5)) + " " + TerminalText.inert(game.groundName) + " (" + relative(game.start) + ")"
+            GameTimeText.clock(game) + " " + TerminalText.inert(game.groundName) + " (" + relative(game.start) + ")"
         }.joined(separator: " · ")
         return (localizer.t("Cricket today: {games}", ["games": games]), urgentGame())
     }

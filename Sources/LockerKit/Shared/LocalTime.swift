@@ -25,34 +25,9 @@ public enum LocalTime {
         return result
     }
 
-    static func pad(_ value: Int32, _ width: Int) -> String {
+    public static func pad(_ value: Int32, _ width: Int) -> String {
         let digits = String(value)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-}
-
-extension LocalTime {
-    /// Seconds since 1970 of a local date and time "2026-12-05T10:00" (or with a space, or
-    /// with seconds), in the local time zone; nil when it is not one.
-    public static func parse(_ text: String) -> Double? {
-        let parts = text.trimmingSpaces.split(whereSeparator: { $0 == "T" || $0 == " " })
-        guard parts.count == 2 else { return nil }
-        let date = parts[0].split(separator: "-").compactMap { Int32($0) }
-        let time = parts[1].split(separator: ":").compactMap { Int32($0) }
-        guard date.count == 3, (2...3).contains(time.count), (1...12).contains(date[1]), (1...31).contains(date[2]),
-              (0...23).contains(time[0]), (0...59).contains(time[1]) else { return nil }
-        var fields = tm()
-        fields.tm_year = date[0] - 1900
-        fields.tm_mon = date[1] - 1
-        fields.tm_mday = date[2]
-        fields.tm_hour = time[0]
-        fields.tm_min = time[1]
-        fields.tm_sec = time.count == 3 ? time[2] : 0
-        fields.tm_isdst = -1
-        let seconds = mktime(&fields)
-        // 31 February is refused, and so is a time that a daylight-saving change skips.
-        guard seconds != -1, fields.tm_mday == date[2], fields.tm_hour == time[0], fields.tm_min == time[1] else { return nil }
-        return Double(seconds)
     }
 }
 
