@@ -115,6 +115,12 @@ final class GamesCommandLineTests: XCTestCase {
         let dashed = try locker("sam", ["games", "create", "--ground", "casey-fields", "--at", soonLocalTime(days: 31), "--players", "2",
                                         "--note", "- bring bats", "--json"])
         XCTAssertTrue(dashed.stdout.contains("\"- bring bats\""), dashed.stdout + dashed.stderr)
+        // JSON keeps other players' text exact but inert: C1 controls and bidi overrides escaped.
+        let tricky = try locker("sam", ["games", "create", "--ground", "casey-fields", "--at", soonLocalTime(days: 32), "--players", "2",
+                                        "--note", "red\u{9B}31m \u{202E}gnp.exe", "--json"])
+        XCTAssertEqual(tricky.status, 0, tricky.stderr)
+        XCTAssertTrue(tricky.stdout.contains(#"red\u009b31m \u202egnp.exe"#), tricky.stdout)
+        XCTAssertFalse(tricky.stdout.unicodeScalars.contains { $0.value == 0x9B || $0.value == 0x202E }, "nothing raw reaches the terminal")
         let wrong = try locker("sam", ["login", "sam", "--password-stdin"], input: "nope-nope\n")
         XCTAssertEqual(wrong.status, 1)
         XCTAssertTrue(wrong.stderr.contains("Wrong username or password"), wrong.stderr)
@@ -184,6 +190,53 @@ final class GamesTabEndToEndTests: XCTestCase {
         try alice.waitFor("2/22 going")
         try alice.send("q")
         XCTAssertEqual(try alice.waitForExit(), 0)
+    }
+
+    /// At 80×24 a row keeps what matters (status, your part, places); Enter opens the game's
+    /// details with its time at the ground and zone; `b` asks before it books.
+    func testDetailsAndBookingWithAConfirmationAt80x24() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-gamesdetail-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let shared = root.appendingPathComponent("shared.sqlite").path
+        let env = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        let input = root.appendingPathComponent("pw")
+        try "pw-player-123\n".write(to: input, atomically: true, encoding: .utf8)
+        for name in ["host", "guest"] {
+            let folder = root.appendingPathComponent(name).path
+            for command in [["account", "create", name, "--password-stdin"], ["login", name, "--password-stdin"]] {
+                XCTAssertEqual(try runProcess([binary.path, "--data-dir", folder, "--games-db", shared] + command, environment: env,
+                                              input: try FileHandle(forReadingFrom: input)).status, 0)
+            }
+        }
+        let made = try runProcess([binary.path, "--data-dir", root.appendingPathComponent("host").path, "--games-db", shared, "games", "create",
+                                   "--ground", "casey-fields", "--at", soonLocalTime(days: 20), "--players", "3", "--note", "whites please"],
+                                  environment: env)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let guest = try TmuxSession(arguments: ["--tab", "games", "--games-db", shared], width: 80, height: 24, environment: ["TZ": "UTC"],
+                                    dataDirectory: root.appendingPathComponent("guest"))
+        try guest.waitFor("Logged in as guest")
+        try guest.send("p")
+        try guest.send("3977", literal: true)
+        try guest.send("Enter")
+        try guest.waitFor("open  3/22 going")
+        XCTAssertTrue(try guest.screen().contains("(Melbourne time)"), "a UTC terminal is told whose clock the time is on")
+        try guest.send("Enter")
+        try guest.waitFor("(Australia/Melbourne)")
+        XCTAssertTrue(try guest.screen().contains("Organiser  host"))
+        try guest.send("b")
+        try guest.waitFor("y / n")
+        try guest.send("n")
+        XCTAssertFalse(try guest.screen().contains("you are going"), "n books nothing")
+        try guest.send("b")
+        try guest.waitFor("y / n")
+        try guest.send("y")
+        try guest.waitFor("you are going")
+        try guest.send("Escape")
+        try guest.waitFor("open · you are going  4/22 going")
+        try guest.send("q")
+        XCTAssertEqual(try guest.waitForExit(), 0)
     }
 }
 

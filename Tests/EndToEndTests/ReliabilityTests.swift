@@ -245,7 +245,9 @@ final class ReliabilityTests: XCTestCase {
                                       "--at", soonLocalTime(days: 20), "--players", "2", "--capacity", "10", "--note", "Note\(evil) bat"], environment: env)
         XCTAssertEqual(created.status, 0, created.stderr)
 
-        let session = try TmuxSession(arguments: ["--tab", "grades", "--games-db", shared], width: 120, height: 34, dataDirectory: root)
+        // A player in Melbourne: the row needs no "(Melbourne time)" and the note fits.
+        let session = try TmuxSession(arguments: ["--tab", "grades", "--games-db", shared], width: 120, height: 34,
+                                      environment: ["TZ": "Australia/Melbourne"], dataDirectory: root)
         try session.waitFor("Course\u{FFFD}]2;pwned\u{FFFD}\u{FFFD}[2J\u{FFFD}[31m red")
         try session.send("5")
         try session.waitFor("file\u{FFFD}]2;pwned")
