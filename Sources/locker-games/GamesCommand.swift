@@ -436,8 +436,14 @@ struct GamesTodayCommand: AsyncParsableCommand {
         let paths = GamesContext.paths
         let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths)
         guard server != nil || FileManager.default.fileExists(atPath: paths.gamesDatabase.path) else { return }
-        let connection = await GamesContext.connection()
-        guard let token = connection.session.read(), let games = try? await connection.api.upcoming(token: token) else { return }
+        // A shell start-up file must never hang or fail: no answer within 2 s is no answer.
+        let deadline = Task.detached {
+            try await Task.sleep(nanoseconds: 2_000_000_000)
+            Glibc.exit(0)
+        }
+        guard let connection = try? await GamesContext.openConnection(bundled: bundledData()), let token = connection.session.read(),
+              let games = try? await connection.api.upcoming(token: token) else { return }
+        deadline.cancel()
         let now = GamesContext.now
         let day = LocalTime.dayRange(containing: now)
         for game in games where day.contains(game.start) {
