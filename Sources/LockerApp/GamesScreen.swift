@@ -340,10 +340,7 @@ public final class GamesScreen: Screen {
                 + (g.waitlisted > 0 ? " · " + l.t("{count} waiting", ["count": String(g.waitlisted)]) : "")
                 + " · " + GameStatusText.status(g.status, l), Style(g.status == .cancelled ? .bad : g.status == .full ? .warn : .good)),
         ]
-        if let mine = g.myStatus {
-            let text = g.waitlistPosition.map { l.t("number {position} on the waitlist", ["position": String($0)]) } ?? GameStatusText.mine(mine, l)
-            rows.append((l.t("You"), text, Style(.accent)))
-        }
+        if let part = GameStatusText.part(in: g, l) { rows.append((l.t("You"), part, Style(.accent))) }
         if let reason = g.cancelReason { rows.append((l.t("Cancelled"), GameStatusText.reason(reason, l), Style(.bad))) }
         if let note = g.note { rows.append((l.t("Note"), TerminalText.inert(note), Style(.text))) }
         let labelWidth = rows.map { $0.0.displayWidth }.max() ?? 0
@@ -398,10 +395,7 @@ public final class GamesScreen: Screen {
             // Names, notes and reasons other people typed: inert, bidi overrides included.
             var spans = [Span(" #\(g.id) ", Style(.muted)), Span(when + "  ", Style(.text)),
                          Span(GameStatusText.status(g.status, l), Style(g.status == .cancelled ? .bad : g.status == .full ? .warn : .good))]
-            if let mine = g.myStatus {
-                let text = g.waitlistPosition.map { l.t("number {position} on the waitlist", ["position": String($0)]) } ?? GameStatusText.mine(mine, l)
-                spans.append(Span(" · " + text, Style(.accent, [.bold])))
-            }
+            if let part = GameStatusText.part(in: g, l) { spans.append(Span(" · " + part, Style(.accent, [.bold]))) }
             spans.append(Span("  " + l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)]), Style(.text)))
             if g.waitlisted > 0 { spans.append(Span(" · " + l.t("{count} waiting", ["count": String(g.waitlisted)]), Style(.muted))) }
             spans.append(Span("  " + TerminalText.inert(g.groundName + ", " + g.suburb), Style(.text, [.bold])))

@@ -92,10 +92,15 @@ extension SQLSession {
     @discardableResult
     public func query(_ sql: String, _ arguments: [SQLBindable], recording change: RecordedChange) async throws -> [SQLRow] {
         let rows = try await query(sql, arguments)
+        try await recordChange(change)
+        return rows
+    }
+
+    /// Appends `change` to the live feed's table and signals listeners after the commit.
+    public func recordChange(_ change: RecordedChange) async throws {
         let row = try await one("INSERT INTO gamesChange (at, kind, gameId, groundId) VALUES (?, ?, ?, ?) RETURNING sequence",
                                 [change.at, change.kind.rawValue, change.game, change.ground])
         try await notifyChange(row?.int("sequence") ?? 0)
-        return rows
     }
 
     public func one(_ sql: String, _ arguments: [SQLBindable]) async throws -> SQLRow? {

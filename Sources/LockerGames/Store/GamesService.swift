@@ -113,14 +113,21 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         }
     }
 
-    public func changePassword(_ change: PasswordChange, token: String) async throws {
-        let time = now()
-        try checkedNewPassword(change.new)
+    /// The token's account, once its password is confirmed (what changing the password and
+    /// deleting the account ask for).
+    private func verifiedAccount(token: String, password: String, now time: Double) async throws -> Account {
         let (me, hash) = try await database.read { db in
             let me = try await GamesService.authenticate(db, token, now: time)
             return (me, try await db.one("SELECT passwordHash FROM account WHERE id = ?", [me.id])?.string("passwordhash") ?? "")
         }
-        guard GamesCrypto.verify(change.current, against: hash) else { throw GamesError.wrongCredentials }
+        guard GamesCrypto.verify(password, against: hash) else { throw GamesError.wrongCredentials }
+        return me
+    }
+
+    public func changePassword(_ change: PasswordChange, token: String) async throws {
+        let time = now()
+        try checkedNewPassword(change.new)
+        let me = try await verifiedAccount(token: token, password: change.current, now: time)
         let newHash = try GamesCrypto.hashPassword(change.new)
         try await database.transaction { db in
             try await db.query("UPDATE account SET passwordHash = ? WHERE id = ?", [newHash, me.id])
@@ -130,11 +137,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
 
     public func deleteAccount(password: String, token: String) async throws {
         let time = now()
-        let (me, hash) = try await database.read { db in
-            let me = try await GamesService.authenticate(db, token, now: time)
-            return (me, try await db.one("SELECT passwordHash FROM account WHERE id = ?", [me.id])?.string("passwordhash") ?? "")
-        }
-        guard GamesCrypto.verify(password, against: hash) else { throw GamesError.wrongCredentials }
+        let me = try await verifiedAccount(token: token, password: password, now: time)
         try await database.transaction { db in
             // Future bookings: cancelled one game at a time, each game locked, the waitlist moving up.
             let booked = try await db.query("""
@@ -145,12 +148,9 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
             for row in booked {
                 let game = try row.int(required: "gameid")
                 try await db.lockRow("game", id: game)
-                try await db.query("UPDATE booking SET status = 'cancelled', updatedAt = ? WHERE gameId = ? AND accountId = ?", [time, game, me.id])
-                if row.string("status") == "going", row.string("gamestatus") != "cancelled" {
-                    try await GamesService.balanceSeats(db, game: game, players: Int(row.int("players") ?? 1),
-                                                        capacity: Int(row.int("capacity") ?? 2), now: time)
-                }
-                try await GamesService.record(db, .unbooked, game: game, ground: row.string("groundid") ?? "", now: time)
+                try await GamesService.releaseBooking(db, game: game, account: me.id, ground: row.string("groundid") ?? "",
+                                                      heldSeat: row.string("status") == "going", gameCancelled: row.string("gamestatus") == "cancelled",
+                                                      players: Int(row.int("players") ?? 1), capacity: Int(row.int("capacity") ?? 2), now: time)
             }
             // Future games it organises are called off, with the reason left empty: clients say why.
             let organised = try await db.query("SELECT id, groundId FROM game WHERE organiserId = ? AND startsAt > ? AND status <> 'cancelled'",
@@ -546,6 +546,18 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         }
     }
 
+    /// Cancels an account's booking of a game the transaction has locked, recording the change;
+    /// a seat it held goes to the head of the waitlist unless the game is off. `going` is the
+    /// count of going bookings without this one, when the caller knows it. Returns how many
+    /// waiting players got a seat.
+    static func releaseBooking(_ db: SQLSession, game: Int64, account: Int64, ground: String, heldSeat: Bool, gameCancelled: Bool,
+                               players: Int, going: Int? = nil, capacity: Int, now: Double) async throws -> Int {
+        try await db.query("UPDATE booking SET status = 'cancelled', updatedAt = ? WHERE gameId = ? AND accountId = ?", [now, game, account],
+                           recording: RecordedChange(kind: .unbooked, game: game, ground: ground, at: now))
+        guard heldSeat, !gameCancelled else { return 0 }
+        return try await balanceSeats(db, game: game, players: players, going: going, capacity: capacity, now: now)
+    }
+
     /// A going player's cancellation frees a seat for the head of the waitlist, until the game
     /// starts; after the start nothing can be cancelled.
     public func cancelBooking(_ id: Int64, token: String) async throws -> GameListing {
@@ -555,19 +567,12 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
             var game = try await GamesService.loadGame(db, id, me: me.id)
             guard let part = game.myStatus, part == .going || part == .waitlisted else { throw GamesError.notBooked }
             guard game.start > time else { throw GamesError.gameStarted }
-            try await db.query("UPDATE booking SET status = 'cancelled', updatedAt = ? WHERE gameId = ? AND accountId = ?", [time, id, me.id],
-                               recording: RecordedChange(kind: .unbooked, game: id, ground: game.ground, at: time))
-            if part == .going {
-                game.going -= 1
-                if game.status != .cancelled {
-                    let promoted = try await GamesService.balanceSeats(db, game: id, players: game.players, going: game.going,
-                                                                       capacity: game.capacity, now: time)
-                    game.going += promoted
-                    game.waitlisted -= promoted
-                }
-            } else {
-                game.waitlisted -= 1
-            }
+            if part == .going { game.going -= 1 } else { game.waitlisted -= 1 }
+            let promoted = try await GamesService.releaseBooking(db, game: id, account: me.id, ground: game.ground, heldSeat: part == .going,
+                                                                 gameCancelled: game.status == .cancelled, players: game.players,
+                                                                 going: game.going, capacity: game.capacity, now: time)
+            game.going += promoted
+            game.waitlisted -= promoted
             game.myStatus = nil
             game.waitlistPosition = nil
             return game.withStatusRecomputed()
@@ -581,9 +586,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     }
 
     static func record(_ db: SQLSession, _ kind: GamesChange.Kind, game: Int64, ground: String, now: Double) async throws {
-        let row = try await db.one("INSERT INTO gamesChange (at, kind, gameId, groundId) VALUES (?, ?, ?, ?) RETURNING sequence",
-                                   [now, kind.rawValue, game, ground])
-        try await db.notifyChange(row?.int("sequence") ?? 0)
+        try await db.recordChange(RecordedChange(kind: kind, game: game, ground: ground, at: now))
     }
 
     // MARK: Checks

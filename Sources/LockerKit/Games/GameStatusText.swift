@@ -20,6 +20,13 @@ public enum GameStatusText {
         }
     }
 
+    /// The user's part in `game`, with their number when they wait ("number 2 on the
+    /// waitlist"); nil when they have none.
+    public static func part(in game: GameListing, _ l: Localizer) -> String? {
+        guard let mine = game.myStatus else { return nil }
+        return game.waitlistPosition.map { l.t("number {position} on the waitlist", ["position": String($0)]) } ?? self.mine(mine, l)
+    }
+
     /// A player's name as they typed it, made inert; "(deleted account)" for an account that is gone.
     public static func person(_ name: String, _ l: Localizer) -> String {
         name.isEmpty ? l.t("(deleted account)") : TerminalText.inert(name)

@@ -256,12 +256,7 @@ public struct GamesChange: Equatable, Sendable, Codable {
 public enum Instant {
     /// "2026-12-05T23:00:00Z" for seconds since 1970.
     public static func string(_ seconds: Double) -> String {
-        var time = time_t(seconds.rounded(.down))
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        let pad = LocalTime.pad
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
+        WallTime(clockSeconds: seconds).text + "Z"
     }
 
     /// Seconds since 1970, or nil when the text is not an instant (no offset, 31 April, 25:00…).
