@@ -344,7 +344,9 @@ public final class GamesScreen: Screen {
         if let reason = g.cancelReason { rows.append((l.t("Cancelled"), GameStatusText.reason(reason, l), Style(.bad))) }
         if let note = g.note { rows.append((l.t("Note"), TerminalText.inert(note), Style(.text))) }
         let labelWidth = rows.map { $0.0.displayWidth }.max() ?? 0
-        let box = area.centered(width: min(area.width, 76), height: min(area.height, rows.count + 2))
+        // As wide as the longest line (the map link, a long note) where the terminal allows.
+        let widest = rows.map { labelWidth + 2 + $0.1.displayWidth }.max() ?? 0
+        let box = area.centered(width: min(area.width, max(60, widest + 4)), height: min(area.height, rows.count + 2))
         surface.fill(box)
         surface.drawBox(box, title: l.t("Game {id}", ["id": String(g.id)]) + " · " + TerminalText.inert(g.groundName), style: Style(.accent))
         let inner = box.inset(dx: 2, dy: 1)
