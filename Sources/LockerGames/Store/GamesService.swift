@@ -548,13 +548,14 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
 
     /// Cancels an account's booking of a game the transaction has locked, recording the change;
     /// a seat it held goes to the head of the waitlist unless the game is off. `going` is the
-    /// count of going bookings without this one, when the caller knows it. Returns how many
-    /// waiting players got a seat.
+    /// count of going bookings without this one and `waiting` the length of the waitlist, when
+    /// the caller knows them (an empty waitlist costs no statement). Returns how many waiting
+    /// players got a seat.
     static func releaseBooking(_ db: SQLSession, game: Int64, account: Int64, ground: String, heldSeat: Bool, gameCancelled: Bool,
-                               players: Int, going: Int? = nil, capacity: Int, now: Double) async throws -> Int {
+                               players: Int, going: Int? = nil, waiting: Int? = nil, capacity: Int, now: Double) async throws -> Int {
         try await db.query("UPDATE booking SET status = 'cancelled', updatedAt = ? WHERE gameId = ? AND accountId = ?", [now, game, account],
                            recording: RecordedChange(kind: .unbooked, game: game, ground: ground, at: now))
-        guard heldSeat, !gameCancelled else { return 0 }
+        guard heldSeat, !gameCancelled, waiting != 0 else { return 0 }
         return try await balanceSeats(db, game: game, players: players, going: going, capacity: capacity, now: now)
     }
 
@@ -570,7 +571,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
             if part == .going { game.going -= 1 } else { game.waitlisted -= 1 }
             let promoted = try await GamesService.releaseBooking(db, game: id, account: me.id, ground: game.ground, heldSeat: part == .going,
                                                                  gameCancelled: game.status == .cancelled, players: game.players,
-                                                                 going: game.going, capacity: game.capacity, now: time)
+                                                                 going: game.going, waiting: game.waitlisted, capacity: game.capacity, now: time)
             game.going += promoted
             game.waitlisted -= promoted
             game.myStatus = nil
