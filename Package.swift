@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "locker-games",
             dependencies: [
-                "LockerGames", "LockerKit", "TerminalUI", "LockerCommandLine",
+                "LockerGames", "LockerKit", "LockerCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]

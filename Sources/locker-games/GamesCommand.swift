@@ -5,7 +5,6 @@ import FoundationEssentials
 import LockerCommandLine
 import LockerGames
 import LockerKit
-import TerminalUI
 
 #if canImport(Glibc)
 import Glibc
@@ -272,7 +271,8 @@ struct GamesGroundsNearCommand: AsyncParsableCommand {
         if json { printJSON(nearest); return }
         for n in nearest {
             let mark = n.approximate ? "  " + localizer.t("(position approximate)") : ""
-            print("\(WorkoutText.distance(n.distanceMeters, localizer).padded(toWidth: 9, alignment: .right))  \(TerminalText.inert(n.id))  \(TerminalText.inert(n.name)), \(TerminalText.inert(n.suburb)) \(n.postcode)\(mark)")
+            let distance = MeasureText.distance(n.distanceMeters, localizer)
+            print("\(String(repeating: " ", count: max(0, 9 - distance.count)) + distance)  \(TerminalText.inert(n.id))  \(TerminalText.inert(n.name)), \(TerminalText.inert(n.suburb)) \(n.postcode)\(mark)")
         }
     }
 }
@@ -329,7 +329,7 @@ struct GamesRosterCommand: AsyncParsableCommand {
         let roster = await GamesContext.run { try await connection.api.roster(game, token: token) }
         if json { printJSON(roster); return }
         print(localizer.t("Going ({count}):", ["count": String(roster.going.count)]))
-        for entry in roster.going { print("  " + GameStatusText.person(entry.name, localizer) + "  " + WorkoutText.dateTime(Instant.parse(entry.since))) }
+        for entry in roster.going { print("  " + GameStatusText.person(entry.name, localizer) + "  " + MeasureText.dateTime(Instant.parse(entry.since))) }
         print(localizer.t("Waitlist ({count}):", ["count": String(roster.waitlisted.count)]))
         for (index, entry) in roster.waitlisted.enumerated() { print("  \(index + 1). " + GameStatusText.person(entry.name, localizer)) }
     }

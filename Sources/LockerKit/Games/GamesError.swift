@@ -217,7 +217,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case .usernameTaken: return l.t("That username is taken.")
         case .wrongCredentials: return l.t("Wrong username or password.")
         case .locked(let until):
-            return l.t("Too many failed logins: this account refuses logins until {time}.", ["time": WorkoutText.dateTime(until)])
+            return l.t("Too many failed logins: this account refuses logins until {time}.", ["time": MeasureText.dateTime(until)])
         case .notLoggedIn: return l.t("You are not logged in. Log in with: locker login NAME --password-stdin")
         case .unknownGround(let id): return l.t("There is no ground “{id}”.", ["id": TerminalText.inert(id)])
         case .unknownGame(let id): return l.t("There is no game {id}.", ["id": String(id)])

@@ -45,7 +45,8 @@ public final class UnitViewModel: ViewModel {
         token = root.observe(unit: unit.id) { [weak self] in self?.refresh() }
     }
 
-    public var average: Double? { GradeBook.average(of: unit.courses) }
+    /// The unit's average, as the root computed it once after the last change.
+    public var average: Double? { root.unitAverage(id) }
     public var standing: GradeStanding { root.book.standing(average) }
     public var title: String { "UE\(unit.code) \(unit.name)" }
 

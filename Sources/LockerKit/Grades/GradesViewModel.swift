@@ -166,16 +166,6 @@ public final class GradesViewModel: ViewModel {
         return .changed
     }
 
-    /// Sets a mark directly (typed), clamped to 0 … scale.
-    @discardableResult
-    public func setMark(_ courseID: String, to value: Double?) -> Outcome {
-        guard let (u, c) = location(ofCourse: courseID) else { return .nothing }
-        if book.units[u].courses[c].locked { return .locked }
-        book.units[u].courses[c].mark = value.map { min(max(($0 * 100).rounded() / 100, 0), book.scale) }
-        changed(unit: book.units[u].id)
-        return .changed
-    }
-
     /// Makes the mark not graded again.
     @discardableResult
     public func clear(_ courseID: String) -> Outcome {
@@ -237,14 +227,6 @@ public final class GradesViewModel: ViewModel {
     public func cancelEdit() {
         editor.endEditing(cancel: true)
         notifyChanged()
-    }
-
-    /// Replaces the whole book (CSV import) and saves it.
-    public func replace(with newBook: GradeBook) {
-        book = newBook
-        structureVersion += 1
-        reindex()
-        changed()
     }
 
     // MARK: Saving

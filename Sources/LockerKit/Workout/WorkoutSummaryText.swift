@@ -13,7 +13,7 @@ public enum WorkoutSummaryText {
         var rows: [Row] = []
         let clockReason = s.clockProblem.map { reason($0, l) }
         let noTime = w.time.allSatisfy(\.isNaN)
-        rows.append(Row(label: l.t("Start"), value: s.start != nil ? WorkoutText.dateTime(s.start)
+        rows.append(Row(label: l.t("Start"), value: s.start != nil ? MeasureText.dateTime(s.start)
                         : s.clockProblem == .dateOutOfRange ? l.t("unknown ({reason})", ["reason": clockReason ?? ""])
                         : l.t("unknown (no time in the file)")))
         rows.append(Row(label: l.t("Elapsed"), value: s.elapsedSeconds != nil ? WorkoutText.duration(s.elapsedSeconds)
@@ -45,7 +45,7 @@ public enum WorkoutSummaryText {
     /// The distance with where it comes from when that is not the route.
     public static func distance(_ s: WorkoutSummary, _ l: Localizer) -> String {
         guard let meters = s.distanceMeters else { return l.t("unknown (no positions or distances in the file)") }
-        let value = WorkoutText.distance(meters, l)
+        let value = MeasureText.distance(meters, l)
         switch s.distanceSource {
         case .route, .none: return value
         case .device: return l.t("{distance} (the device's own, no GPS)", ["distance": value])
