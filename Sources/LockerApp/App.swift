@@ -91,8 +91,7 @@ public final class App {
     }
 }
 
-/// Creates the screen of each tab whose feature exists; the shell fills the rest with
-/// `UnavailableScreen`.
+/// Creates the screen of every tab.
 enum ScreenFactory {
     /// `navigate` switches tabs (used for links from one tab to another).
     static func makeScreens(options: AppOptions, localizer: Localizer, work: BackgroundWork,

@@ -15,39 +15,46 @@ final class DiveCalculatorPane {
         self.viewModel = viewModel
     }
 
-    /// Handles every key while the pane is open; returns false only for the key that closes it.
-    func handle(_ key: Key) -> Bool {
-        switch key {
-        case .escape:
-            return false
-        case .tab, .down, .enter:
-            focus = Field(rawValue: (focus.rawValue + 1) % Field.allCases.count) ?? .code
-        case .backTab, .up:
-            focus = Field(rawValue: (focus.rawValue + Field.allCases.count - 1) % Field.allCases.count) ?? .code
-        default:
-            switch focus {
-            case .code:
-                // Position letters are capitals in dive numbers; show them so as they are typed.
-                var typed = key
-                if case .character(let c) = key, c.isLetter { typed = .character(Character(c.uppercased())) }
-                if codeField.handle(typed) { viewModel.setCode(codeField.text) }
-            case .awards:
-                if awardsField.handle(key) { viewModel.setAwards(awardsField.text) }
-            case .height:
-                if key == .left { viewModel.stepHeight(by: -1) }
-                if key == .right || key == .character(" ") { viewModel.stepHeight(by: 1) }
-            case .event:
-                if key == .left || key == .right || key == .character(" ") { viewModel.setSynchro(!viewModel.synchro) }
-            }
-        }
-        return true
+    /// The pane's keys while it is open: every key is taken; Esc runs `close`.
+    func keyTable(_ l: Localizer, close: @escaping () -> Void) -> KeyTable {
+        let count = Field.allCases.count
+        return KeyTable(id: "rules-calculator", title: l.t("Dive calculator"), [
+            KeyBinding([.tab, .down, .enter, .backTab, .up], "Tab ↑ ↓ Enter", help: l.t("Calculator: next or previous field"),
+                       footer: l.t("next field"), footerKeys: "Tab") { key in
+                let step = key == .backTab || key == .up ? count - 1 : 1
+                self.focus = Field(rawValue: (self.focus.rawValue + step) % count) ?? .code
+                return true
+            },
+            KeyBinding([.left, .right, .character(" ")], "← →", help: l.t("Calculator: change the height or the event"),
+                       footer: l.t("change")) { key in
+                switch self.focus {
+                case .height: self.viewModel.stepHeight(by: key == .left ? -1 : 1)
+                case .event: self.viewModel.setSynchro(!self.viewModel.synchro)
+                case .code, .awards: return false
+                }
+                return true
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Close the calculator"), footer: l.t("close"), perform: close),
+            KeyBinding(matching: { _ in true }, "0-9 A-Z ← → Backspace", help: l.t("edit field")) { key in
+                self.edit(key)
+                return true
+            },
+        ])
     }
 
-    func helpHints(_ l: Localizer) -> [KeyHint] {
-        [KeyHint("c", l.t("Open the dive calculator: DD of a dive number, and the score of a panel's awards")),
-         KeyHint("Tab ↑ ↓ Enter", l.t("Calculator: next or previous field")),
-         KeyHint("← →", l.t("Calculator: change the height or the event")),
-         KeyHint("Esc", l.t("Close the calculator"))]
+    /// A key for the dive number or the awards field (other fields ignore it).
+    private func edit(_ key: Key) {
+        switch focus {
+        case .code:
+            // Position letters are capitals in dive numbers; show them so as they are typed.
+            var typed = key
+            if case .character(let c) = key, c.isLetter { typed = .character(Character(c.uppercased())) }
+            if codeField.handle(typed) { viewModel.setCode(codeField.text) }
+        case .awards:
+            if awardsField.handle(key) { viewModel.setAwards(awardsField.text) }
+        case .height, .event:
+            break
+        }
     }
 
     func render(into surface: Surface, rect area: Rect, context: RenderContext) {

@@ -56,18 +56,235 @@ public final class GamesScreen: Screen {
 
     // MARK: Keys
 
+    /// The screen's modes, in the order they take keys.
+    private enum Mode { case roster, account, form, confirm, details, list }
+
+    private var mode: Mode {
+        if viewModel.roster != nil { return .roster }
+        if viewModel.user == nil { return .account }
+        if editForm != nil || createForm != nil || reasonField != nil || postcodeField != nil { return .form }
+        if bookingToConfirm != nil { return .confirm }
+        if detailID != nil { return .details }
+        return .list
+    }
+
     public func handle(_ key: Key) -> Bool {
         viewModel.start()
-        // Esc while a request is in flight stops waiting for it; other keys go on as usual.
-        if viewModel.busy != nil, key == .escape {
-            viewModel.cancelRequest()
+        return activeKeys(viewModel.localizer).handle(key)
+    }
+
+    public func keyTables(_ l: Localizer) -> [KeyTable] {
+        [accountKeys(l), listKeys(l), detailKeys(l), confirmKeys(l), formKeys(l), rosterKeys(l)]
+    }
+
+    /// The table of the current mode. While a request is on its way, Esc stops waiting before
+    /// anything else and the footer says only that (the log-in form keeps its own); while a line
+    /// is typed above the lists (postcode, reason), the footer shows the keys of what is under it.
+    public func activeKeys(_ l: Localizer) -> KeyTable {
+        let mode = self.mode
+        let table = keys(mode, l)
+        if viewModel.busy != nil {
+            let stop = stopWaiting(l)
+            return table.layered(first: mode == .list ? [] : [stop], footerFrom: mode == .account ? table.bindings : [stop])
+        }
+        if mode == .form, editForm == nil, createForm == nil {
+            return table.layered(footerFrom: keys(detailID == nil ? .list : .details, l).bindings)
+        }
+        return table
+    }
+
+    private func keys(_ mode: Mode, _ l: Localizer) -> KeyTable {
+        switch mode {
+        case .roster: return rosterKeys(l)
+        case .account: return accountKeys(l)
+        case .form: return formKeys(l)
+        case .confirm: return confirmKeys(l)
+        case .details: return detailKeys(l)
+        case .list: return listKeys(l)
+        }
+    }
+
+    /// Logged out: the log-in / sign-up form.
+    private func accountKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "games-account", title: l.t("Account"), [
+            KeyBinding([.tab, .down, .backTab, .up], "Tab ↑ ↓", help: l.t("Next or previous field; Enter logs in or signs up"),
+                       footer: l.t("next field"), footerKeys: "Tab") { key in
+                let count = self.signingUp ? 4 : 3
+                self.formFocus = (self.formFocus + (key == .tab || key == .down ? 1 : count - 1)) % count
+                return true
+            },
+            KeyBinding([.left, .right], "← →", help: l.t("On the first line of the form: log in or sign up")) { key in
+                guard self.formFocus == 0 else { return false }
+                self.signingUp.toggle()
+                self.confirmField = TextFieldState("", masked: true, maxLength: 128)
+                return true
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Log in or sign up (on the first line: go to the username)"),
+                       footer: signingUp ? l.t("sign up") : l.t("log in")) {
+                self.submitAccountForm()
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Back to the first line, where the global keys work")) { _ in
+                guard self.formFocus > 0 else { return false }
+                self.formFocus = 0
+                return true
+            },
+            KeyBinding(matching: { _ in true }, "a–z 0–9", help: l.t("Type in the chosen field")) { key in
+                switch self.formFocus {
+                case 1: return self.nameField.handle(key)
+                case 2: return self.passwordField.handle(key)
+                case 3: return self.confirmField.handle(key)
+                default: return false
+                }
+            },
+        ])
+    }
+
+    private func submitAccountForm() {
+        if formFocus == 0 { formFocus = 1; return }
+        if signingUp {
+            viewModel.signUp(name: nameField.text, password: passwordField.text, confirmation: confirmField.text)
+        } else {
+            viewModel.login(name: nameField.text, password: passwordField.text)
+        }
+        passwordField = TextFieldState("", masked: true, maxLength: 128)
+        confirmField = TextFieldState("", masked: true, maxLength: 128)
+        formFocus = viewModel.user == nil ? 2 : 0
+    }
+
+    /// Logged in: your games and the games near a postcode.
+    private func listKeys(_ l: Localizer) -> KeyTable {
+        let move = KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: l.t("Move; Home and End jump to the ends")) { key in
+            var state = self.focusedList.state
+            guard state.handle(key, pageSize: self.listHeight) else { return false }
+            if self.pane == .upcoming { self.upcomingList = state } else { self.nearbyList = state }
             return true
         }
-        if viewModel.roster != nil {
-            if key == .escape || key == .enter || key == .character("w") || key == .character("q") { viewModel.closeRoster(); return true }
-            return false
+        let details = KeyBinding([.enter], "Enter",
+                                 help: l.t("The selected game's details: organiser, time at the ground, map link, places, your waitlist position, note"),
+                                 footer: l.t("details")) {
+            self.detailID = self.selectedGame?.id
         }
-        if viewModel.user == nil { return handleAccountForm(key) }
+        let postcode = KeyBinding([.character("p"), .character("/")], "p /",
+                                  help: l.t("Type a postcode or a position (latitude,longitude): the 5 nearest grounds and their games"),
+                                  footer: l.t("postcode"), footerKeys: "p") {
+            self.postcodeField = TextFieldState(self.viewModel.postcode, maxLength: 30, allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) })
+        }
+        let newGame = KeyBinding([.character("n")], "n", help: l.t("Create a game at one of the grounds found"), footer: l.t("new game")) {
+            // With no grounds found yet, n asks for a postcode first.
+            if self.viewModel.grounds.isEmpty {
+                self.postcodeField = TextFieldState("", maxLength: 4, allowed: { $0.isASCII && $0.isNumber })
+            } else {
+                self.createForm = GamesCreateForm(grounds: self.viewModel.grounds, now: self.viewModel.currentTime)
+            }
+        }
+        let switchList = KeyBinding([.tab, .backTab], "Tab Shift-Tab", help: l.t("Switch between your games and the games near the postcode"),
+                                    footer: l.t("switch list"), footerKeys: "Tab") {
+            self.pane = self.pane == .upcoming ? .nearby : .upcoming
+        }
+        let refreshOrLogOut = KeyBinding([.character("r"), .character("o")], "r o", help: l.t("Refresh; log out"),
+                                         footer: l.t("log out"), footerKeys: "o") { key in
+            if key == .character("r") { self.viewModel.refresh() } else { self.viewModel.logout() }
+            return true
+        }
+        return KeyTable(id: "games", title: l.t("Games"),
+                        [move, details] + gameKeys(l, details: false) + [postcode, newGame, switchList, stopWaiting(l), refreshOrLogOut])
+    }
+
+    /// Enter in the list: one game in full.
+    private func detailKeys(_ l: Localizer) -> KeyTable {
+        let closing: [Key] = [.escape, .enter, .character("q")]
+        // Details whose game has gone close at any key.
+        let close = KeyBinding(matching: { closing.contains($0) || self.detailGame == nil }, "Esc Enter q", help: l.t("Back to the list"),
+                               footer: l.t("close"), footerKeys: "Esc") { _ in
+            self.detailID = nil
+            return true
+        }
+        return KeyTable(id: "games-details", title: l.t("Game details"), gameKeys(l, details: true) + [close])
+    }
+
+    /// The keys that act on one game: the selected one in the list, the open one in its details
+    /// (whose footer also shows w and i).
+    private func gameKeys(_ l: Localizer, details: Bool) -> [KeyBinding] {
+        func key(_ c: Character, _ help: String, footer: String? = nil, _ act: @escaping (GameListing) -> Void) -> KeyBinding {
+            KeyBinding([.character(c)], String(c), help: help, footer: footer) { _ in
+                guard let game = details ? self.detailGame : self.selectedGame else {
+                    // Details whose game has gone close; with no game selected the key goes on.
+                    if details { self.detailID = nil }
+                    return details
+                }
+                act(game)
+                return true
+            }
+        }
+        return [
+            key("b", l.t("Book the selected game (the waitlist when it is full), after y to confirm"), footer: l.t("book")) { self.bookingToConfirm = $0 },
+            key("c", l.t("Cancel your booking (the first player waiting gets the place)"), footer: l.t("cancel")) { self.viewModel.cancel($0) },
+            key("x", l.t("Call off a game you organise, with a reason the players see")) { self.reasonField = ($0, TextFieldState("", maxLength: 200)) },
+            key("e", l.t("Change the time, capacity or note of a game you organise")) { game in
+                // Someone else's game: the roster says that only the organiser can.
+                if game.myStatus == .organiser { self.editForm = GamesEditForm(game: game) } else { self.viewModel.showRoster(game) }
+            },
+            key("w", l.t("Who is going and who is waitlisted, for a game you organise"), footer: details ? l.t("who is going") : nil) {
+                self.viewModel.showRoster($0)
+            },
+            key("i", l.t("Write the selected game as an .ics file in the data folder"), footer: details ? l.t(".ics") : nil) {
+                self.viewModel.exportCalendar($0, directory: self.exportDirectory)
+            },
+        ]
+    }
+
+    /// b: the line above the lists asks before booking. Other keys wait for the answer.
+    private func confirmKeys(_ l: Localizer) -> KeyTable {
+        let keep: [Key] = [.character("n"), .character("N"), .escape]
+        return KeyTable(id: "games-confirm", title: l.t("Confirming a booking"), [
+            KeyBinding([.character("y"), .character("Y"), .enter], "y Enter", help: l.t("Book the game"), footer: l.t("book"), footerKeys: "y") {
+                let game = self.bookingToConfirm
+                self.bookingToConfirm = nil
+                if let game { self.viewModel.book(game) }
+            },
+            KeyBinding(matching: { _ in true }, "n Esc", help: l.t("Close without changing anything"), footer: l.t("keep as is")) { key in
+                if keep.contains(key) { self.bookingToConfirm = nil }
+                return true
+            },
+        ])
+    }
+
+    /// A form (new game, change a game) or a line typed above the lists (postcode, reason): the
+    /// form or field takes every key, these bindings name them.
+    private func formKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "games-form", title: l.t("Filling in a form"), [
+            KeyBinding([.tab, .down, .backTab, .up], "Tab ↑ ↓", help: l.t("Choose a field"), footer: l.t("next field"), footerKeys: "Tab",
+                       action: typeInForm),
+            KeyBinding([.enter], "Enter", help: l.t("Create the game, save the changes, search, or call the game off"),
+                       footer: editForm != nil ? l.t("save") : l.t("create"), action: typeInForm),
+            KeyBinding([.escape], "Esc", help: l.t("Close without changing anything"), footer: l.t("cancel"), action: typeInForm),
+            KeyBinding(matching: { _ in true }, "a–z 0–9 ← → PgUp PgDn", help: l.t("Type in the chosen field"), action: typeInForm),
+        ])
+    }
+
+    /// w: who is going and who waits.
+    private func rosterKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "games-roster", title: l.t("Who is going"), [
+            KeyBinding([.escape, .enter, .character("w"), .character("q")], "Esc Enter w q", help: l.t("Close without changing anything"),
+                       footer: l.t("close"), footerKeys: "Esc") {
+                self.viewModel.closeRoster()
+            },
+        ])
+    }
+
+    /// Esc while a request is on its way stops waiting for it; other keys go on as usual.
+    private func stopWaiting(_ l: Localizer) -> KeyBinding {
+        KeyBinding([.escape], "Esc", help: l.t("While the status line says a request is on its way: stop waiting"),
+                   footer: viewModel.busy == nil ? nil : l.t("stop waiting")) { _ in
+            guard self.viewModel.busy != nil else { return false }
+            self.viewModel.cancelRequest()
+            return true
+        }
+    }
+
+    /// The open form or typed line takes the key: Tab and the arrows move between a form's
+    /// fields, Enter does what the form is for, Esc closes it, the rest is typed.
+    private func typeInForm(_ key: Key) -> Bool {
         if var form = editForm {
             switch form.handle(key) {
             case .stay: editForm = form
@@ -116,150 +333,31 @@ public final class GamesScreen: Screen {
             }
             return true
         }
-        if let game = bookingToConfirm {
-            switch key {
-            case .character("y"), .character("Y"), .enter:
-                bookingToConfirm = nil
-                viewModel.book(game)
-            case .character("n"), .character("N"), .escape:
-                bookingToConfirm = nil
-            default: break
-            }
-            return true
-        }
-        if let id = detailID {
-            guard let game = shownGame(id) else { detailID = nil; return true }
-            switch key {
-            case .escape, .enter, .character("q"): detailID = nil
-            default: return handleGameKey(key, game)
-            }
-            return true
-        }
-        let list = pane == .upcoming ? viewModel.upcoming : viewModel.nearby
-        var state = pane == .upcoming ? upcomingList : nearbyList
-        state.setCount(list.count)
-        if state.handle(key, pageSize: listHeight) {
-            if pane == .upcoming { upcomingList = state } else { nearbyList = state }
-            return true
-        }
-        let selected = list.indices.contains(state.selected) ? list[state.selected] : nil
-        switch key {
-        case .tab, .backTab: pane = pane == .upcoming ? .nearby : .upcoming
-        case .character("p"), .character("/"):
-            postcodeField = TextFieldState(viewModel.postcode, maxLength: 30, allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) })
-        case .enter:
-            detailID = selected?.id
-        case .character("n"):
-            guard !viewModel.grounds.isEmpty else {
-                postcodeField = TextFieldState("", maxLength: 4, allowed: { $0.isASCII && $0.isNumber })
-                return true
-            }
-            createForm = GamesCreateForm(grounds: viewModel.grounds, now: viewModel.currentTime)
-        case .character("r"): viewModel.refresh()
-        case .character("o"): viewModel.logout()
-        default:
-            guard let selected else { return false }
-            return handleGameKey(key, selected)
-        }
-        return true
+        return false
     }
+
+    /// The focused list's games and selection, the selection kept in range.
+    private var focusedList: (games: [GameListing], state: ListState) {
+        let games = pane == .upcoming ? viewModel.upcoming : viewModel.nearby
+        var state = pane == .upcoming ? upcomingList : nearbyList
+        state.setCount(games.count)
+        return (games, state)
+    }
+
+    private var selectedGame: GameListing? {
+        let (games, state) = focusedList
+        return games.indices.contains(state.selected) ? games[state.selected] : nil
+    }
+
+    /// The game whose details are open, nil when none is or it has gone.
+    private var detailGame: GameListing? { detailID.flatMap { shownGame($0) } }
 
     /// The game with this id as last read (your games first), or nil when it has gone.
     private func shownGame(_ id: Int64) -> GameListing? {
         viewModel.upcoming.first { $0.id == id } ?? viewModel.nearby.first { $0.id == id }
     }
 
-    /// The keys that act on one game, in the list and in its details.
-    private func handleGameKey(_ key: Key, _ selected: GameListing) -> Bool {
-        switch key {
-        case .character("b"):
-            bookingToConfirm = selected
-        case .character("c"):
-            viewModel.cancel(selected)
-        case .character("w"):
-            viewModel.showRoster(selected)
-        case .character("e"):
-            guard selected.myStatus == .organiser else {
-                viewModel.showRoster(selected)   // says that only the organiser can
-                return true
-            }
-            editForm = GamesEditForm(game: selected)
-        case .character("x"):
-            reasonField = (selected, TextFieldState("", maxLength: 200))
-        case .character("i"):
-            viewModel.exportCalendar(selected, directory: exportDirectory)
-        default: return false
-        }
-        return true
-    }
-
-    private func handleAccountForm(_ key: Key) -> Bool {
-        let count = signingUp ? 4 : 3
-        switch key {
-        case .tab, .down: formFocus = (formFocus + 1) % count
-        case .backTab, .up: formFocus = (formFocus + count - 1) % count
-        case .left, .right where formFocus == 0:
-            signingUp.toggle()
-            confirmField = TextFieldState("", masked: true, maxLength: 128)
-        case .enter:
-            if formFocus == 0 { formFocus = 1; return true }
-            if signingUp {
-                viewModel.signUp(name: nameField.text, password: passwordField.text, confirmation: confirmField.text)
-            } else {
-                viewModel.login(name: nameField.text, password: passwordField.text)
-            }
-            passwordField = TextFieldState("", masked: true, maxLength: 128)
-            confirmField = TextFieldState("", masked: true, maxLength: 128)
-            formFocus = viewModel.user == nil ? 2 : 0
-        case .escape:
-            guard formFocus > 0 else { return false }
-            formFocus = 0
-        default:
-            switch formFocus {
-            case 1: return nameField.handle(key)
-            case 2: return passwordField.handle(key)
-            case 3: return confirmField.handle(key)
-            default: return false
-            }
-        }
-        return true
-    }
-
-    // MARK: Hints
-
-    public func footerHints(_ l: Localizer) -> [KeyHint] {
-        if viewModel.user == nil { return [KeyHint("Tab", l.t("next field")), KeyHint("Enter", signingUp ? l.t("sign up") : l.t("log in"))] }
-        if viewModel.busy != nil { return [KeyHint("Esc", l.t("stop waiting"))] }
-        if viewModel.roster != nil { return [KeyHint("Esc", l.t("close"))] }
-        if createForm != nil { return [KeyHint("Tab", l.t("next field")), KeyHint("Enter", l.t("create")), KeyHint("Esc", l.t("cancel"))] }
-        if editForm != nil { return [KeyHint("Tab", l.t("next field")), KeyHint("Enter", l.t("save")), KeyHint("Esc", l.t("cancel"))] }
-        if bookingToConfirm != nil { return [KeyHint("y", l.t("book")), KeyHint("n Esc", l.t("keep as is"))] }
-        if detailID != nil {
-            return [KeyHint("b", l.t("book")), KeyHint("c", l.t("cancel")), KeyHint("w", l.t("who is going")), KeyHint("i", l.t(".ics")),
-                    KeyHint("Esc", l.t("close"))]
-        }
-        return [KeyHint("Enter", l.t("details")), KeyHint("b", l.t("book")), KeyHint("c", l.t("cancel")), KeyHint("p", l.t("postcode")),
-                KeyHint("n", l.t("new game")), KeyHint("Tab", l.t("switch list")), KeyHint("o", l.t("log out"))]
-    }
-
-    public func helpSections(_ l: Localizer) -> [HelpSection] {
-        [HelpSection(title: l.t("Games"), hints: [
-            KeyHint("← →", l.t("On the first line of the form: log in or sign up")),
-            KeyHint("Tab ↑ ↓", l.t("Next or previous field; Enter logs in or signs up")),
-            KeyHint("p /", l.t("Type a postcode or a position (latitude,longitude): the 5 nearest grounds and their games")),
-            KeyHint("Tab", l.t("Switch between your games and the games near the postcode")),
-            KeyHint("Enter", l.t("The selected game's details: organiser, time at the ground, map link, places, your waitlist position, note")),
-            KeyHint("b", l.t("Book the selected game (the waitlist when it is full), after y to confirm")),
-            KeyHint("c", l.t("Cancel your booking (the first player waiting gets the place)")),
-            KeyHint("n", l.t("Create a game at one of the grounds found")),
-            KeyHint("x", l.t("Call off a game you organise, with a reason the players see")),
-            KeyHint("e", l.t("Change the time, capacity or note of a game you organise")),
-            KeyHint("w", l.t("Who is going and who is waitlisted, for a game you organise")),
-            KeyHint("Esc", l.t("While the status line says a request is on its way: stop waiting")),
-            KeyHint("i", l.t("Write the selected game as an .ics file in the data folder")),
-            KeyHint("r o", l.t("Refresh; log out")),
-        ])]
-    }
+    // MARK: Status
 
     public func status(_ l: Localizer) -> String? {
         if let busy = viewModel.busy { return busy + " " + l.t("(Esc stops waiting)") }
@@ -300,7 +398,7 @@ public final class GamesScreen: Screen {
             : l.t("Games at the 5 grounds nearest to {postcode}", ["postcode": viewModel.postcode])
         // The grounds found, nearest first, with their distance (~ when the position is approximate).
         let groundsLine = viewModel.grounds.isEmpty ? nil : viewModel.grounds.map {
-            TerminalText.inert($0.name) + " " + ($0.approximate ? "~" : "") + WorkoutText.distance($0.distanceMeters, l)
+            TerminalText.inert($0.name) + " " + ($0.approximate ? "~" : "") + MeasureText.distance($0.distanceMeters, l)
         }.joined(separator: " · ")
         renderList(title: nearTitle, games: viewModel.nearby, state: &nearbyList, focused: pane == .nearby,
                    empty: viewModel.postcode.isEmpty ? "" : l.t("No games planned at these grounds yet. Press n to create one."),
@@ -553,7 +651,7 @@ struct GamesCreateForm {
             switch row {
             case 0:
                 let g = grounds[groundIndex]
-                FormRows.chooser("\(g.name), \(g.suburb) · " + WorkoutText.distance(g.distanceMeters, l), field: field, focused: focused,
+                FormRows.chooser("\(g.name), \(g.suburb) · " + MeasureText.distance(g.distanceMeters, l), field: field, focused: focused,
                                  into: surface, context: context)
             case 1: DateTimePicker().render(when, into: surface, at: Point(x: field.x, y: field.y), focused: focused)
             case 2: TextField().render(players, into: surface, rect: short, focused: focused)
@@ -591,4 +689,20 @@ enum FormRows {
         surface.write(left + text + right, x: field.x, y: field.y, style: Style(focused ? .selection : .text, focused ? [.bold] : []), clip: field)
         if focused { surface.parkCursor(x: field.x, y: field.y) }
     }
+}
+
+extension KeyTable {
+    /// This table with `first` before its bindings and the footer of `shown` instead of its own:
+    /// every binding still acts, only what the footer shows changes.
+    fileprivate func layered(first: [KeyBinding] = [], footerFrom shown: [KeyBinding]) -> KeyTable {
+        let footer = shown.compactMap { binding in
+            binding.footer.map { KeyBinding.described(binding.label, help: binding.help, footer: $0.label, footerKeys: $0.key) }
+        }
+        return KeyTable(id: id, title: title, (first + bindings).map(\.withoutFooter) + footer)
+    }
+}
+
+extension KeyBinding {
+    /// The same binding, not shown in the footer.
+    fileprivate var withoutFooter: KeyBinding { KeyBinding(matching: matches, label, help: help, action: action) }
 }

@@ -5,8 +5,6 @@ import TerminalUI
 /// courses' names and coefficients. `i` (or F2) types into the chosen field, `a` adds a course,
 /// `d` deletes one, Enter saves after checking everything, Esc discards everything.
 final class GradesEditForm {
-    enum Result { case stay, closed }
-
     private let viewModel: GradesViewModel
     /// 0 = unit name, 1 = unit coefficient, 2… = courses.
     private var row = 0
@@ -23,53 +21,95 @@ final class GradesEditForm {
     private var draft: UnitForm? { viewModel.editor.draft }
     private var rowCount: Int { 2 + (draft?.courses.count ?? 0) }
 
-    func handle(_ key: Key) -> Result {
-        let l = viewModel.localizer
-        if var field = typing {
-            switch key {
-            case .enter, .tab:
-                write(field.text)
-                typing = nil
-            case .escape:
-                typing = nil
-            default:
-                _ = field.handle(key)
-                typing = field
-            }
-            return .stay
+    /// Sees every key before the form's table (`keys`): a field being typed into takes them all
+    /// (Enter and Tab keep its text, Esc undoes it). Otherwise the last problem is cleared and the
+    /// key is left to the table; returns whether the key was taken.
+    func prehandle(_ key: Key) -> Bool {
+        guard var field = typing else {
+            problem = nil
+            return false
         }
-        problem = nil
+        switch key {
+        case .enter, .tab:
+            write(field.text)
+            typing = nil
+        case .escape:
+            typing = nil
+        default:
+            _ = field.handle(key)
+            typing = field
+        }
+        return true
+    }
+
+    /// The form's keys; `close` runs once the unit is saved or discarded. Footers change while a
+    /// field is typed into (Enter keeps it, Esc undoes it).
+    func keys(_ l: Localizer, close: @escaping () -> Void) -> KeyTable {
+        let typing = self.typing != nil
+        return KeyTable(id: "grades-edit", title: l.t("Editing a unit"), [
+            KeyBinding([.up, .down, .home, .end, .left, .right, .tab, .backTab], "↑ ↓ Home End Tab Shift-Tab ← →",
+                       help: l.t("Choose a field")) { key in
+                self.moveFocus(key)
+                return true
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Check and save the unit"), footer: typing ? l.t("keep") : l.t("save")) {
+                if self.save() { close() }
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Discard every change, adds and deletes included"),
+                       footer: typing ? l.t("undo field") : l.t("discard")) {
+                self.viewModel.cancelEdit()
+                close()
+            },
+            KeyBinding([.character("i"), .function(2)], "i F2", help: l.t("Type in the field; Enter keeps it, Esc undoes it"),
+                       footer: typing ? nil : l.t("edit field"), footerKeys: "i") {
+                self.beginTyping()
+            },
+            KeyBinding([.character("a")], "a", help: l.t("Add a course (coefficient 1, not graded)"),
+                       footer: typing ? nil : l.t("add course")) {
+                self.addCourse()
+            },
+            KeyBinding([.character("d")], "d", help: l.t("Delete the chosen course"),
+                       footer: typing ? nil : l.t("delete course")) {
+                self.deleteCourse()
+            },
+        ])
+    }
+
+    private func moveFocus(_ key: Key) {
         switch key {
         case .up: row = max(0, row - 1)
         case .down: row = min(rowCount - 1, row + 1)
         case .home: row = 0
         case .end: row = rowCount - 1
-        case .left, .right, .tab, .backTab:
+        default:   // ← → Tab Shift-Tab
             if row >= 2 { column = 1 - column } else if key == .tab { row = min(rowCount - 1, row + 1) }
-        case .character("i"), .function(2):
-            beginTyping()
-        case .character("a"):
-            viewModel.updateDraft { $0.addCourse(named: l.t("New course")) }
-            row = rowCount - 1
-            column = 0
-            beginTyping(empty: true)
-        case .character("d"):
-            guard row >= 2 else { problem = l.t("Choose a course row to delete it."); return .stay }
-            let index = row - 2
-            viewModel.updateDraft { $0.courses.remove(at: index) }
-            row = min(row, rowCount - 1)
-        case .enter:
-            let problems = viewModel.commitEdit()
-            guard let first = problems.first else { return .closed }
-            problem = first.message + (problems.count > 1 ? " " + l.n("({count} more problem)", "({count} more problems)", count: problems.count - 1) : "")
-            focus(first.field)
-        case .escape:
-            viewModel.cancelEdit()
-            return .closed
-        default:
-            break
         }
-        return .stay
+    }
+
+    private func addCourse() {
+        let l = viewModel.localizer
+        viewModel.updateDraft { $0.addCourse(named: l.t("New course")) }
+        row = rowCount - 1
+        column = 0
+        beginTyping(empty: true)
+    }
+
+    private func deleteCourse() {
+        let l = viewModel.localizer
+        guard row >= 2 else { problem = l.t("Choose a course row to delete it."); return }
+        let index = row - 2
+        viewModel.updateDraft { $0.courses.remove(at: index) }
+        row = min(row, rowCount - 1)
+    }
+
+    /// Checks and saves the unit; false (with the first problem shown and focused) when it cannot.
+    private func save() -> Bool {
+        let l = viewModel.localizer
+        let problems = viewModel.commitEdit()
+        guard let first = problems.first else { return true }
+        problem = first.message + (problems.count > 1 ? " " + l.n("({count} more problem)", "({count} more problems)", count: problems.count - 1) : "")
+        focus(first.field)
+        return false
     }
 
     private func focus(_ field: UnitForm.Field) {
@@ -113,21 +153,6 @@ final class GradesEditForm {
                 if column == 0 { form.courses[row - 2].name = text } else { form.courses[row - 2].coefficient = text }
             }
         }
-    }
-
-    func footerHints(_ l: Localizer) -> [KeyHint] {
-        if typing != nil { return [KeyHint("Enter", l.t("keep")), KeyHint("Esc", l.t("undo field"))] }
-        return [KeyHint("Enter", l.t("save")), KeyHint("Esc", l.t("discard")), KeyHint("i", l.t("edit field")),
-                KeyHint("a", l.t("add course")), KeyHint("d", l.t("delete course"))]
-    }
-
-    static func helpHints(_ l: Localizer) -> [KeyHint] {
-        [KeyHint("↑ ↓ Tab ← →", l.t("Choose a field")),
-         KeyHint("i F2", l.t("Type in the field; Enter keeps it, Esc undoes it")),
-         KeyHint("a", l.t("Add a course (coefficient 1, not graded)")),
-         KeyHint("d", l.t("Delete the chosen course")),
-         KeyHint("Enter", l.t("Check and save the unit")),
-         KeyHint("Esc", l.t("Discard every change, adds and deletes included"))]
     }
 
     func render(into surface: Surface, area: Rect, context: RenderContext) {

@@ -90,68 +90,150 @@ public final class GradesScreen: Screen {
 
     // MARK: Keys
 
+    /// Runs the active table; while a search is typed, the search table takes every key, and
+    /// in the edit form a field being typed into sees every key first (`GradesEditForm.prehandle`).
     public func handle(_ key: Key) -> Bool {
         reportedLoadProblem = true   // the start-up problem stays until the first key
         if builtVersion != viewModel.structureVersion { rebuild() }
-        if let form = editForm {
-            switch form.handle(key) {
-            case .stay: break
-            case .closed:
-                editForm = nil
-                rebuild()
-            }
-            return true
-        }
-        if search.isTyping {
-            let event = search.handleTyping(key)
-            if event == .changed || event == .submitted { updateSearch() }
-            if event == .cancelled { search.clear() }
-            return true
-        }
-        if showNeeds {
-            if key == .escape || key == .character("n") || key == .enter { showNeeds = false; return true }
-        }
-        message = nil
-        if list.handle(key, pageSize: listHeight) { return true }
         let l = viewModel.localizer
-        switch key {
-        case .left: step(-0.5)
-        case .right: step(0.5)
-        case .character("<"), .shiftLeft: step(-0.1)
-        case .character(">"), .shiftRight: step(0.1)
-        case .character(" "):
-            guard let course = selectedCourse else { message = l.t("Choose a course to lock or unlock its mark."); return true }
-            report(course.toggleLock(), course)
-        case .character("x"):
-            guard let course = selectedCourse else { message = l.t("Choose a course to clear its mark."); return true }
-            report(course.clear(), course)
-        case .character("e"):
-            guard let unitID = selectedUnitID, let unit = items.units[unitID] else {
-                message = l.t("Choose a unit or one of its courses to edit the unit.")
-                return true
-            }
-            unit.edit()
-            editForm = GradesEditForm(viewModel: viewModel)
-        case .character("n"):
-            // With a search kept, n steps through its matches (Esc drops the search first).
-            if !search.query.isEmpty { if let hit = search.step(forward: true) { list.select(hit) } }
-            else { showNeeds.toggle() }
-        case .enter:
-            switch selectedRow {
-            case .block(let id)?: toggleFold(id)
-            case .unit(let id, let block)?: toggleFold(block + "/" + id)
-            default: return false
-            }
-        case .character("/"): search.begin()
-        case .character("N"): if let hit = search.step(forward: false) { list.select(hit) }
-        case .escape:
-            if showNeeds { showNeeds = false; return true }
-            if !search.query.isEmpty { search.clear(); return true }
-            return false
-        default:
-            return false
+        if let form = editForm {
+            // The open form keeps every key from the shell, used or not.
+            if !form.prehandle(key) { _ = formKeys(form, l).handle(key) }
+            return true
         }
-        return true
+        if search.isTyping { return searchKeys(l).handle(key) }
+        // A key closing the needs panel keeps the message; any other clears it.
+        if !(showNeeds && Self.needsClosingKeys.contains(key)) { message = nil }
+        return browsingKeys(l).handle(key)
+    }
+
+    /// The keys that close the needs panel while it is shown (the `n` and "Esc Enter" bindings).
+    private static let needsClosingKeys: [Key] = [.character("n"), .escape, .enter]
+
+    public func keyTables(_ l: Localizer) -> [KeyTable] {
+        [browsingKeys(l), searchKeys(l), formKeys(editForm ?? GradesEditForm(viewModel: viewModel), l)]
+    }
+
+    /// The form's keys while it is open, else the tree's (also while a search is typed: the
+    /// footer stays the tree's).
+    public func activeKeys(_ l: Localizer) -> KeyTable {
+        if let editForm { return formKeys(editForm, l) }
+        return browsingKeys(l)
+    }
+
+    private func formKeys(_ form: GradesEditForm, _ l: Localizer) -> KeyTable {
+        form.keys(l) {
+            self.editForm = nil
+            self.rebuild()
+        }
+    }
+
+    /// The tree's keys (also while the needs panel is shown).
+    private func browsingKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "grades", title: l.t("Grades"), [
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn Home End",
+                       help: l.t("Move between blocks, units and courses")) { key in
+                self.list.handle(key, pageSize: self.listHeight)
+            },
+            KeyBinding([.left, .right], "← →",
+                       help: l.t("Lower / raise the selected mark by 0.5 (an ungraded course starts at the pass mark)"),
+                       footer: l.t("mark ±0.5")) { key in
+                self.step(key == .left ? -0.5 : 0.5)
+                return true
+            },
+            KeyBinding([.character("<"), .shiftLeft, .character(">"), .shiftRight], "< > Shift-← →",
+                       help: l.t("Lower / raise the selected mark by 0.1"), footer: l.t("±0.1"), footerKeys: "< >") { key in
+                self.step([.character("<"), .shiftLeft].contains(key) ? -0.1 : 0.1)
+                return true
+            },
+            KeyBinding([.character(" ")], "Space", help: l.t("Lock or unlock the mark (a locked mark does not move)"),
+                       footer: l.t("lock")) {
+                self.toggleLock()
+            },
+            KeyBinding([.character("x")], "x", help: l.t("Clear the mark (not graded yet)"), footer: l.t("clear")) {
+                self.clearMark()
+            },
+            KeyBinding([.character("e")], "e", help: l.t("Edit the selected unit on a copy: Enter saves, Esc discards"),
+                       footer: l.t("edit unit")) {
+                self.editUnit()
+            },
+            // With a search kept (and the panel hidden), n falls through to step through its matches.
+            KeyBinding([.character("n")], "n", help: l.t("What do I need: the mark still needed in each block"),
+                       footer: l.t("what do I need")) { _ in
+                guard self.showNeeds || self.search.query.isEmpty else { return false }
+                self.showNeeds.toggle()
+                return true
+            },
+            KeyBinding([.escape, .enter], "Esc Enter", help: l.t("Close “What do I need?”")) { _ in
+                guard self.showNeeds else { return false }
+                self.showNeeds = false
+                return true
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Fold or unfold a block or a unit")) { _ in
+                switch self.selectedRow {
+                case .block(let id)?: self.toggleFold(id)
+                case .unit(let id, let block)?: self.toggleFold(block + "/" + id)
+                default: return false
+                }
+                return true
+            },
+            KeyBinding([.character("/"), .character("n"), .character("N")], "/ n N", help: l.t("Search course and unit names")) { key in
+                if key == .character("/") {
+                    self.search.begin()
+                } else if let hit = self.search.step(forward: key == .character("n")) {
+                    self.list.select(hit)
+                }
+                return true
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Clear the search")) { _ in
+                guard !self.search.query.isEmpty else { return false }
+                self.search.clear()
+                return true
+            },
+        ])
+    }
+
+    /// The keys while the search is typed: Enter keeps it, Esc drops it, the rest edit it.
+    private func searchKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "grades-search", title: l.t("Search:"), [
+            KeyBinding([.enter], "Enter", help: l.t("keep")) {
+                _ = self.search.handleTyping(.enter)
+                self.updateSearch()
+            },
+            KeyBinding([.escape], "Esc", help: l.t("cancel")) {
+                _ = self.search.handleTyping(.escape)
+                self.search.clear()
+            },
+            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
+                if self.search.handleTyping(key) == .changed { self.updateSearch() }
+                return true
+            },
+        ])
+    }
+
+    private func toggleLock() {
+        guard let course = selectedCourse else {
+            message = viewModel.localizer.t("Choose a course to lock or unlock its mark.")
+            return
+        }
+        report(course.toggleLock(), course)
+    }
+
+    private func clearMark() {
+        guard let course = selectedCourse else {
+            message = viewModel.localizer.t("Choose a course to clear its mark.")
+            return
+        }
+        report(course.clear(), course)
+    }
+
+    private func editUnit() {
+        guard let unitID = selectedUnitID, let unit = items.units[unitID] else {
+            message = viewModel.localizer.t("Choose a unit or one of its courses to edit the unit.")
+            return
+        }
+        unit.edit()
+        editForm = GradesEditForm(viewModel: viewModel)
     }
 
     private func toggleFold(_ key: String) {
@@ -180,28 +262,6 @@ public final class GradesScreen: Screen {
     private func updateSearch() {
         search.update(items: rows.map(text(of:)), from: list.selected)
         if let hit = search.currentHit { list.select(hit) }
-    }
-
-    // MARK: Hints
-
-    public func footerHints(_ l: Localizer) -> [KeyHint] {
-        if let editForm { return editForm.footerHints(l) }
-        return [KeyHint("← →", l.t("mark ±0.5")), KeyHint("< >", l.t("±0.1")), KeyHint("Space", l.t("lock")),
-                KeyHint("x", l.t("clear")), KeyHint("e", l.t("edit unit")), KeyHint("n", l.t("what do I need"))]
-    }
-
-    public func helpSections(_ l: Localizer) -> [HelpSection] {
-        [HelpSection(title: l.t("Grades"), hints: [
-            KeyHint("↑ ↓ PgUp PgDn Home End", l.t("Move between blocks, units and courses")),
-            KeyHint("← →", l.t("Lower / raise the selected mark by 0.5 (an ungraded course starts at the pass mark)")),
-            KeyHint("< > Shift-← →", l.t("Lower / raise the selected mark by 0.1")),
-            KeyHint("Space", l.t("Lock or unlock the mark (a locked mark does not move)")),
-            KeyHint("x", l.t("Clear the mark (not graded yet)")),
-            KeyHint("e", l.t("Edit the selected unit on a copy: Enter saves, Esc discards")),
-            KeyHint("n", l.t("What do I need: the mark still needed in each block")),
-            KeyHint("Enter", l.t("Fold or unfold a block or a unit")),
-            KeyHint("/ n N", l.t("Search course and unit names")),
-        ]), HelpSection(title: l.t("Editing a unit"), hints: GradesEditForm.helpHints(l))]
     }
 
     public func status(_ l: Localizer) -> String? {

@@ -26,8 +26,8 @@ final class LazyScreen: Screen {
         return built
     }
 
-    func footerHints(_ localizer: Localizer) -> [KeyHint] { screen.footerHints(localizer) }
-    func helpSections(_ localizer: Localizer) -> [HelpSection] { screen.helpSections(localizer) }
+    func keyTables(_ localizer: Localizer) -> [KeyTable] { screen.keyTables(localizer) }
+    func activeKeys(_ localizer: Localizer) -> KeyTable { screen.activeKeys(localizer) }
     func status(_ localizer: Localizer) -> String? { screen.status(localizer) }
     func handle(_ key: Key) -> Bool { screen.handle(key) }
     func render(into surface: Surface, rect: Rect, context: RenderContext) { screen.render(into: surface, rect: rect, context: context) }

@@ -30,44 +30,93 @@ public final class PenaltiesScreen: Screen {
     // MARK: Keys
 
     public func handle(_ key: Key) -> Bool {
-        if search.isTyping {
-            let event = search.handleTyping(key)
-            if event == .changed || event == .submitted { updateSearch(from: viewModel.selectedIndex) }
-            if event == .cancelled { search.clear() }
-            return true
-        }
-        var state = list
-        state.setCount(viewModel.visible.count)
-        state.select(viewModel.selectedIndex)
-        if state.handle(key, pageSize: listHeight) {
-            viewModel.select(state.selected)
-            return true
-        }
+        let l = viewModel.localizer
+        // While the search is typed, every key goes to the field.
+        if search.isTyping { return searchKeys(l).handle(key) }
+        // Any key but a move in the list drops the message about an article Enter could not open.
+        let problem = linkProblem
         linkProblem = nil
-        switch key {
-        case .tab, .backTab:
-            guard let penalty = viewModel.selected, !penalty.articles.isEmpty else { return false }
-            let count = penalty.articles.count
-            articleFocus = (currentArticleFocus + (key == .tab ? 1 : count - 1)) % count
-        case .enter:
-            guard let penalty = viewModel.selected, let open = openArticle else { return false }
-            let number = penalty.articles[currentArticleFocus]
-            if !open(number) {
-                linkProblem = viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
-            }
-        case .character("s"): viewModel.cycleSanctionFilter(); refreshSearch()
-        case .character("o"): viewModel.cycleOwnerFilter(); refreshSearch()
-        case .character("/"): search.begin()
-        case .character("n"): if let hit = search.step(forward: true) { viewModel.select(hit) }
-        case .character("N"): if let hit = search.step(forward: false) { viewModel.select(hit) }
-        case .escape:
-            if !search.query.isEmpty { search.clear(); return true }
-            if viewModel.hasFilters { viewModel.clearFilters(); return true }
-            return false
-        default:
-            return false
-        }
-        return true
+        let used = activeKeys(l).handle(key)
+        if used && Self.moveKeys.contains(key) { linkProblem = problem }
+        return used
+    }
+
+    private static let moveKeys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end]
+
+    public func keyTables(_ l: Localizer) -> [KeyTable] {
+        [listKeys(l), searchKeys(l)]
+    }
+
+    /// The list's keys, also while the search is typed (the footer stays the list's).
+    public func activeKeys(_ l: Localizer) -> KeyTable {
+        listKeys(l)
+    }
+
+    /// The keys of the list and its detail pane.
+    private func listKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "penalties", title: l.t("Penalties"), [
+            KeyBinding(Self.moveKeys, "↑ ↓ PgUp PgDn", help: l.t("Choose a penalty; its details follow"),
+                       footer: l.t("move"), footerKeys: "↑↓") { key in
+                var state = self.list
+                state.setCount(self.viewModel.visible.count)
+                state.select(self.viewModel.selectedIndex)
+                guard state.handle(key, pageSize: self.listHeight) else { return false }
+                self.viewModel.select(state.selected)
+                return true
+            },
+            KeyBinding([.character("s")], "s", help: l.t("Filter by sanction: all, then each of the six"), footer: l.t("sanction")) {
+                self.viewModel.cycleSanctionFilter()
+                self.refreshSearch()
+            },
+            KeyBinding([.character("o")], "o", help: l.t("Filter by who applies it: anyone, referee, judge"), footer: l.t("who")) {
+                self.viewModel.cycleOwnerFilter()
+                self.refreshSearch()
+            },
+            KeyBinding([.character("/")], "/", help: l.t("Search descriptions and articles; Enter keeps the search"), footer: l.t("search")) {
+                self.search.begin()
+            },
+            KeyBinding([.character("n"), .character("N")], "n N", help: l.t("Next / previous match")) { key in
+                if let hit = self.search.step(forward: key == .character("n")) { self.viewModel.select(hit) }
+                return true
+            },
+            KeyBinding([.tab, .backTab], "Tab", help: l.t("Choose which of the penalty's articles Enter opens")) { key in
+                guard let penalty = self.viewModel.selected, !penalty.articles.isEmpty else { return false }
+                let count = penalty.articles.count
+                self.articleFocus = (self.currentArticleFocus + (key == .tab ? 1 : count - 1)) % count
+                return true
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Open the chosen article in the Rules tab"), footer: l.t("open article")) { _ in
+                guard let penalty = self.viewModel.selected, let open = self.openArticle else { return false }
+                let number = penalty.articles[self.currentArticleFocus]
+                if !open(number) {
+                    self.linkProblem = self.viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
+                }
+                return true
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Clear the search, then the filters")) { _ in
+                if !self.search.query.isEmpty { self.search.clear(); return true }
+                if self.viewModel.hasFilters { self.viewModel.clearFilters(); return true }
+                return false
+            },
+        ])
+    }
+
+    /// The keys while the search is typed: Enter keeps it, Esc drops it, the rest edit it.
+    private func searchKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "penalties-search", title: l.t("Search:"), [
+            KeyBinding([.enter], "Enter", help: l.t("keep")) {
+                _ = self.search.handleTyping(.enter)
+                self.updateSearch(from: self.viewModel.selectedIndex)
+            },
+            KeyBinding([.escape], "Esc", help: l.t("cancel")) {
+                _ = self.search.handleTyping(.escape)
+                self.search.clear()
+            },
+            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
+                if self.search.handleTyping(key) == .changed { self.updateSearch(from: self.viewModel.selectedIndex) }
+                return true
+            },
+        ])
     }
 
     /// The article focus, back to the first article whenever another penalty is selected.
@@ -90,25 +139,7 @@ public final class PenaltiesScreen: Screen {
         if !search.liveQuery.isEmpty { search.update(items: searchableTexts, from: viewModel.selectedIndex) }
     }
 
-    // MARK: Hints
-
-    public func footerHints(_ l: Localizer) -> [KeyHint] {
-        [KeyHint("↑↓", l.t("move")), KeyHint("s", l.t("sanction")), KeyHint("o", l.t("who")), KeyHint("/", l.t("search")),
-         KeyHint("Enter", l.t("open article"))]
-    }
-
-    public func helpSections(_ l: Localizer) -> [HelpSection] {
-        [HelpSection(title: l.t("Penalties"), hints: [
-            KeyHint("↑ ↓ PgUp PgDn", l.t("Choose a penalty; its details follow")),
-            KeyHint("s", l.t("Filter by sanction: all, then each of the six")),
-            KeyHint("o", l.t("Filter by who applies it: anyone, referee, judge")),
-            KeyHint("/", l.t("Search descriptions and articles; Enter keeps the search")),
-            KeyHint("n N", l.t("Next / previous match")),
-            KeyHint("Tab", l.t("Choose which of the penalty's articles Enter opens")),
-            KeyHint("Enter", l.t("Open the chosen article in the Rules tab")),
-            KeyHint("Esc", l.t("Clear the search, then the filters")),
-        ])]
-    }
+    // MARK: Status
 
     public func status(_ l: Localizer) -> String? {
         if let linkProblem { return linkProblem }

@@ -26,6 +26,7 @@ public final class QuizScreen: Screen {
 
     // MARK: Keys
 
+    /// The abandon question sees every key first; otherwise the page's table takes the key.
     public func handle(_ key: Key) -> Bool {
         if var dialog = abandonDialog {
             switch dialog.handle(key) {
@@ -35,132 +36,179 @@ public final class QuizScreen: Screen {
             }
             return true
         }
+        return activeKeys(viewModel.localizer).handle(key)
+    }
+
+    public func keyTables(_ l: Localizer) -> [KeyTable] {
+        [startKeys(l), questionKeys(l), abandonKeys(l), resultKeys(l), reviewKeys(l), historyKeys(l)]
+    }
+
+    /// The table of the page shown; while the abandon question is open the question's table
+    /// stays in the footer (the question takes the keys before any table).
+    public func activeKeys(_ l: Localizer) -> KeyTable {
         switch viewModel.page {
-        case .start: return handleStart(key)
-        case .question: return handleQuestion(key)
-        case .result: return handleResult(key)
-        case .history: return handleHistory(key)
+        case .start: return startKeys(l)
+        case .question: return questionKeys(l)
+        case .result: return viewModel.reviewing == nil ? resultKeys(l) : reviewKeys(l)
+        case .history: return historyKeys(l)
         }
     }
 
-    private func handleStart(_ key: Key) -> Bool {
-        switch key {
-        case .left: viewModel.changeCount(by: -1)
-        case .right: viewModel.changeCount(by: 1)
-        case .up: viewModel.changeKind(by: -1)
-        case .down: viewModel.changeKind(by: 1)
-        case .enter: viewModel.start()
-        case .character("h"): historyList.select(viewModel.history.quizzes.count - 1); viewModel.showHistory()
-        case .escape:
-            guard !viewModel.problems.isEmpty else { return false }
-            viewModel.dismissProblems()
-        default: return false
-        }
-        return true
+    /// The start page: length and kind of the quiz.
+    private func startKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "quiz-start", title: l.t("Train on the diving rules"), [
+            KeyBinding([.left, .right], "← →", help: l.t("Start page: number of questions, 5 to 40 by 5"),
+                       footer: l.t("questions"), footerKeys: "←→") { key in
+                self.viewModel.changeCount(by: key == .left ? -1 : 1)
+                return true
+            },
+            KeyBinding([.up, .down], "↑ ↓", help: l.t("Start page: kind of quiz"), footer: l.t("kind"), footerKeys: "↑↓") { key in
+                self.viewModel.changeKind(by: key == .up ? -1 : 1)
+                return true
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Start; go to the next question; open a review"), footer: l.t("start")) {
+                self.viewModel.start()
+            },
+            KeyBinding([.character("h")], "h", help: l.t("History of finished quizzes"), footer: l.t("history")) {
+                self.historyList.select(self.viewModel.history.quizzes.count - 1)
+                self.viewModel.showHistory()
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Hide the message about a quiz file")) { _ in
+                guard !self.viewModel.problems.isEmpty else { return false }
+                self.viewModel.dismissProblems()
+                return true
+            },
+        ])
     }
 
-    private func handleQuestion(_ key: Key) -> Bool {
-        guard let question = viewModel.currentQuestion else { return false }
-        switch (key, question) {
-        case (.enter, _): viewModel.submit()
-        case (.escape, _):
-            let l = viewModel.localizer
-            abandonDialog = ConfirmDialog(title: l.t("Abandon the quiz?"),
-                                          message: l.t("This quiz will not be counted or kept."),
-                                          yesLabel: l.t("Abandon"), noLabel: l.t("Continue"))
-        case (.character(let c), .penalty):
-            if let index = "abcdef".firstIndex(of: c) {
-                viewModel.pickSanction("abcdef".distance(from: "abcdef".startIndex, to: index))
-            } else if c == "r" {
-                viewModel.toggleReferee()
-            } else if c == "j" {
-                viewModel.toggleJudge()
-            } else {
-                return false
-            }
-        case (.character(let c), .bank(let id)):
-            let isChoice = viewModel.bank?.question(id)?.kind == .choice
-            if isChoice, let index = "abcd".firstIndex(of: c) {
-                viewModel.pickChoice("abcd".distance(from: "abcd".startIndex, to: index))
-            } else if !isChoice && (c == "t" || c == "f") {
-                viewModel.pickTruth(c == "t")
-            } else {
-                return false
-            }
-        default:
-            return false
-        }
-        return true
+    /// One question: the answer keys of its kind, then go on or abandon. Nothing works when
+    /// there is no current question.
+    private func questionKeys(_ l: Localizer) -> KeyTable {
+        let penalty = isPenaltyQuestion
+        return KeyTable(id: "quiz-question", title: l.t("Quiz"), [
+            KeyBinding(matching: { self.isPenaltyQuestion && Self.letterIndex($0, in: "abcdef") != nil }, "a … f",
+                       help: l.t("Penalty question: pick a sanction (again to clear it)"),
+                       footer: penalty ? l.t("sanction") : nil, footerKeys: "a-f") { key in
+                self.viewModel.pickSanction(Self.letterIndex(key, in: "abcdef")!)
+                return true
+            },
+            KeyBinding(matching: { self.isPenaltyQuestion && ($0 == .character("r") || $0 == .character("j")) }, "r j",
+                       help: l.t("Penalty question: referee, judge (one or both)"),
+                       footer: penalty ? l.t("referee/judge") : nil, footerKeys: "r j") { key in
+                if key == .character("r") { self.viewModel.toggleReferee() } else { self.viewModel.toggleJudge() }
+                return true
+            },
+            KeyBinding(matching: { self.bankQuestionIsChoice == true && Self.letterIndex($0, in: "abcd") != nil }, "a … d",
+                       help: l.t("Multiple choice: pick an answer"),
+                       footer: penalty ? nil : l.t("answer"), footerKeys: "a-d t f") { key in
+                self.viewModel.pickChoice(Self.letterIndex(key, in: "abcd")!)
+                return true
+            },
+            KeyBinding(matching: { self.bankQuestionIsChoice == false && ($0 == .character("t") || $0 == .character("f")) }, "t f",
+                       help: l.t("True / false")) { key in
+                self.viewModel.pickTruth(key == .character("t"))
+                return true
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Start; go to the next question; open a review"), footer: l.t("next")) { _ in
+                guard self.viewModel.currentQuestion != nil else { return false }
+                self.viewModel.submit()
+                return true
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("abandon")) { _ in
+                guard self.viewModel.currentQuestion != nil else { return false }
+                self.abandonDialog = ConfirmDialog(title: l.t("Abandon the quiz?"),
+                                                   message: l.t("This quiz will not be counted or kept."),
+                                                   yesLabel: l.t("Abandon"), noLabel: l.t("Continue"))
+                return true
+            },
+        ])
     }
 
-    private func handleResult(_ key: Key) -> Bool {
-        if viewModel.reviewing != nil {
-            switch key {
-            case .escape, .enter: viewModel.closeReview()
-            case .left, .up: if let i = viewModel.reviewing, i > 0 { viewModel.openReview(i - 1) }
-            case .right, .down: if let i = viewModel.reviewing { viewModel.openReview(i + 1) }
-            default: return false
-            }
-            return true
-        }
-        let count = viewModel.shownRecord?.items.count ?? 0
-        reviewList.setCount(count)
-        if reviewList.handle(key, pageSize: listHeight) { return true }
-        switch key {
-        case .enter: viewModel.openReview(reviewList.selected)
-        case .escape: viewModel.backToStart()
-        case .character("h"): viewModel.showHistory()
-        default: return false
-        }
-        return true
+    /// The abandon question (a `ConfirmDialog`, which takes the keys itself in `handle`).
+    private func abandonKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "quiz-abandon", title: l.t("Abandon the quiz?"), [
+            .described("y", help: l.t("Abandon")),
+            .described("n Esc", help: l.t("Continue")),
+            .described("← → Tab Enter", help: l.t("Switch between the buttons; Enter presses the lit one")),
+        ])
     }
 
-    private func handleHistory(_ key: Key) -> Bool {
-        historyList.setCount(viewModel.history.quizzes.count)
-        if historyList.handle(key, pageSize: listHeight) { return true }
-        switch key {
-        case .enter:
-            guard !viewModel.history.quizzes.isEmpty else { return false }
-            reviewList = ListState()
-            viewModel.openPast(historyList.selected)
-        case .escape: viewModel.backToStart()
-        default: return false
-        }
-        return true
+    /// The result page's list of answers.
+    private func resultKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "quiz-result", title: l.t("Review: Enter opens an answer beside the right one"), [
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: l.t("Move; Home and End jump to the ends"),
+                       footer: l.t("move"), footerKeys: "↑↓") { key in
+                self.reviewList.setCount(self.viewModel.shownRecord?.items.count ?? 0)
+                return self.reviewList.handle(key, pageSize: self.listHeight)
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Start; go to the next question; open a review"), footer: l.t("review")) {
+                self.reviewList.setCount(self.viewModel.shownRecord?.items.count ?? 0)
+                self.viewModel.openReview(self.reviewList.selected)
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("back")) {
+                self.viewModel.backToStart()
+            },
+            KeyBinding([.character("h")], "h", help: l.t("History of finished quizzes")) {
+                self.viewModel.showHistory()
+            },
+        ])
     }
 
-    // MARK: Hints
-
-    public func footerHints(_ l: Localizer) -> [KeyHint] {
-        switch viewModel.page {
-        case .start:
-            return [KeyHint("←→", l.t("questions")), KeyHint("↑↓", l.t("kind")), KeyHint("Enter", l.t("start")), KeyHint("h", l.t("history"))]
-        case .question:
-            switch viewModel.currentQuestion {
-            case .penalty?: return [KeyHint("a-f", l.t("sanction")), KeyHint("r j", l.t("referee/judge")), KeyHint("Enter", l.t("next")), KeyHint("Esc", l.t("abandon"))]
-            default: return [KeyHint("a-d t f", l.t("answer")), KeyHint("Enter", l.t("next")), KeyHint("Esc", l.t("abandon"))]
-            }
-        case .result:
-            return viewModel.reviewing == nil
-                ? [KeyHint("↑↓", l.t("move")), KeyHint("Enter", l.t("review")), KeyHint("Esc", l.t("back"))]
-                : [KeyHint("←→", l.t("previous/next")), KeyHint("Esc", l.t("back"))]
-        case .history:
-            return [KeyHint("↑↓", l.t("move")), KeyHint("Enter", l.t("open")), KeyHint("Esc", l.t("back"))]
-        }
+    /// One answer beside the right one.
+    private func reviewKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "quiz-review", title: l.t("Your answer") + " / " + l.t("Right answer"), [
+            KeyBinding([.left, .up, .right, .down], "← → ↑ ↓", help: l.t("Previous / next answer"),
+                       footer: l.t("previous/next"), footerKeys: "←→") { key in
+                guard let index = self.viewModel.reviewing else { return true }
+                if key == .left || key == .up {
+                    if index > 0 { self.viewModel.openReview(index - 1) }
+                } else {
+                    self.viewModel.openReview(index + 1)
+                }
+                return true
+            },
+            KeyBinding([.escape, .enter], "Esc Enter", help: l.t("Back to the list"), footer: l.t("back"), footerKeys: "Esc") {
+                self.viewModel.closeReview()
+            },
+        ])
     }
 
-    public func helpSections(_ l: Localizer) -> [HelpSection] {
-        [HelpSection(title: l.t("Quiz"), hints: [
-            KeyHint("← →", l.t("Start page: number of questions, 5 to 40 by 5")),
-            KeyHint("↑ ↓", l.t("Start page: kind of quiz")),
-            KeyHint("Enter", l.t("Start; go to the next question; open a review")),
-            KeyHint("h", l.t("History of finished quizzes")),
-            KeyHint("a … f", l.t("Penalty question: pick a sanction (again to clear it)")),
-            KeyHint("r j", l.t("Penalty question: referee, judge (one or both)")),
-            KeyHint("a … d", l.t("Multiple choice: pick an answer")),
-            KeyHint("t f", l.t("True / false")),
-            KeyHint("Esc", l.t("Abandon the quiz (asks first); back from a page")),
-        ])]
+    /// The history of finished quizzes.
+    private func historyKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "quiz-history", title: l.t("Finished quizzes"), [
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: l.t("Move; Home and End jump to the ends"),
+                       footer: l.t("move"), footerKeys: "↑↓") { key in
+                self.historyList.setCount(self.viewModel.history.quizzes.count)
+                return self.historyList.handle(key, pageSize: self.listHeight)
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Open the chosen quiz"), footer: l.t("open")) { _ in
+                self.historyList.setCount(self.viewModel.history.quizzes.count)
+                guard !self.viewModel.history.quizzes.isEmpty else { return false }
+                self.reviewList = ListState()
+                self.viewModel.openPast(self.historyList.selected)
+                return true
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("back")) {
+                self.viewModel.backToStart()
+            },
+        ])
+    }
+
+    private var isPenaltyQuestion: Bool {
+        if case .penalty? = viewModel.currentQuestion { return true }
+        return false
+    }
+
+    /// For a bank question, whether it is multiple choice (else true / false); nil otherwise.
+    private var bankQuestionIsChoice: Bool? {
+        guard case .bank(let id)? = viewModel.currentQuestion else { return nil }
+        return viewModel.bank?.question(id)?.kind == .choice
+    }
+
+    /// The position of a letter key in `letters` ("abcdef"), nil for any other key.
+    private static func letterIndex(_ key: Key, in letters: String) -> Int? {
+        guard let c = key.character, let index = letters.firstIndex(of: c) else { return nil }
+        return letters.distance(from: letters.startIndex, to: index)
     }
 
     public func status(_ l: Localizer) -> String? {

@@ -40,79 +40,136 @@ public final class RulesScreen: Screen {
     // MARK: Keys
 
     public func handle(_ key: Key) -> Bool {
+        let l = viewModel.localizer
         message = nil
-        if calculatorOpen {
-            if !calculator.handle(key) { calculatorOpen = false }
-            return true
-        }
-        if var field = gotoField {
-            switch key {
-            case .enter:
-                gotoField = nil
-                if !field.text.isEmpty && !viewModel.open(field.text) {
-                    message = viewModel.localizer.t("There is no article {number} in the digest.", ["number": field.text])
+        // While a field is typed into, every key goes to it.
+        if !calculatorOpen, let typing = typingKeys(l) { return typing.handle(key) }
+        return activeKeys(l).handle(key)
+    }
+
+    public func keyTables(_ l: Localizer) -> [KeyTable] {
+        [textKeys(l), searchKeys(l), gotoKeys(l), calculatorKeys(l)]
+    }
+
+    /// The calculator's keys while it is open, else the text's (also while a field is typed
+    /// into: the footer stays the text's).
+    public func activeKeys(_ l: Localizer) -> KeyTable {
+        calculatorOpen ? calculatorKeys(l) : textKeys(l)
+    }
+
+    /// The table of the field being typed into (the search or the article number), if any.
+    private func typingKeys(_ l: Localizer) -> KeyTable? {
+        if gotoField != nil { return gotoKeys(l) }
+        if text.search.isTyping { return searchKeys(l) }
+        return nil
+    }
+
+    private var showsContents: Bool { contentsOpen || hasSideContents }
+
+    /// The keys of the text and the contents.
+    private func textKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "rules", title: l.t("Rules"), [
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")], "↑ ↓ PgUp PgDn Space",
+                       help: l.t("Scroll the text (or move in the contents)")) { key in
+                if self.focus == .contents && self.showsContents {
+                    guard self.contents.handle(key, pageSize: self.contentsHeight) else { return false }
+                    self.viewModel.open(index: self.contents.selected)
+                    return true
                 }
-            case .escape:
-                gotoField = nil
-            default:
-                _ = field.handle(key)
-                gotoField = field
-            }
-            return true
-        }
-        if text.search.isTyping {
-            switch text.search.handleTyping(key) {
-            case .changed, .submitted: text.applySearch(height: textHeight); followText()
-            case .cancelled: text.search.clear()
-            case .none: break
-            }
-            return true
-        }
-        let showsContents = contentsOpen || hasSideContents
-        if key == .tab || key == .backTab, showsContents {
-            focus = focus == .text ? .contents : .text
-            return true
-        }
-        if focus == .contents && showsContents {
-            if contents.handle(key, pageSize: contentsHeight) {
-                viewModel.open(index: contents.selected)
+                guard self.text.handle(key, height: self.textHeight) else { return false }
+                self.followText()
                 return true
-            }
-            if key == .enter {
-                viewModel.open(index: contents.selected)
-                if contentsOpen { contentsOpen = false; focus = .text }
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Open the article chosen in the contents")) { _ in
+                guard self.focus == .contents && self.showsContents else { return false }
+                self.viewModel.open(index: self.contents.selected)
+                if self.contentsOpen { self.contentsOpen = false; self.focus = .text }
                 return true
-            }
-        } else if text.handle(key, height: textHeight) {
-            followText()
-            return true
-        }
-        switch key {
-        case .character("/"):
-            text.search.begin()
-        case .character("n"):
-            text.stepSearch(forward: true, height: textHeight); followText()
-        case .character("N"):
-            text.stepSearch(forward: false, height: textHeight); followText()
-        case .character("g"):
-            gotoField = TextFieldState("", maxLength: 12, allowed: { $0.isASCII && ($0.isNumber || $0 == ".") })
-        case .character("o"):
-            if !viewModel.toggleOfficial() {
-                message = viewModel.localizer.t("No official text imported yet. Run: locker rules import FILE.pdf")
-            }
-        case .character("c"):
-            calculatorOpen = true
-        case .character("t"):
-            contentsOpen.toggle()
-            focus = contentsOpen ? .contents : .text
-        case .escape:
-            if contentsOpen { contentsOpen = false; focus = .text; return true }
-            if !text.search.query.isEmpty { text.search.clear(); return true }
-            return false
-        default:
-            return false
-        }
-        return true
+            },
+            KeyBinding([.character("/")], "/", help: l.t("Search the whole digest; Enter keeps the search"), footer: l.t("search")) {
+                self.text.search.begin()
+            },
+            KeyBinding([.character("n"), .character("N")], "n N", help: l.t("Next / previous match")) { key in
+                self.text.stepSearch(forward: key == .character("n"), height: self.textHeight)
+                self.followText()
+                return true
+            },
+            KeyBinding([.character("c")], "c", help: l.t("Open the dive calculator: DD of a dive number, and the score of a panel's awards"),
+                       footer: l.t("dive calculator")) {
+                self.calculatorOpen = true
+            },
+            KeyBinding([.character("g")], "g", help: l.t("Go to an article by number, e.g. 8.5.4"), footer: l.t("go to")) {
+                self.gotoField = TextFieldState("", maxLength: 12, allowed: { $0.isASCII && ($0.isNumber || $0 == ".") })
+            },
+            KeyBinding([.character("o")], "o", help: l.t("Show the imported official text instead of the digest, and back"),
+                       footer: l.t("official")) {
+                if !self.viewModel.toggleOfficial() {
+                    self.message = self.viewModel.localizer.t("No official text imported yet. Run: locker rules import FILE.pdf")
+                }
+            },
+            KeyBinding([.tab, .backTab], "Tab", help: l.t("Switch between the contents and the text (wide terminals)"),
+                       footer: hasSideContents ? l.t("contents") : nil) { _ in
+                guard self.showsContents else { return false }
+                self.focus = self.focus == .text ? .contents : .text
+                return true
+            },
+            KeyBinding([.character("t")], "t", help: l.t("Show or hide the contents"), footer: hasSideContents ? nil : l.t("contents")) {
+                self.contentsOpen.toggle()
+                self.focus = self.contentsOpen ? .contents : .text
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Close the contents, then clear the search")) { _ in
+                if self.contentsOpen { self.contentsOpen = false; self.focus = .text; return true }
+                if !self.text.search.query.isEmpty { self.text.search.clear(); return true }
+                return false
+            },
+        ])
+    }
+
+    /// The keys while the search is typed: Enter keeps it, Esc drops it, the rest edit it.
+    private func searchKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "rules-search", title: l.t("Search:"), [
+            KeyBinding([.enter], "Enter", help: l.t("keep")) {
+                _ = self.text.search.handleTyping(.enter)
+                self.text.applySearch(height: self.textHeight)
+                self.followText()
+            },
+            KeyBinding([.escape], "Esc", help: l.t("cancel")) {
+                _ = self.text.search.handleTyping(.escape)
+                self.text.search.clear()
+            },
+            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
+                if self.text.search.handleTyping(key) == .changed {
+                    self.text.applySearch(height: self.textHeight)
+                    self.followText()
+                }
+                return true
+            },
+        ])
+    }
+
+    /// The keys while an article number is typed (after `g`).
+    private func gotoKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "rules-goto", title: l.t("Go to article:"), [
+            KeyBinding([.enter], "Enter", help: l.t("go to")) {
+                let number = self.gotoField?.text ?? ""
+                self.gotoField = nil
+                if !number.isEmpty && !self.viewModel.open(number) {
+                    self.message = self.viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
+                }
+            },
+            KeyBinding([.escape], "Esc", help: l.t("cancel")) {
+                self.gotoField = nil
+            },
+            KeyBinding(matching: { _ in true }, "0-9 . ← → Backspace", help: l.t("edit field")) { key in
+                _ = self.gotoField?.handle(key)
+                return true
+            },
+        ])
+    }
+
+    /// The dive calculator's keys; Esc closes it.
+    private func calculatorKeys(_ l: Localizer) -> KeyTable {
+        calculator.keyTable(l) { self.calculatorOpen = false }
     }
 
     private var lastWidth = 80
@@ -125,28 +182,7 @@ public final class RulesScreen: Screen {
         viewModel.select(index)
     }
 
-    // MARK: Hints
-
-    public func footerHints(_ l: Localizer) -> [KeyHint] {
-        if calculatorOpen {
-            return [KeyHint("Tab", l.t("next field")), KeyHint("← →", l.t("change")), KeyHint("Esc", l.t("close"))]
-        }
-        return [KeyHint("/", l.t("search")), KeyHint("c", l.t("dive calculator")), KeyHint("g", l.t("go to")), KeyHint("o", l.t("official")),
-         KeyHint(hasSideContents ? "Tab" : "t", l.t("contents"))]
-    }
-
-    public func helpSections(_ l: Localizer) -> [HelpSection] {
-        [HelpSection(title: l.t("Rules"), hints: [
-            KeyHint("↑ ↓ PgUp PgDn Space", l.t("Scroll the text (or move in the contents)")),
-            KeyHint("Tab", l.t("Switch between the contents and the text (wide terminals)")),
-            KeyHint("t", l.t("Show or hide the contents")),
-            KeyHint("Enter", l.t("Open the article chosen in the contents")),
-            KeyHint("/", l.t("Search the whole digest; Enter keeps the search")),
-            KeyHint("n N", l.t("Next / previous match")),
-            KeyHint("g", l.t("Go to an article by number, e.g. 8.5.4")),
-            KeyHint("o", l.t("Show the imported official text instead of the digest, and back")),
-        ]), HelpSection(title: l.t("Dive calculator"), hints: calculator.helpHints(l))]
-    }
+    // MARK: Status
 
     public func status(_ l: Localizer) -> String? {
         if let message { return message }

@@ -19,10 +19,12 @@ public struct RenderContext {
 /// Screens never change models themselves and never do I/O.
 public protocol Screen: AnyObject {
     var tab: Tab { get }
-    /// Keys for the footer, most important first.
-    func footerHints(_ localizer: Localizer) -> [KeyHint]
-    /// This screen's keys for the help overlay.
-    func helpSections(_ localizer: Localizer) -> [HelpSection]
+    /// Every key table of the screen, one per mode, in the interface language: the help overlay
+    /// shows them all and docs/KEYS.md is checked against them. Labels and help texts never
+    /// depend on the screen's state (footers and actions may).
+    func keyTables(_ localizer: Localizer) -> [KeyTable]
+    /// The table of the mode the screen is in now: `handle` runs it, the footer shows it.
+    func activeKeys(_ localizer: Localizer) -> KeyTable
     /// A short status for the status line when no notice is shown ("12 of 48").
     func status(_ localizer: Localizer) -> String?
     /// Handles a key the shell did not take. Returns whether it was used.
@@ -47,6 +49,10 @@ public protocol Screen: AnyObject {
 }
 
 extension Screen {
+    /// The active table's footer hints, most important first.
+    public func footerHints(_ localizer: Localizer) -> [KeyHint] { activeKeys(localizer).footerHints }
+    /// Every table as a section of the help overlay.
+    public func helpSections(_ localizer: Localizer) -> [HelpSection] { keyTables(localizer).map(\.helpSection) }
     public func status(_ localizer: Localizer) -> String? { nil }
     public var capturesText: Bool { false }
     public var hasUnsavedChanges: Bool { false }
@@ -55,22 +61,4 @@ extension Screen {
     public func flushPendingWork() {}
     public var needsWarmUp: Bool { false }
     public func warmUp() {}
-}
-
-/// The screen of a tab whose feature has not landed yet: one honest line, no fake content.
-public final class UnavailableScreen: Screen {
-    public let tab: Tab
-
-    public init(tab: Tab) { self.tab = tab }
-
-    public func footerHints(_ localizer: Localizer) -> [KeyHint] { [] }
-    public func helpSections(_ localizer: Localizer) -> [HelpSection] { [] }
-    public func handle(_ key: Key) -> Bool { false }
-
-    public func render(into surface: Surface, rect: Rect, context: RenderContext) {
-        let message = context.localizer.t("This tab is not available yet.")
-        let line = rect.centered(width: min(rect.width, message.displayWidth), height: 1)
-        surface.write(message, x: line.x, y: line.y, style: Style(.muted), clip: rect)
-        surface.parkCursor(x: line.x, y: line.y)
-    }
 }

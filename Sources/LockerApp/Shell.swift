@@ -34,9 +34,8 @@ public final class Shell {
     public init(viewModel: ShellViewModel, screens: [Screen], glyphs: Glyphs) {
         self.viewModel = viewModel
         self.glyphs = glyphs
-        var byTab: [Tab: Screen] = [:]
-        for tab in Tab.allCases { byTab[tab] = UnavailableScreen(tab: tab) }
-        for screen in screens { byTab[screen.tab] = screen }
+        let byTab = Dictionary(screens.map { ($0.tab, $0) }, uniquingKeysWith: { _, last in last })
+        precondition(byTab.count == Tab.allCases.count, "the shell needs a screen for every tab")
         self.screens = byTab
         tokens.append(viewModel.observe { [weak self] in self?.needsRender = true })
         for screen in byTab.values {
@@ -85,19 +84,43 @@ public final class Shell {
             _ = screen.handle(key)
             return .none
         }
-        switch key {
-        case .character(let c) where ("1"..."6").contains(c):
-            viewModel.select(Tab.allCases[Int(String(c))! - 1])
-        case .character("]"): viewModel.nextTab()
-        case .character("["): viewModel.previousTab()
-        case .character("?"), .function(1): help = TextViewState()
-        case .character("L"): viewModel.cycleLanguage()
-        case .character("T"): viewModel.cycleTheme()
-        case .character("q"): return requestQuit()
-        default:
-            if !screen.handle(key), key == .escape { viewModel.clearNotice() }
-        }
+        if key == .character("q") { return requestQuit() }
+        if globalKeys().handle(key) { return .none }
+        if !screen.handle(key), key == .escape { viewModel.clearNotice() }
         return .none
+    }
+
+    /// The keys every tab shares. `q` is declared here and answered in `handle`, which returns
+    /// what the run loop must do; Ctrl-C and Ctrl-L are answered before anything else.
+    func globalKeys() -> KeyTable {
+        let l = localizer
+        return KeyTable(id: "global", title: l.t("Global keys"), [
+            KeyBinding([.character("?"), .function(1)], "? F1", help: l.t("This help"), footer: l.t("help"), footerKeys: "?") {
+                self.help = TextViewState()
+            },
+            KeyBinding(matching: { ("1"..."6").contains($0.character ?? " ") }, "1 … 6",
+                       help: l.t("Rules, Penalties, Quiz, Grades, Workout, Games"), footer: l.t("tabs"), footerKeys: "1-6") { key in
+                self.viewModel.select(Tab.allCases[Int(String(key.character!))! - 1])
+                return true
+            },
+            KeyBinding([.character("]"), .character("[")], "] [", help: l.t("Next / previous tab")) { key in
+                if key == .character("]") { self.viewModel.nextTab() } else { self.viewModel.previousTab() }
+                return true
+            },
+            KeyBinding([.character("L")], "L", help: l.t("Next language: en → fr → es → it"), footer: l.t("language")) {
+                self.viewModel.cycleLanguage()
+            },
+            KeyBinding([.character("T")], "T", help: l.t("Next theme: dark → light → mono"), footer: l.t("theme")) {
+                self.viewModel.cycleTheme()
+            },
+            .described("q", help: l.t("Quit (asks first when edits are unsaved)"), footer: l.t("quit")),
+            .described("Ctrl-C", help: l.t("Quit at once")),
+            .described("Ctrl-L", help: l.t("Redraw the screen")),
+            .described("↑ ↓ PgUp PgDn", help: l.t("Move; Home and End jump to the ends")),
+            .described("Enter / Esc", help: l.t("Open or confirm / go back or cancel")),
+            .described("Tab", help: l.t("Move focus (Shift-Tab: back)")),
+            .described("/ n N", help: l.t("Search; next / previous hit")),
+        ])
     }
 
     private func requestQuit() -> Action {
@@ -210,13 +233,7 @@ public final class Shell {
     }
 
     private func footerHints() -> [KeyHint] {
-        currentScreen.footerHints(localizer) + [
-            KeyHint("?", localizer.t("help")),
-            KeyHint("1-6", localizer.t("tabs")),
-            KeyHint("L", localizer.t("language")),
-            KeyHint("T", localizer.t("theme")),
-            KeyHint("q", localizer.t("quit")),
-        ]
+        currentScreen.footerHints(localizer) + globalKeys().footerHints
     }
 
     static let maxStatusRows = 3
@@ -268,9 +285,7 @@ public final class Shell {
     }
 
     private func renderHelp(into surface: Surface, area: Rect) {
-        var sections = [HelpSection(title: localizer.t("Global keys"), hints: globalHelp())]
-        let screenSections = currentScreen.helpSections(localizer)
-        sections.append(contentsOf: screenSections)
+        let sections = [globalKeys().helpSection] + currentScreen.helpSections(localizer)
         let overlay = HelpOverlay(
             title: localizer.t("Help — {tab}", ["tab": title(of: viewModel.tab)]),
             sections: sections,
@@ -279,23 +294,6 @@ public final class Shell {
         overlay.render(&state, into: surface, area: area)
         helpHeight = max(1, min(area.height - 2, state.lines.count + 4) - 3)
         help = state
-    }
-
-    private func globalHelp() -> [KeyHint] {
-        [
-            KeyHint("1 … 6", localizer.t("Rules, Penalties, Quiz, Grades, Workout, Games")),
-            KeyHint("] [", localizer.t("Next / previous tab")),
-            KeyHint("? F1", localizer.t("This help")),
-            KeyHint("L", localizer.t("Next language: en → fr → es → it")),
-            KeyHint("T", localizer.t("Next theme: dark → light → mono")),
-            KeyHint("q", localizer.t("Quit (asks first when edits are unsaved)")),
-            KeyHint("Ctrl-C", localizer.t("Quit at once")),
-            KeyHint("Ctrl-L", localizer.t("Redraw the screen")),
-            KeyHint("↑ ↓ PgUp PgDn", localizer.t("Move; Home and End jump to the ends")),
-            KeyHint("Enter / Esc", localizer.t("Open or confirm / go back or cancel")),
-            KeyHint("Tab", localizer.t("Move focus (Shift-Tab: back)")),
-            KeyHint("/ n N", localizer.t("Search; next / previous hit")),
-        ]
     }
 
     private func renderTooSmall(into surface: Surface, size: Size) {

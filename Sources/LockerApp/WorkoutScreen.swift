@@ -29,82 +29,164 @@ public final class WorkoutScreen: Screen {
 
     // MARK: Keys
 
+    /// The tab's four modes: the list, the list while a workout opens, an opened workout and its
+    /// summary as plain text.
+    public func keyTables(_ l: Localizer) -> [KeyTable] {
+        [listKeys(l), openingKeys(l), workoutKeys(l), summaryKeys(l)]
+    }
+
+    public func activeKeys(_ l: Localizer) -> KeyTable {
+        if viewModel.opening != nil { return openingKeys(l) }
+        guard viewModel.current != nil else { return listKeys(l) }
+        return showText ? summaryKeys(l) : workoutKeys(l)
+    }
+
     public func handle(_ key: Key) -> Bool {
-        if viewModel.opening != nil && key == .escape {
-            viewModel.cancelOpening()
-            return true
+        activeKeys(viewModel.localizer).handle(key)
+    }
+
+    private func listKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "workout-list", title: l.t("Workouts"), listBindings(l))
+    }
+
+    /// The list's keys: moving, opening a row, reading the folder again.
+    private func listBindings(_ l: Localizer) -> [KeyBinding] {
+        [
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn Home End",
+                       help: l.t("Move; Home and End jump to the ends"), footer: l.t("move"), footerKeys: "↑↓") { key in
+                self.moveInList(key)
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Choose a workout in the list and open it (.gpx, .tcx, .fit or .json)"),
+                       footer: l.t("open")) {
+                self.viewModel.openSelected()
+                self.focus = .map
+            },
+            KeyBinding([.character("r")], "r", help: l.t("Read the workouts folder again (add files with locker workout import FILE)"),
+                       footer: l.t("reload")) {
+                self.viewModel.reload()
+            },
+        ]
+    }
+
+    /// While a workout opens the list stays live; only Esc (cancel) shows in the footer.
+    private func openingKeys(_ l: Localizer) -> KeyTable {
+        let cancel = KeyBinding([.escape], "Esc", help: l.t("While a workout opens: stop opening it"), footer: l.t("cancel")) {
+            self.viewModel.cancelOpening()
         }
-        guard let current = viewModel.current else { return handleList(key) }
-        if showText {
-            if key == .escape || key == .character("s") { showText = false; return true }
-            return textView.handle(key, height: textHeight)
-        }
+        let quietList = listBindings(l).map { KeyBinding(matching: $0.matches, $0.label, help: $0.help, action: $0.action) }
+        return KeyTable(id: "workout-opening", title: l.t("Opening a workout"), [cancel] + quietList)
+    }
+
+    /// An opened workout. The arrows pan the map while it has focus and move the chart cursor
+    /// otherwise; the footer says which.
+    private func workoutKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "workout", title: l.t("Workout"), [
+            KeyBinding([.character("+"), .character("="), .character("-"), .character("_"), .character("0")], "+ - 0",
+                       help: l.t("Zoom the map in and out; 0 fits the whole route"), footer: l.t("zoom"), footerKeys: "+ -") { key in
+                self.zoom(key)
+            },
+            KeyBinding([.up, .down, .left, .right], "← ↑ ↓ →",
+                       help: l.t("Pan the map (map focused) or move the chart cursor (chart focused)"),
+                       footer: focus == .map ? l.t("pan") : l.t("cursor"), footerKeys: focus == .map ? "←↑↓→" : "← →") { key in
+                self.arrow(key)
+            },
+            KeyBinding([.character("h"), .character("l")], "h l", help: l.t("Move the chart cursor, whatever has focus")) { key in
+                self.moveCursor(by: key == .character("h") ? -self.cursorStep : self.cursorStep)
+            },
+            KeyBinding([.tab, .backTab], "Tab", help: l.t("Switch focus between the map and the chart"),
+                       footer: focus == .map ? l.t("chart") : l.t("map")) {
+                self.focus = self.focus == .map ? .chart : .map
+            },
+            KeyBinding([.shiftLeft, .shiftRight, .pageUp, .pageDown, .home, .end], "Shift-← → PgUp PgDn Home End",
+                       help: l.t("Move the chart cursor by larger steps, or to the start or end")) { key in
+                self.jumpCursor(key)
+            },
+            KeyBinding([.character("z")], "z", help: l.t("Colour by four bands of this workout's heart rate, or by the five zones"),
+                       footer: l.t("zones")) {
+                self.viewModel.toggleColouring()
+            },
+            KeyBinding([.character("s")], "s", help: l.t("The summary as plain text (for screen readers)"), footer: l.t("summary")) {
+                self.showText = true
+                self.textView = TextViewState()
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Back to the list"), footer: l.t("list")) {
+                self.viewModel.close()
+            },
+        ])
+    }
+
+    /// The summary as plain text: it scrolls, and s or Esc goes back.
+    private func summaryKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "workout-summary", title: l.t("The summary as plain text (for screen readers)"), [
+            KeyBinding([.character("s"), .escape], "s Esc", help: l.t("Back to the map"), footer: l.t("back to the map")) {
+                self.showText = false
+            },
+            KeyBinding([.up, .down, .pageUp, .pageDown, .character(" "), .home, .end], "↑ ↓ PgUp PgDn Space Home End",
+                       help: l.t("Move; Home and End jump to the ends")) { key in
+                self.textView.handle(key, height: self.textHeight)
+            },
+        ])
+    }
+
+    /// Moves the list's selection as `ListState` does; false when the list is empty.
+    private func moveInList(_ key: Key) -> Bool {
+        var state = list
+        state.setCount(viewModel.items.count)
+        state.select(viewModel.selectedIndex)
+        guard state.handle(key, pageSize: listHeight) else { return false }
+        viewModel.select(state.selected)
+        return true
+    }
+
+    /// + = zoom in, - _ zoom out, 0 fits the route.
+    private func zoom(_ key: Key) -> Bool {
         switch key {
-        case .escape: viewModel.close()
-        case .tab, .backTab: focus = focus == .map ? .chart : .map
         case .character("+"), .character("="): viewModel.zoom(in: true)
         case .character("-"), .character("_"): viewModel.zoom(in: false)
         case .character("0"): viewModel.fit()
-        case .character("z"): viewModel.toggleColouring()
-        case .character("s"): showText = true; textView = TextViewState()
-        case .up where focus == .map: viewModel.pan(dx: 0, dy: -1)
-        case .down where focus == .map: viewModel.pan(dx: 0, dy: 1)
-        case .left where focus == .map: viewModel.pan(dx: -1, dy: 0)
-        case .right where focus == .map: viewModel.pan(dx: 1, dy: 0)
-        case .left, .character("h"): viewModel.moveCursor(by: -cursorStep); focus = .chart
-        case .right, .character("l"): viewModel.moveCursor(by: cursorStep); focus = .chart
-        case .shiftLeft, .pageUp: viewModel.moveCursor(by: -cursorStep * 10); focus = .chart
-        case .shiftRight, .pageDown: viewModel.moveCursor(by: cursorStep * 10); focus = .chart
-        case .home: viewModel.moveCursor(to: 0)
-        case .end: viewModel.moveCursor(to: current.workout.count - 1)
         default: return false
         }
         return true
     }
 
-    private func handleList(_ key: Key) -> Bool {
-        var state = list
-        state.setCount(viewModel.items.count)
-        state.select(viewModel.selectedIndex)
-        if state.handle(key, pageSize: listHeight) { viewModel.select(state.selected); return true }
+    /// Pans the map when it has focus; with the chart focused ← → move its cursor and ↑ ↓ do nothing.
+    private func arrow(_ key: Key) -> Bool {
+        if focus == .map {
+            switch key {
+            case .up: viewModel.pan(dx: 0, dy: -1)
+            case .down: viewModel.pan(dx: 0, dy: 1)
+            case .left: viewModel.pan(dx: -1, dy: 0)
+            case .right: viewModel.pan(dx: 1, dy: 0)
+            default: return false
+            }
+            return true
+        }
         switch key {
-        case .enter:
-            viewModel.openSelected()
-            focus = .map
-        case .character("r"):
-            viewModel.reload()
-        default:
-            return false
+        case .left: return moveCursor(by: -cursorStep)
+        case .right: return moveCursor(by: cursorStep)
+        default: return false
+        }
+    }
+
+    /// Shift-← → and PgUp PgDn move the cursor ten steps; Home and End go to the ends.
+    private func jumpCursor(_ key: Key) -> Bool {
+        switch key {
+        case .shiftLeft, .pageUp: return moveCursor(by: -cursorStep * 10)
+        case .shiftRight, .pageDown: return moveCursor(by: cursorStep * 10)
+        case .home: viewModel.moveCursor(to: 0)
+        case .end:
+            guard let current = viewModel.current else { return false }
+            viewModel.moveCursor(to: current.workout.count - 1)
+        default: return false
         }
         return true
     }
 
-    // MARK: Hints
-
-    public func footerHints(_ l: Localizer) -> [KeyHint] {
-        if viewModel.opening != nil { return [KeyHint("Esc", l.t("cancel"))] }
-        guard viewModel.current != nil else {
-            return [KeyHint("↑↓", l.t("move")), KeyHint("Enter", l.t("open")), KeyHint("r", l.t("reload"))]
-        }
-        if showText { return [KeyHint("s Esc", l.t("back to the map"))] }
-        return [KeyHint("+ -", l.t("zoom")), KeyHint(focus == .map ? "←↑↓→" : "← →", focus == .map ? l.t("pan") : l.t("cursor")),
-                KeyHint("Tab", focus == .map ? l.t("chart") : l.t("map")), KeyHint("z", l.t("zones")), KeyHint("s", l.t("summary")),
-                KeyHint("Esc", l.t("list"))]
-    }
-
-    public func helpSections(_ l: Localizer) -> [HelpSection] {
-        [HelpSection(title: l.t("Workout"), hints: [
-            KeyHint("↑ ↓ Enter", l.t("Choose a workout in the list and open it (.gpx, .tcx, .fit or .json)")),
-            KeyHint("Esc", l.t("While a workout opens: stop opening it")),
-            KeyHint("r", l.t("Read the workouts folder again (add files with locker workout import FILE)")),
-            KeyHint("+ - 0", l.t("Zoom the map in and out; 0 fits the whole route")),
-            KeyHint("← ↑ ↓ →", l.t("Pan the map (map focused) or move the chart cursor (chart focused)")),
-            KeyHint("Tab", l.t("Switch focus between the map and the chart")),
-            KeyHint("Shift-← → PgUp PgDn Home End", l.t("Move the chart cursor by larger steps, or to the start or end")),
-            KeyHint("z", l.t("Colour by four bands of this workout's heart rate, or by the five zones")),
-            KeyHint("s", l.t("The summary as plain text (for screen readers)")),
-            KeyHint("Esc", l.t("Back to the list")),
-        ])]
+    /// Moves the chart cursor and gives the chart focus.
+    private func moveCursor(by points: Int) -> Bool {
+        viewModel.moveCursor(by: points)
+        focus = .chart
+        return true
     }
 
     public func status(_ l: Localizer) -> String? {
@@ -133,7 +215,7 @@ public final class WorkoutScreen: Screen {
             parts.append(l.t("point {index} of {count}", ["index": String(i + 1), "count": String(w.count)]))
         }
         if current.summary.distanceSource == .route || current.summary.distanceSource == .device {
-            parts.append(WorkoutText.distance(Double(current.cumulativeDistance[i]), l))
+            parts.append(MeasureText.distance(Double(current.cumulativeDistance[i]), l))
         }
         parts.append(w.heartRate[i].isNaN ? l.t("no heart rate") : l.t("{bpm} bpm", ["bpm": WorkoutText.bpm(Double(w.heartRate[i]))]))
         return parts.joined(separator: " · ")
@@ -200,8 +282,8 @@ public final class WorkoutScreen: Screen {
                 return [Span("  " + l.t("reading …").padded(toWidth: 17 + 1 + 10 + 1 + 9 + 1 + 12) + " ", Style(.muted)),
                         Span(item.title, Style(.text, [.bold]))]
             }
-            let date = WorkoutText.dateTime(item.start).padded(toWidth: 17)
-            let distance = (item.distanceMeters.map { WorkoutText.distance($0, l) } ?? "—").padded(toWidth: 10, alignment: .right)
+            let date = MeasureText.dateTime(item.start).padded(toWidth: 17)
+            let distance = (item.distanceMeters.map { MeasureText.distance($0, l) } ?? "—").padded(toWidth: 10, alignment: .right)
             let duration = WorkoutText.duration(item.elapsedSeconds).padded(toWidth: 9, alignment: .right)
             let sport = (SportText.name(item.sport, l) ?? "").truncated(toWidth: 12).padded(toWidth: 12)
             var spans = [Span("  " + date + " " + distance + " " + duration + " " + sport + " ", Style(.text)),
@@ -224,7 +306,7 @@ public final class WorkoutScreen: Screen {
         if compact {
             // Two short lines: when, how far and how long; then pace, heart rate and climb.
             let s = current.summary
-            let first = [WorkoutText.dateTime(s.start), WorkoutSummaryText.distance(s, l),
+            let first = [MeasureText.dateTime(s.start), WorkoutSummaryText.distance(s, l),
                          l.t("{elapsed} elapsed, {moving} moving", ["elapsed": WorkoutText.duration(s.elapsedSeconds), "moving": WorkoutText.duration(s.movingSeconds)])]
             var second = [WorkoutText.pace(s.paceSecondsPerKilometre, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)]
             if s.heartRateMin != nil {
@@ -269,7 +351,7 @@ public final class WorkoutScreen: Screen {
     private func renderMap(_ current: WorkoutAnalysis, into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
         guard rect.height >= 4, rect.width >= 10 else { return }
-        surface.drawBox(rect, title: l.t("Route") + (viewModel.zoom > 1 ? " ×" + WorkoutText.decimals(viewModel.zoom, 1, l) : ""),
+        surface.drawBox(rect, title: l.t("Route") + (viewModel.zoom > 1 ? " ×" + MeasureText.decimals(viewModel.zoom, 1, l) : ""),
                         style: Style(focus == .map ? .accent : .border))
         let inner = rect.inset(dx: 1, dy: 1)
         let canvasRect = Rect(x: inner.x, y: inner.y, width: inner.width, height: inner.height - 1)

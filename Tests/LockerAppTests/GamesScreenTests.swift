@@ -78,7 +78,7 @@ final class GamesScreenTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let shellModel = ShellViewModel(localizer: .english, repository: JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json")),
                                         choices: StartupChoices(language: .en), writable: true)
-        let shell = Shell(viewModel: shellModel, screens: [], glyphs: .unicode)
+        let shell = Shell(viewModel: shellModel, screens: BlankScreen.filling([]), glyphs: .unicode)
         shell.reminders = games
         shell.background = work
         XCTAssertEqual(shell.idleTimeout, 1000, "the games are read once keys pause")
@@ -98,7 +98,7 @@ final class GamesScreenTests: XCTestCase {
         XCTAssertFalse(again.bellRequested, "the bell rings once")
         XCTAssertEqual(shell.idleTimeout, 30_000, "redrawn every 30 s while a game is today")
         // On the Games tab the selected game's map link is in the status line, as an OSC 8 link too.
-        let withTab = Shell(viewModel: shellModel, screens: [GamesScreen(viewModel: games, exportDirectory: "/tmp")], glyphs: .unicode)
+        let withTab = Shell(viewModel: shellModel, screens: BlankScreen.filling([GamesScreen(viewModel: games, exportDirectory: "/tmp")]), glyphs: .unicode)
         withTab.reminders = games
         shellModel.select(.games)
         let linked = MemorySurface(width: 100, height: 24)

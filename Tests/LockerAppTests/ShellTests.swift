@@ -22,7 +22,7 @@ final class ShellTests: XCTestCase {
         let repository = JSONRepository<Settings>(url: directory.appendingPathComponent("settings.json"))
         let viewModel = ShellViewModel(localizer: localizer, repository: repository,
                                        choices: StartupChoices(language: language), writable: true)
-        return Shell(viewModel: viewModel, screens: screens, glyphs: glyphs)
+        return Shell(viewModel: viewModel, screens: BlankScreen.filling(screens), glyphs: glyphs)
     }
 
     func render(_ shell: Shell, _ width: Int, _ height: Int, glyphs: Glyphs = .unicode) -> MemorySurface {
@@ -153,8 +153,10 @@ final class ShellTests: XCTestCase {
         var unsaved = true
         var typing = false
         var received: [Key] = []
-        func footerHints(_ localizer: Localizer) -> [KeyHint] { [KeyHint("e", "edit")] }
-        func helpSections(_ localizer: Localizer) -> [HelpSection] { [HelpSection(title: "Grades", hints: [KeyHint("e", "edit")])] }
+        func keyTables(_ localizer: Localizer) -> [KeyTable] { [activeKeys(localizer)] }
+        func activeKeys(_ localizer: Localizer) -> KeyTable {
+            KeyTable(id: "editing", title: "Grades", [.described("e", help: "edit", footer: "edit")])
+        }
         func handle(_ key: Key) -> Bool { received.append(key); return true }
         func render(into surface: Surface, rect: Rect, context: RenderContext) {
             surface.write("editing", x: rect.x, y: rect.y)
@@ -204,6 +206,6 @@ final class ShellTests: XCTestCase {
     func testCursorIsParkedOnTheFocusedItem() {
         let surface = render(makeShell(), 80, 24)
         XCTAssertEqual(surface.cursor?.visible, false)
-        XCTAssertEqual(surface.cursor?.position.y, 11, "on the tab's one line")
+        XCTAssertEqual(surface.cursor?.position.y, 0, "a screen that parks nothing: on the selected tab's title")
     }
 }

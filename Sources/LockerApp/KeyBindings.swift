@@ -1,0 +1,85 @@
+import LockerKit
+import TerminalUI
+
+/// One thing a key does on a screen, declared once (in the manner of lazygit's `Binding`): the
+/// screen's `handle`, the footer, the help overlay and docs/KEYS.md all read it.
+public struct KeyBinding {
+    /// Whether a key triggers this binding.
+    public let matches: (Key) -> Bool
+    /// The keys as written in the help overlay and in KEYS.md ("↑ ↓ PgUp PgDn").
+    public let label: String
+    /// What the keys do, in the interface language.
+    public let help: String
+    /// The footer's short form, nil when the binding is not shown there.
+    public let footer: KeyHint?
+    /// Runs the intent for the key; false when it does nothing now, so the key falls through to
+    /// the next binding or to the shell.
+    public let action: (Key) -> Bool
+
+    /// A binding for a fixed set of keys. `footer` is the footer's short label (`footerKeys`
+    /// writes the keys shorter there, "↑↓"); leave it nil for keys only help describes.
+    public init(_ keys: [Key], _ label: String, help: String, footer: String? = nil, footerKeys: String? = nil,
+                action: @escaping (Key) -> Bool) {
+        self.init(matching: { keys.contains($0) }, label, help: help, footer: footer, footerKeys: footerKeys, action: action)
+    }
+
+    /// A binding whose intent always takes the key.
+    public init(_ keys: [Key], _ label: String, help: String, footer: String? = nil, footerKeys: String? = nil,
+                perform: @escaping () -> Void) {
+        self.init(keys, label, help: help, footer: footer, footerKeys: footerKeys) { _ in perform(); return true }
+    }
+
+    /// A binding for keys no list can name (any printable character, any digit).
+    public init(matching: @escaping (Key) -> Bool, _ label: String, help: String, footer: String? = nil, footerKeys: String? = nil,
+                action: @escaping (Key) -> Bool) {
+        self.matches = matching
+        self.label = label
+        self.help = help
+        self.footer = footer.map { KeyHint(footerKeys ?? label, $0) }
+        self.action = action
+    }
+
+    /// A binding that only documents keys a widget handles itself (a list's ↑ ↓, a text field's
+    /// typing); `handle` never matches it.
+    public static func described(_ label: String, help: String, footer: String? = nil, footerKeys: String? = nil) -> KeyBinding {
+        KeyBinding(matching: { _ in false }, label, help: help, footer: footer, footerKeys: footerKeys) { _ in false }
+    }
+}
+
+/// The bindings of one mode of a screen ("Penalties", "Searching"), under a translated title.
+public struct KeyTable {
+    /// A stable name for KEYS.md's generated blocks ("penalties", "games-form").
+    public let id: String
+    public let title: String
+    public let bindings: [KeyBinding]
+
+    public init(id: String, title: String, _ bindings: [KeyBinding]) {
+        self.id = id
+        self.title = title
+        self.bindings = bindings
+    }
+
+    /// Runs the first binding that matches `key` and takes it. Returns whether one did.
+    public func handle(_ key: Key) -> Bool {
+        for binding in bindings where binding.matches(key) {
+            if binding.action(key) { return true }
+        }
+        return false
+    }
+
+    /// The footer's hints, in the table's order.
+    public var footerHints: [KeyHint] { bindings.compactMap(\.footer) }
+
+    /// The table as a section of the help overlay.
+    public var helpSection: HelpSection {
+        HelpSection(title: title, hints: bindings.map { KeyHint($0.label, $0.help) })
+    }
+
+    /// The table as KEYS.md shows it (a Markdown table; `|` in a label or text escaped).
+    public var markdown: String {
+        func cell(_ text: String) -> String { text.replacing("|", with: "\\|") }
+        var lines = ["| key | action |", "|---|---|"]
+        for binding in bindings { lines.append("| \(cell(binding.label)) | \(cell(binding.help)) |") }
+        return lines.joined(separator: "\n")
+    }
+}

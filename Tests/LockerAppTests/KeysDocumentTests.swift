@@ -1,0 +1,73 @@
+import Foundation
+import LockerKit
+import TerminalUI
+import XCTest
+@testable import LockerApp
+
+/// docs/KEYS.md's key tables are the screens' own `KeyTable`s, in English: each sits between
+/// `<!-- keys:ID -->` and `<!-- /keys -->`. This test fails when the file and the code disagree;
+/// `LOCKER_RECORD_KEYS=1 swift test --filter KeysDocumentTests` rewrites the blocks (a table
+/// with no block yet is added at the end of the file, to be moved where it belongs).
+final class KeysDocumentTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let document = root.appendingPathComponent("docs/KEYS.md")
+
+    func testKeysDocumentIsTheScreensTables() throws {
+        let tables = try allTables()
+        var text = try String(contentsOf: Self.document, encoding: .utf8)
+        let documented = Self.blocks(in: text)
+        let record = ProcessInfo.processInfo.environment["LOCKER_RECORD_KEYS"] == "1"
+        for table in tables {
+            let expected = Self.block(table)
+            if let found = documented[table.id] {
+                if text[found] != expected {
+                    // Ranges move as blocks are rewritten: find this one again in the new text.
+                    if record, let current = Self.blocks(in: text)[table.id] { text.replaceSubrange(current, with: expected) } else {
+                        XCTFail("docs/KEYS.md: the \(table.id) table differs from the code:\n\(expected)")
+                    }
+                }
+            } else if record {
+                text += "\n" + expected + "\n"
+            } else {
+                XCTFail("docs/KEYS.md has no block for the \(table.id) table:\n\(expected)")
+            }
+        }
+        let stale = Set(documented.keys).subtracting(tables.map(\.id))
+        XCTAssert(stale.isEmpty, "docs/KEYS.md documents tables the code no longer has: \(stale.sorted())")
+        XCTAssertEqual(Set(tables.map(\.id)).count, tables.count, "two tables share an id")
+        if record { try text.write(to: Self.document, atomically: true, encoding: .utf8) }
+    }
+
+    /// Every table of every tab, and the shell's global keys, as an English user sees them.
+    func allTables() throws -> [KeyTable] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locker-keys-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let localizer = Localizer(directory: Self.root.appendingPathComponent("Localization"), language: .en)
+        let options = AppOptions(choices: StartupChoices(language: .en), ascii: false, paths: DataPaths(directory: directory),
+                                 resources: Resources(root: Self.root))
+        let (screens, _) = ScreenFactory.makeScreens(options: options, localizer: localizer, work: BackgroundWork()) { _ in }
+        let viewModel = ShellViewModel(localizer: localizer, repository: JSONRepository<Settings>(url: directory.appendingPathComponent("settings.json")),
+                                       choices: StartupChoices(language: .en), writable: true)
+        let shell = Shell(viewModel: viewModel, screens: screens, glyphs: .unicode)
+        let byTab = Dictionary(screens.map { ($0.tab, $0) }, uniquingKeysWith: { first, _ in first })
+        return [shell.globalKeys()] + Tab.allCases.flatMap { byTab[$0]?.keyTables(localizer) ?? [] }
+    }
+
+    static func block(_ table: KeyTable) -> String {
+        "<!-- keys:\(table.id) -->\n**\(table.title)**\n\n\(table.markdown)\n<!-- /keys -->"
+    }
+
+    /// The ranges of the generated blocks in `text`, by table id.
+    static func blocks(in text: String) -> [String: Range<String.Index>] {
+        var found: [String: Range<String.Index>] = [:]
+        var rest = text.startIndex..<text.endIndex
+        while let open = text.range(of: "<!-- keys:", range: rest),
+              let idEnd = text.range(of: " -->", range: open.upperBound..<text.endIndex),
+              let close = text.range(of: "<!-- /keys -->", range: idEnd.upperBound..<text.endIndex) {
+            found[String(text[open.upperBound..<idEnd.lowerBound])] = open.lowerBound..<close.upperBound
+            rest = close.upperBound..<text.endIndex
+        }
+        return found
+    }
+}
