@@ -109,8 +109,7 @@ public final class GamesScreen: Screen {
         KeyTable(id: "games-account", title: l.t("Account"), [
             KeyBinding([.tab, .down, .backTab, .up], "Tab ↑ ↓", help: l.t("Next or previous field; Enter logs in or signs up"),
                        footer: l.t("next field"), footerKeys: "Tab") { key in
-                let count = self.signingUp ? 4 : 3
-                self.formFocus = (self.formFocus + (key == .tab || key == .down ? 1 : count - 1)) % count
+                self.formFocus = FormRows.step(self.formFocus, key, rows: self.signingUp ? 4 : 3)
                 return true
             },
             KeyBinding([.left, .right], "← →", help: l.t("On the first line of the form: log in or sign up")) { key in
@@ -558,8 +557,7 @@ struct GamesEditForm {
     mutating func handle(_ key: Key) -> Result {
         switch key {
         case .escape: return .cancel
-        case .tab, .down: focus = (focus + 1) % 3; return .stay
-        case .backTab, .up: focus = (focus + 2) % 3; return .stay
+        case .tab, .down, .backTab, .up: focus = FormRows.step(focus, key, rows: 3); return .stay
         case .enter:
             let unchangedTime = when.date.map { abs($0.timeIntervalSince1970 - game.start) < 60 } ?? false
             let newCapacity = Int(capacity.text)
@@ -619,8 +617,7 @@ struct GamesCreateForm {
     mutating func handle(_ key: Key) -> Result {
         switch key {
         case .escape: return .cancel
-        case .tab, .down: focus = (focus + 1) % 6; return .stay
-        case .backTab, .up: focus = (focus + 5) % 6; return .stay
+        case .tab, .down, .backTab, .up: focus = FormRows.step(focus, key, rows: 6); return .stay
         case .enter:
             return .submit(Request(ground: grounds[groundIndex].id, localTime: when.localText, players: Int(players.text) ?? 0,
                                    capacity: Int(capacity.text) ?? 0, minimum: Int(minimum.text), note: note.text.isEmpty ? nil : note.text))
@@ -681,6 +678,11 @@ enum FormRows {
                           style: Style(focused ? .accent : .muted, focused ? [.bold] : []), clip: clip)
             field(row, Rect(x: inner.x + labelWidth, y: y, width: inner.maxX - inner.x - labelWidth, height: 1), focused)
         }
+    }
+
+    /// The row after `focus` for Tab and ↓, the one before for Shift-Tab and ↑, wrapping.
+    static func step(_ focus: Int, _ key: Key, rows: Int) -> Int {
+        (focus + (key == .tab || key == .down ? 1 : rows - 1)) % rows
     }
 
     /// A value chosen with ← →, shown as "◂ text ▸" ("< text >" in ASCII).

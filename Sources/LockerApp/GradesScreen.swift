@@ -193,22 +193,9 @@ public final class GradesScreen: Screen {
         ])
     }
 
-    /// The keys while the search is typed: Enter keeps it, Esc drops it, the rest edit it.
     private func searchKeys(_ l: Localizer) -> KeyTable {
-        KeyTable(id: "grades-search", title: l.t("Search:"), [
-            KeyBinding([.enter], "Enter", help: l.t("keep")) {
-                _ = self.search.handleTyping(.enter)
-                self.updateSearch()
-            },
-            KeyBinding([.escape], "Esc", help: l.t("cancel")) {
-                _ = self.search.handleTyping(.escape)
-                self.search.clear()
-            },
-            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
-                if self.search.handleTyping(key) == .changed { self.updateSearch() }
-                return true
-            },
-        ])
+        .searchTyping(id: "grades-search", l, type: { self.search.handleTyping($0) }, clear: { self.search.clear() },
+                      apply: { self.updateSearch() })
     }
 
     private func toggleLock() {

@@ -59,6 +59,21 @@ public struct KeyTable {
         self.bindings = bindings
     }
 
+    /// The keys while a search line is typed: Enter keeps the search, Esc drops it, every other
+    /// key edits it. `type` hands the key to the screen's `SearchState.handleTyping`, `clear`
+    /// empties that search, `apply` shows the hits (after Enter and after each change).
+    public static func searchTyping(id: String, _ l: Localizer, type: @escaping (Key) -> SearchState.Event,
+                                    clear: @escaping () -> Void, apply: @escaping () -> Void) -> KeyTable {
+        KeyTable(id: id, title: l.t("Search:"), [
+            KeyBinding([.enter], "Enter", help: l.t("keep")) { _ = type(.enter); apply() },
+            KeyBinding([.escape], "Esc", help: l.t("cancel")) { _ = type(.escape); clear() },
+            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
+                if type(key) == .changed { apply() }
+                return true
+            },
+        ])
+    }
+
     /// Runs the first binding that matches `key` and takes it. Returns whether one did.
     public func handle(_ key: Key) -> Bool {
         for binding in bindings where binding.matches(key) {

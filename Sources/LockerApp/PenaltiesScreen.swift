@@ -101,22 +101,9 @@ public final class PenaltiesScreen: Screen {
         ])
     }
 
-    /// The keys while the search is typed: Enter keeps it, Esc drops it, the rest edit it.
     private func searchKeys(_ l: Localizer) -> KeyTable {
-        KeyTable(id: "penalties-search", title: l.t("Search:"), [
-            KeyBinding([.enter], "Enter", help: l.t("keep")) {
-                _ = self.search.handleTyping(.enter)
-                self.updateSearch(from: self.viewModel.selectedIndex)
-            },
-            KeyBinding([.escape], "Esc", help: l.t("cancel")) {
-                _ = self.search.handleTyping(.escape)
-                self.search.clear()
-            },
-            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
-                if self.search.handleTyping(key) == .changed { self.updateSearch(from: self.viewModel.selectedIndex) }
-                return true
-            },
-        ])
+        .searchTyping(id: "penalties-search", l, type: { self.search.handleTyping($0) }, clear: { self.search.clear() },
+                      apply: { self.updateSearch(from: self.viewModel.selectedIndex) })
     }
 
     /// The article focus, back to the first article whenever another penalty is selected.

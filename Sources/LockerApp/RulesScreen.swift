@@ -125,26 +125,9 @@ public final class RulesScreen: Screen {
         ])
     }
 
-    /// The keys while the search is typed: Enter keeps it, Esc drops it, the rest edit it.
     private func searchKeys(_ l: Localizer) -> KeyTable {
-        KeyTable(id: "rules-search", title: l.t("Search:"), [
-            KeyBinding([.enter], "Enter", help: l.t("keep")) {
-                _ = self.text.search.handleTyping(.enter)
-                self.text.applySearch(height: self.textHeight)
-                self.followText()
-            },
-            KeyBinding([.escape], "Esc", help: l.t("cancel")) {
-                _ = self.text.search.handleTyping(.escape)
-                self.text.search.clear()
-            },
-            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
-                if self.text.search.handleTyping(key) == .changed {
-                    self.text.applySearch(height: self.textHeight)
-                    self.followText()
-                }
-                return true
-            },
-        ])
+        .searchTyping(id: "rules-search", l, type: { self.text.search.handleTyping($0) }, clear: { self.text.search.clear() },
+                      apply: { self.text.applySearch(height: self.textHeight); self.followText() })
     }
 
     /// The keys while an article number is typed (after `g`).
