@@ -37,10 +37,14 @@ public final class Shell {
         let byTab = Dictionary(screens.map { ($0.tab, $0) }, uniquingKeysWith: { _, last in last })
         precondition(byTab.count == Tab.allCases.count, "the shell needs a screen for every tab")
         self.screens = byTab
-        tokens.append(viewModel.observe { [weak self] in self?.needsRender = true })
+        tokens.append(viewModel.observe { [weak self] in
+            self?.needsRender = true
+            self?.refreshGlobalKeys()
+        })
         for screen in byTab.values {
             if let token = screen.observeChanges({ [weak self] in self?.needsRender = true }) { tokens.append(token) }
         }
+        refreshGlobalKeys()
     }
 
     private var localizer: Localizer { viewModel.localizer }
@@ -90,27 +94,38 @@ public final class Shell {
         return .none
     }
 
-    /// The keys every tab shares. `q` is declared here and answered in `handle`, which returns
-    /// what the run loop must do; Ctrl-C and Ctrl-L are answered before anything else.
-    func globalKeys() -> KeyTable {
+    /// The keys every tab shares, built when the shell starts and again when the interface
+    /// language changes (every key and every frame read them). `q` is declared here and
+    /// answered in `handle`, which returns what the run loop must do; Ctrl-C and Ctrl-L are
+    /// answered before anything else.
+    func globalKeys() -> KeyTable { globalTable?.table ?? makeGlobalKeys() }
+
+    private var globalTable: (language: Language, table: KeyTable)?
+
+    private func refreshGlobalKeys() {
+        guard globalTable?.language != viewModel.language else { return }
+        globalTable = (viewModel.language, makeGlobalKeys())
+    }
+
+    private func makeGlobalKeys() -> KeyTable {
         let l = localizer
         return KeyTable(id: "global", title: l.t("Global keys"), [
-            KeyBinding([.character("?"), .function(1)], "? F1", help: l.t("This help"), footer: l.t("help"), footerKeys: "?") {
+            KeyBinding([.character("?"), .function(1)], "? F1", help: l.t("This help"), footer: l.t("help"), footerKeys: "?") { [unowned self] in
                 self.help = TextViewState()
             },
             KeyBinding(matching: { ("1"..."6").contains($0.character ?? " ") }, "1 … 6",
-                       help: l.t("Rules, Penalties, Quiz, Grades, Workout, Games"), footer: l.t("tabs"), footerKeys: "1-6") { key in
+                       help: l.t("Rules, Penalties, Quiz, Grades, Workout, Games"), footer: l.t("tabs"), footerKeys: "1-6") { [unowned self] key in
                 self.viewModel.select(Tab.allCases[Int(String(key.character!))! - 1])
                 return true
             },
-            KeyBinding([.character("]"), .character("[")], "] [", help: l.t("Next / previous tab")) { key in
+            KeyBinding([.character("]"), .character("[")], "] [", help: l.t("Next / previous tab")) { [unowned self] key in
                 if key == .character("]") { self.viewModel.nextTab() } else { self.viewModel.previousTab() }
                 return true
             },
-            KeyBinding([.character("L")], "L", help: l.t("Next language: en → fr → es → it"), footer: l.t("language")) {
+            KeyBinding([.character("L")], "L", help: l.t("Next language: en → fr → es → it"), footer: l.t("language")) { [unowned self] in
                 self.viewModel.cycleLanguage()
             },
-            KeyBinding([.character("T")], "T", help: l.t("Next theme: dark → light → mono"), footer: l.t("theme")) {
+            KeyBinding([.character("T")], "T", help: l.t("Next theme: dark → light → mono"), footer: l.t("theme")) { [unowned self] in
                 self.viewModel.cycleTheme()
             },
             .described("q", help: l.t("Quit (asks first when edits are unsaved)"), footer: l.t("quit")),
