@@ -19,7 +19,9 @@ public struct HelpOverlay {
 
     /// The overlay content as lines for a given inner width.
     public func lines(width: Int) -> [TextLine] {
-        let keyWidth = min(16, (sections.flatMap(\.hints).map { $0.key.displayWidth }.max() ?? 4) + 2)
+        // The key column fits the longest keys, up to a third of the width (16 at the least),
+        // so "↑ ↓ PgUp PgDn Home End" is whole wherever the overlay has room for it.
+        let keyWidth = min(max(16, width / 3), (sections.flatMap(\.hints).map { $0.key.displayWidth }.max() ?? 4) + 2)
         var lines: [TextLine] = []
         for section in sections {
             if !lines.isEmpty { lines.append(TextLine("")) }
@@ -38,7 +40,9 @@ public struct HelpOverlay {
     /// Renders centred in `area`, scrolled by `state` (which it sizes to the content).
     public func render(_ state: inout TextViewState, into surface: Surface, area: Rect) {
         let width = min(area.width - 4, 76)
-        let content = lines(width: width - 4)
+        var content = lines(width: width - 4)
+        // Text that scrolls gives its last column to the text view's scroll bar.
+        if content.count + 4 > area.height - 2 { content = lines(width: width - 5) }
         let height = min(area.height - 2, content.count + 4)
         let box = area.centered(width: width, height: height)
         surface.fill(box)
