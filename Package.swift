@@ -48,13 +48,15 @@ let package = Package(
             name: "CCrypt",
             linkerSettings: [.linkedLibrary("crypt")]
         ),
+        // Models, view-models and background work: Swift 6 language mode, so a value shared
+        // with a worker thread that is not Sendable is a compile error (issue 16).
         .target(
             name: "LockerKit",
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Games storage (SQLite through GRDB, PostgreSQL through postgres-nio), the HTTP server
         // and its typed client. GRDB and NIO import full Foundation, so this lives in its own
-        // program, `locker-games`, and never in the start-up path of `locker`.
+        // program, `locker-games`, and never in the start-up path of `locker`. Swift 6 mode.
         .target(
             name: "LockerGames",
             dependencies: ["LockerKit", "CCrypt", .product(name: "GRDB", package: "GRDB.swift"),
@@ -68,7 +70,7 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "NIOSSL", package: "swift-nio-ssl"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // What both command-line programs share: early language, failures, JSON, root options.
         .target(

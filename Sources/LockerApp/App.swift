@@ -44,8 +44,7 @@ public final class App {
         let (screens, games) = ScreenFactory.makeScreens(options: options, localizer: localizer, work: work) { [weak viewModel] tab in
             viewModel?.select(tab)
         }
-        shell = Shell(viewModel: viewModel, screens: screens, glyphs: glyphs)
-        shell.reminders = games
+        shell = Shell(viewModel: viewModel, screens: screens, attention: [games], glyphs: glyphs)
         shell.background = work
         surface = terminal.makeSurface(theme: App.theme(for: viewModel.theme), glyphs: glyphs)
     }
@@ -86,6 +85,7 @@ public final class App {
 
     private func draw() {
         surface.beginFrame()
+        if shell.takeBell() { surface.bellRequested = true }
         shell.render(into: surface)
         surface.present()
     }
@@ -105,8 +105,8 @@ enum ScreenFactory {
         }
         let penalties = Lazy { PenaltiesViewModel(localizer: localizer, loading: diving.appendingPathComponent("penalties.json")) }
         // The database lives in locker-games (ARCHITECTURE §7j), found beside locker. The games
-        // view-model also feeds the shell's reminder line, so it exists from the start; it reads
-        // nothing until keys pause.
+        // view-model is also the shell's attention source (today's games above every tab), so it
+        // exists from the start; it reads nothing until the shell starts it.
         let program = Resources.executableURL()?.deletingLastPathComponent().appendingPathComponent("locker-games").path ?? "locker-games"
         var helperArguments = ["--data-dir", options.paths.directory.path, "--games-db", options.paths.gamesDatabase.path]
         if let server = options.gamesServer { helperArguments += ["--games-server", server] }

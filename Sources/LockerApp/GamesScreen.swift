@@ -49,11 +49,6 @@ public final class GamesScreen: Screen {
         viewModel.observe(callback)
     }
 
-    /// The session is read once keys pause after the tab is first shown (a child process), so
-    /// switching to the tab stays instant.
-    public var hasPendingWork: Bool { !viewModel.started }
-    public func flushPendingWork() { viewModel.start() }
-
     // MARK: Keys
 
     /// The screen's modes, in the order they take keys.
@@ -69,8 +64,7 @@ public final class GamesScreen: Screen {
     }
 
     public func handle(_ key: Key) -> Bool {
-        viewModel.start()
-        return activeKeys(viewModel.localizer).handle(key)
+        activeKeys(viewModel.localizer).handle(key)
     }
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
@@ -379,11 +373,11 @@ public final class GamesScreen: Screen {
         }
         guard let user = viewModel.user else { return renderAccountForm(into: surface, rect: rect, context: context) }
         var area = rect
-        // Today's games, urgent within the hour (bold, bell once per game).
-        if let reminder = viewModel.reminder() {
+        // Today's games, urgent within the hour (bold; the shell rings the bell once per game).
+        if let reminder = viewModel.attention() {
             let (row, rest) = area.splitTop(1)
             area = rest
-            ReminderLine.render(reminder, into: surface, row: row, rungFor: &viewModel.bellRungFor)
+            AttentionBar.render(reminder, into: surface, row: row)
         }
         let (header, body) = area.splitTop(1)
         surface.write(" " + l.t("Logged in as {name}", ["name": user]), x: header.x, y: header.y, style: Style(.title, [.bold]), clip: header)
@@ -523,16 +517,6 @@ public final class GamesScreen: Screen {
         for (i, line) in WordWrap.wrap(hint, width: inner.width).enumerated() where inner.y + 5 + i < inner.maxY {
             surface.write(line, x: inner.x, y: inner.y + 5 + i, style: Style(.muted), clip: inner)
         }
-    }
-}
-
-/// The line that reminds of today's games, in the Games tab and above every other tab.
-enum ReminderLine {
-    static func render(_ reminder: (text: String, urgent: GameListing?), into surface: Surface, row: Rect, rungFor: inout Int64?) {
-        Banner(reminder.text, kind: reminder.urgent == nil ? .info : .warning).render(into: surface, row: row)
-        guard let urgent = reminder.urgent else { return }
-        surface.highlight(x: row.x, y: row.y, width: row.width, style: Style(.warn, [.bold, .reverse]))
-        if rungFor != urgent.id { rungFor = urgent.id; surface.bellRequested = true }
     }
 }
 

@@ -21,18 +21,20 @@ public final class Shell {
     private var tokens: [ObservationToken] = []
     /// Set when something changed since the last frame.
     public private(set) var needsRender = true
-    /// Today's games, shown above every tab (the Games tab draws its own line). Read once keys
-    /// pause after start, through `locker-games`.
-    public var reminders: GamesViewModel? {
-        didSet { if let reminders { tokens.append(reminders.observe { [weak self] in self?.needsRender = true }) } }
-    }
+    /// Lines tabs want seen from every tab (today's games), each drawn above the tabs other than
+    /// its own, started once keys pause.
+    private let attention: [AttentionSource]
+    /// The bell rings once per urgent line (`AttentionLine.bellID`).
+    private var bellRungFor: Set<String> = []
+    private var bellPending = false
 
     /// Where screens' slow work runs; its results are delivered here, on the UI thread, when
     /// the run loop wakes.
     public var background: BackgroundWork?
 
-    public init(viewModel: ShellViewModel, screens: [Screen], glyphs: Glyphs) {
+    public init(viewModel: ShellViewModel, screens: [Screen], attention: [AttentionSource] = [], glyphs: Glyphs) {
         self.viewModel = viewModel
+        self.attention = attention
         self.glyphs = glyphs
         let byTab = Dictionary(screens.map { ($0.tab, $0) }, uniquingKeysWith: { _, last in last })
         precondition(byTab.count == Tab.allCases.count, "the shell needs a screen for every tab")
@@ -43,6 +45,12 @@ public final class Shell {
         })
         for screen in byTab.values {
             if let token = screen.observeChanges({ [weak self] in self?.needsRender = true }) { tokens.append(token) }
+        }
+        for source in attention {
+            tokens.append(source.observe { [weak self] in
+                self?.needsRender = true
+                self?.checkBell()
+            })
         }
         refreshGlobalKeys()
     }
@@ -153,35 +161,57 @@ public final class Shell {
         if viewModel.expireNotice(now: now) { needsRender = true }
         viewModel.saveSettingsIfNeeded()
         flushPendingWork()
+        startAttention(now: now)
         if warmUpNextScreen() { return }
-        if let reminders {
-            // The first look at today's games runs locker-games (tens of milliseconds, blocking):
-            // only after a full second without keys, so it never lands in the middle of typing.
-            if !reminders.started && now.timeIntervalSince(lastKeyAt) >= Double(Shell.remindersDelay) / 1000 { reminders.start() }
-            // Relative times ("in 12 minutes") move on, and a game may become urgent.
-            if !reminders.todaysGames().isEmpty { needsRender = true }
+        // Relative times ("in 12 minutes") move on, and a line may become urgent.
+        if attention.contains(where: { $0.started && $0.attentionRefresh != nil }) {
+            needsRender = true
+            checkBell()
         }
     }
 
-    /// Milliseconds the run loop may wait for a key before `tick` has work (nil: forever).
+    /// Starts each attention source at once when its tab is shown, else after a full second
+    /// without keys (its first look runs a helper process, kept out of the middle of typing).
+    private func startAttention(now: Date) {
+        let paused = now.timeIntervalSince(lastKeyAt) >= Double(Shell.attentionDelay) / 1000
+        for source in attention where !source.started && (paused || source.tab == viewModel.tab) { source.start() }
+    }
+
+    /// Asks for the bell when an urgent line appears that has not rung yet.
+    private func checkBell() {
+        for source in attention where source.started {
+            guard let line = source.attention(), line.urgent, let id = line.bellID, !bellRungFor.contains(id) else { continue }
+            bellRungFor.insert(id)
+            bellPending = true
+        }
+    }
+
+    /// True once after an urgent line appeared: the run loop rings the terminal bell.
+    public func takeBell() -> Bool {
+        defer { bellPending = false }
+        return bellPending
+    }
+
     /// Milliseconds without a key before pending changes are saved.
     static let saveDelay = 250
 
     /// Milliseconds without a key before the next unbuilt tab is built (after the first frame).
     static let warmUpDelay = 10
-    /// Milliseconds without a key before the reminders first ask for today's games.
-    static let remindersDelay = 1000
+    /// Milliseconds without a key before attention sources (today's games) first look.
+    static let attentionDelay = 1000
     /// When the last key came (start-up counts as one).
     private var lastKeyAt = Date()
 
+    /// Milliseconds the run loop may wait for a key before `tick` has work (nil: forever).
     public var idleTimeout: Int? {
         if screens.values.contains(where: { $0.needsWarmUp }) { return Shell.warmUpDelay }
         if screens.values.contains(where: { $0.hasPendingWork }) { return Shell.saveDelay }
-        if let reminders, !reminders.started { return Shell.remindersDelay }
+        if let waiting = attention.first(where: { !$0.started }) {
+            return waiting.tab == viewModel.tab ? Shell.warmUpDelay : Shell.attentionDelay
+        }
         if viewModel.notice != nil { return 500 }
         if viewModel.hasPendingSettings { return 1000 }
-        if let reminders, !reminders.todaysGames().isEmpty { return 30_000 }
-        return nil
+        return attention.filter(\.started).compactMap(\.attentionRefresh).min()
     }
 
     // MARK: Drawing
@@ -222,8 +252,8 @@ public final class Shell {
         let status = statusText(width: bounds.width - statusLanguage.displayWidth - 2, glyphs: glyphs)
         let statusRows = max(1, status.lines.count)
         var content = Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 2 - statusRows)
-        if viewModel.tab != .games, let reminders, reminders.started, let reminder = reminders.reminder() {
-            ReminderLine.render(reminder, into: surface, row: content.row(0), rungFor: &reminders.bellRungFor)
+        if let line = attentionLine() {
+            AttentionBar.render(line, into: surface, row: content.row(0))
             content = Rect(x: content.x, y: content.y + 1, width: content.width, height: content.height - 1)
         }
         surface.cursor = nil
@@ -233,6 +263,11 @@ public final class Shell {
         Footer(hints: footerHints()).render(into: surface, row: bounds.row(bounds.height - 1))
         if help != nil { renderHelp(into: surface, area: content) }
         if let quitDialog { quitDialog.render(into: surface, area: bounds) }
+    }
+
+    /// The line drawn above the current tab: the first attention source's, unless the tab is its own.
+    private func attentionLine() -> AttentionLine? {
+        attention.lazy.filter { $0.started && $0.tab != self.viewModel.tab }.compactMap { $0.attention() }.first
     }
 
     /// The tab's name in the current language.

@@ -41,10 +41,11 @@ final class GamesScreenTests: XCTestCase {
         let now = 1_795_253_400.0   // 2026-11-21 09:30 UTC
         let client = CannedGamesClient()
         let work = BackgroundWork()
-        let screen = GamesScreen(viewModel: GamesViewModel(localizer: .english, client: client, work: work, now: { now }), exportDirectory: "/tmp")
+        let games = GamesViewModel(localizer: .english, client: client, work: work, now: { now })
+        let screen = GamesScreen(viewModel: games, exportDirectory: "/tmp")
         XCTAssertTrue(render(screen, 80, 21).text.contains("Opening the games database…"))
-        XCTAssertTrue(screen.hasPendingWork, "the session is read once keys pause")
-        screen.flushPendingWork()
+        XCTAssertFalse(games.started, "the shell starts the session (see testTheReminderShowsAboveEveryTabOnceLoaded)")
+        games.start()
         XCTAssertTrue(work.waitUntilIdle())
         let form = render(screen, 80, 21)
         XCTAssertTrue(form.text.contains("Username"), form.text)
@@ -61,10 +62,9 @@ final class GamesScreenTests: XCTestCase {
         XCTAssertTrue(work.waitUntilIdle())
         let surface = render(screen, 120, 37)
         XCTAssertTrue(surface.text.contains("Cricket today: 10:15 Casey Fields (in 45 minutes)"), surface.text)
-        XCTAssertTrue(surface.bellRequested, "the urgent reminder rings once")
+        XCTAssertEqual(games.attention()?.urgent, true, "within the hour: bold, and the shell rings the bell")
         XCTAssertTrue(surface.text.contains("Bring\u{FFFD}[2J"), "shared text is inert")
         assertGolden(surface, "games-en-120x40")
-        XCTAssertFalse(render(screen, 120, 37).bellRequested, "only once")
     }
 
     func testTheReminderShowsAboveEveryTabOnceLoaded() throws {
@@ -78,8 +78,7 @@ final class GamesScreenTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let shellModel = ShellViewModel(localizer: .english, repository: JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json")),
                                         choices: StartupChoices(language: .en), writable: true)
-        let shell = Shell(viewModel: shellModel, screens: BlankScreen.filling([]), glyphs: .unicode)
-        shell.reminders = games
+        let shell = Shell(viewModel: shellModel, screens: BlankScreen.filling([]), attention: [games], glyphs: .unicode)
         shell.background = work
         XCTAssertEqual(shell.idleTimeout, 1000, "the games are read once keys pause")
         let before = MemorySurface(width: 80, height: 24)
@@ -92,19 +91,31 @@ final class GamesScreenTests: XCTestCase {
         let after = MemorySurface(width: 80, height: 24)
         shell.render(into: after)
         XCTAssertEqual(after.lines[1].trimmingCharacters(in: .whitespaces), "! Cricket today: 10:15 Casey Fields (in 45 minutes)")
-        XCTAssertTrue(after.bellRequested)
-        let again = MemorySurface(width: 80, height: 24)
-        shell.render(into: again)
-        XCTAssertFalse(again.bellRequested, "the bell rings once")
+        XCTAssertTrue(shell.takeBell(), "the urgent line rings the bell")
+        shell.tick()
+        XCTAssertFalse(shell.takeBell(), "once")
         XCTAssertEqual(shell.idleTimeout, 30_000, "redrawn every 30 s while a game is today")
         // On the Games tab the selected game's map link is in the status line, as an OSC 8 link too.
-        let withTab = Shell(viewModel: shellModel, screens: BlankScreen.filling([GamesScreen(viewModel: games, exportDirectory: "/tmp")]), glyphs: .unicode)
-        withTab.reminders = games
+        let withTab = Shell(viewModel: shellModel, screens: BlankScreen.filling([GamesScreen(viewModel: games, exportDirectory: "/tmp")]),
+                            attention: [games], glyphs: .unicode)
         shellModel.select(.games)
         let linked = MemorySurface(width: 100, height: 24)
         withTab.render(into: linked)
         let link = try XCTUnwrap(linked.hyperlinks.first)
         XCTAssertEqual(link.url, "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092")
         XCTAssertTrue(linked.lines[link.y].contains(link.url))
+    }
+
+    func testTheShellStartsTheGamesAtOnceWhenTheirTabIsShown() {
+        let games = GamesViewModel(localizer: .english, client: CannedGamesClient(), work: BackgroundWork())
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shell-start-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shellModel = ShellViewModel(localizer: .english, repository: JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json")),
+                                        choices: StartupChoices(language: .en), writable: true)
+        let shell = Shell(viewModel: shellModel, screens: BlankScreen.filling([]), attention: [games], glyphs: .unicode)
+        shellModel.select(.games)
+        XCTAssertEqual(shell.idleTimeout, 10, "no one-second wait on the tab itself")
+        shell.tick()
+        XCTAssertTrue(games.started)
     }
 }

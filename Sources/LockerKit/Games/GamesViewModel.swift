@@ -5,7 +5,8 @@ import FoundationEssentials
 /// background thread through `BackgroundWork`; while one is in flight `busy` names it ("Booking…")
 /// and Esc (`cancelRequest`) stops waiting. Changes other players make arrive through the live
 /// feed and refresh the lists without a key. Refusals become `message`, in the interface language.
-public final class GamesViewModel: ViewModel {
+public final class GamesViewModel: ViewModel, AttentionSource {
+    public let tab = Tab.games
     public let localizer: Localizer
     private let client: GamesClient
     private let work: BackgroundWork
@@ -25,8 +26,6 @@ public final class GamesViewModel: ViewModel {
     public private(set) var sessionKnown = false
     /// What is being asked of the games store right now ("Booking…"), or nil.
     public private(set) var busy: String?
-    /// The urgent game the bell already rang for (so it rings once, whichever tab shows it).
-    public var bellRungFor: Int64?
 
     private var request: BackgroundJob?
     private var quietRefresh: BackgroundJob?
@@ -44,7 +43,8 @@ public final class GamesViewModel: ViewModel {
 
     public var currentTime: Double { now() }
 
-    /// Reads the session and the upcoming games (once, when the tab is first shown).
+    /// Reads the session and the upcoming games, once: the shell calls it when keys pause after
+    /// start-up (for the reminder line) or when the tab is shown, whichever comes first.
     public func start() {
         guard !started else { return }
         started = true
@@ -244,9 +244,7 @@ public final class GamesViewModel: ViewModel {
         guard !watching else { return }
         watching = true
         // A background job like any request: asking may (re)start the helper process.
-        let onChange: @Sendable (GamesChange) -> Void = { [weak self, work] change in
-            work.enqueue { self?.changeArrived(change) }
-        }
+        let onChange = work.channel { [weak self] (change: GamesChange) in self?.changeArrived(change) }
         work.start({ [client] _ in client.watch(onChange) }) { _ in }
     }
 
@@ -299,15 +297,20 @@ public final class GamesViewModel: ViewModel {
     }
 
     /// The reminder line for today's games ("Cricket today: 10:15 Casey Fields (in 45
-    /// minutes)"), and the game starting within the hour, if any; nil when there is none.
-    public func reminder() -> (text: String, urgent: GameListing?)? {
+    /// minutes)"), urgent when one starts within the hour; nil when there is none.
+    public func attention() -> AttentionLine? {
         let today = todaysGames()
         guard !today.isEmpty else { return nil }
         let games = today.map { game in
             GameTimeText.clock(game) + " " + TerminalText.inert(game.groundName) + " (" + relative(game.start) + ")"
         }.joined(separator: " · ")
-        return (localizer.t("Cricket today: {games}", ["games": games]), urgentGame())
+        let urgent = urgentGame()
+        return AttentionLine(text: localizer.t("Cricket today: {games}", ["games": games]), urgent: urgent != nil,
+                             bellID: urgent.map { "game-\($0.id)" })
     }
+
+    /// Relative times move on every half minute while a game is today.
+    public var attentionRefresh: Int? { todaysGames().isEmpty ? nil : 30_000 }
 
     /// "in 45 min", "in 3 h", "tomorrow", "in 5 days", "started".
     public func relative(_ seconds: Double) -> String {

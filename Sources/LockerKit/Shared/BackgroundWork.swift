@@ -25,6 +25,8 @@ public final class BackgroundWork {
     private let inbox = Inbox()
     /// UI thread only: what to run when each job's result arrives.
     private var pending: [Int: (delivery: (Any) -> Void, progress: ((Double) -> Void)?, job: BackgroundJob)] = [:]
+    /// UI thread only: the receiving end of each channel.
+    private var receivers: [Int: (Any) -> Void] = [:]
     private var nextID = 0
 
     public init(wake: @escaping Wake = {}) {
@@ -70,11 +72,19 @@ public final class BackgroundWork {
         #endif
     }
 
-    /// Runs `body` on the UI thread at the next `deliver()`, and wakes the run loop: how a
-    /// long-lived background source (a live feed, a helper process) hands over what it got.
-    public func enqueue(_ body: @escaping @Sendable () -> Void) {
-        inbox.post(.call(body))
-        wake()
+    /// A channel from a long-lived background source (a live feed) to the UI thread: the
+    /// returned function may be called from any thread with a value; `receive` then runs with
+    /// it on the UI thread, at the next `deliver()`, and the run loop is woken. Only the value
+    /// crosses threads, so `receive` may use the view-model freely.
+    public func channel<Value: Sendable>(_ receive: @escaping (Value) -> Void) -> @Sendable (Value) -> Void {
+        nextID += 1
+        let id = nextID
+        receivers[id] = { any in receive(any as! Value) }
+        let inbox = self.inbox, wake = self.wake
+        return { value in
+            inbox.post(.received(id, value))
+            wake()
+        }
     }
 
     /// True while a started job has not been delivered or cancelled.
@@ -95,8 +105,8 @@ public final class BackgroundWork {
                 guard let entry = pending.removeValue(forKey: id), !entry.job.isCancelled else { continue }
                 entry.delivery(result)
                 delivered = true
-            case .call(let body):
-                body()
+            case .received(let id, let value):
+                receivers[id]?(value)
                 delivered = true
             }
         }
@@ -121,7 +131,7 @@ public final class BackgroundWork {
     fileprivate enum Message {
         case progress(Int, Double)
         case finished(Int, Any)
-        case call(@Sendable () -> Void)
+        case received(Int, any Sendable)
     }
 
     /// Messages from workers to the UI thread, under a lock; progress is coalesced per job and

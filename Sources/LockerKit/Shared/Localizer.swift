@@ -35,8 +35,8 @@ public final class Localizer {
         loadIfNeeded(language)
     }
 
-    /// A localizer with no catalogues: every message stays in English.
-    public static let english = Localizer(language: .en, catalogs: [:])
+    /// A new localizer with no catalogues: every message stays in English.
+    public static var english: Localizer { Localizer(language: .en, catalogs: [:]) }
 
     public func setLanguage(_ language: Language) {
         self.language = language

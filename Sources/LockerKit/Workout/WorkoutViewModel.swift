@@ -162,12 +162,14 @@ public final class WorkoutViewModel: ViewModel {
     private func summariseNext() {
         guard !summarising, let file = files.first(where: { summaries[$0.key] == nil }) else { return }
         summarising = true
-        let localizer = self.localizer
-        work.start({ _ in WorkoutViewModel.summarise(file.url, isSample: file.isSample, localizer) },
+        work.start({ _ in try WorkoutViewModel.summarise(file.url, isSample: file.isSample) },
                    completion: { [weak self] result in
             guard let self else { return }
             summarising = false
-            if case .success(let rows) = result { summaries[file.key] = rows }
+            switch result {
+            case .success(let rows): summaries[file.key] = rows
+            case .failure(let error): summaries[file.key] = [unreadable(file, error)]
+            }
             rebuildItems()
             if !files.contains(where: { self.summaries[$0.key] == nil }) { saveIndex() }
             summariseNext()
@@ -175,22 +177,25 @@ public final class WorkoutViewModel: ViewModel {
     }
 
     /// The list rows of one file: one per activity, or one that says why it cannot be read.
-    static func summarise(_ url: URL, isSample: Bool, _ localizer: Localizer) -> [Item] {
+    /// Reads a file's activities for its list rows (on a background thread).
+    static func summarise(_ url: URL, isSample: Bool) throws -> [Item] {
         let name = url.lastPathComponent
-        do {
-            let workout = try WorkoutReader.read(path: url.path)
-            let activities = WorkoutActivities.split(workout)
-            return activities.enumerated().map { index, activity in
-                let summary = WorkoutAnalysis(activity).summary
-                return Item(url: url, isSample: isSample, title: activity.title(fileName: name), sport: activity.kind,
-                            start: summary.start, distanceMeters: summary.distanceMeters, elapsedSeconds: summary.elapsedSeconds,
-                            activity: index, activityCount: activities.count, pending: false)
-            }
-        } catch let error as WorkoutError {
-            return [Item(url: url, isSample: isSample, title: name, problem: error.message(localizer), activity: 0, activityCount: 1, pending: false)]
-        } catch {
-            return [Item(url: url, isSample: isSample, title: name, problem: "\(error)", activity: 0, activityCount: 1, pending: false)]
+        let workout = try WorkoutReader.read(path: url.path)
+        let activities = WorkoutActivities.split(workout)
+        return activities.enumerated().map { index, activity in
+            let summary = WorkoutAnalysis(activity).summary
+            return Item(url: url, isSample: isSample, title: activity.title(fileName: name), sport: activity.kind,
+                        start: summary.start, distanceMeters: summary.distanceMeters, elapsedSeconds: summary.elapsedSeconds,
+                        activity: index, activityCount: activities.count, pending: false)
         }
+    }
+
+    /// The row of a file that could not be read, its reason in the interface language (written
+    /// on the UI thread: the localizer is not shared with background work).
+    private func unreadable(_ file: (key: String, url: URL, isSample: Bool), _ error: Error) -> Item {
+        let problem = (error as? WorkoutError)?.message(localizer) ?? "\(error)"
+        return Item(url: file.url, isSample: file.isSample, title: file.url.lastPathComponent, problem: problem,
+                    activity: 0, activityCount: 1, pending: false)
     }
 
     /// Writes the cache of readable files in the background (a cache only: when it cannot be
