@@ -7,8 +7,8 @@ import TerminalUI
 public final class GradesScreen: Screen {
     public let tab = Tab.grades
     let viewModel: GradesViewModel
-    private var items: (blocks: [BlockViewModel], units: [String: UnitViewModel], courses: [String: CourseViewModel])
-    private var builtVersion = -1
+    /// Rebuilds the rows after each change of the view-model, before the shell redraws.
+    private var token: ObservationToken?
 
     /// One line of the tree.
     enum Row: Equatable {
@@ -28,8 +28,9 @@ public final class GradesScreen: Screen {
 
     public init(viewModel: GradesViewModel) {
         self.viewModel = viewModel
-        items = ([], [:], [:])
         rebuild()
+        // Registered before the shell's observer, so the rows are current when it redraws.
+        token = viewModel.observe { [weak self] in self?.rebuild() }
     }
 
     public var capturesText: Bool { search.isTyping || editForm != nil }
@@ -44,21 +45,19 @@ public final class GradesScreen: Screen {
 
     // MARK: Rows
 
+    /// The tree's rows from the book and the folds (a few hundred rows: rebuilt after every
+    /// change rather than patched).
     private func rebuild() {
-        if builtVersion != viewModel.structureVersion {
-            items = viewModel.makeItemViewModels()
-            builtVersion = viewModel.structureVersion
-        }
         let previous = rows.indices.contains(list.selected) ? rows[list.selected] : nil
         var newRows: [Row] = []
-        for block in items.blocks {
+        for block in viewModel.book.blocks {
             newRows.append(.block(block.id))
             guard !folded.contains(block.id) else { continue }
-            for unitID in block.block.units {
-                guard let unit = items.units[unitID] else { continue }
+            for unitID in block.units {
+                guard let unit = viewModel.unit(unitID) else { continue }
                 newRows.append(.unit(unitID, block: block.id))
                 guard !folded.contains(block.id + "/" + unitID) else { continue }
-                for course in unit.unit.courses { newRows.append(.course(course.id, unit: unitID, block: block.id)) }
+                for course in unit.courses { newRows.append(.course(course.id, unit: unitID, block: block.id)) }
             }
         }
         rows = newRows
@@ -68,8 +67,8 @@ public final class GradesScreen: Screen {
 
     private var selectedRow: Row? { rows.indices.contains(list.selected) ? rows[list.selected] : nil }
 
-    private var selectedCourse: CourseViewModel? {
-        if case .course(let id, _, _)? = selectedRow { return items.courses[id] }
+    private var selectedCourse: GradeCourse? {
+        if case .course(let id, _, _)? = selectedRow { return viewModel.course(id) }
         return nil
     }
 
@@ -82,9 +81,9 @@ public final class GradesScreen: Screen {
 
     private func text(of row: Row) -> String {
         switch row {
-        case .block(let id): return items.blocks.first { $0.id == id }?.name ?? ""
-        case .unit(let id, _): return items.units[id]?.title ?? ""
-        case .course(let id, _, _): return items.courses[id]?.course.name ?? ""
+        case .block(let id): return viewModel.book.blocks.first { $0.id == id }?.name ?? ""
+        case .unit(let id, _): return viewModel.unit(id)?.title ?? ""
+        case .course(let id, _, _): return viewModel.course(id)?.name ?? ""
         }
     }
 
@@ -94,7 +93,6 @@ public final class GradesScreen: Screen {
     /// in the edit form a field being typed into sees every key first (`GradesEditForm.prehandle`).
     public func handle(_ key: Key) -> Bool {
         reportedLoadProblem = true   // the start-up problem stays until the first key
-        if builtVersion != viewModel.structureVersion { rebuild() }
         let l = viewModel.localizer
         if let form = editForm {
             // The open form keeps every key from the shell, used or not.
@@ -203,7 +201,7 @@ public final class GradesScreen: Screen {
             message = viewModel.localizer.t("Choose a course to lock or unlock its mark.")
             return
         }
-        report(course.toggleLock(), course)
+        report(viewModel.toggleLock(course.id), course)
     }
 
     private func clearMark() {
@@ -211,15 +209,15 @@ public final class GradesScreen: Screen {
             message = viewModel.localizer.t("Choose a course to clear its mark.")
             return
         }
-        report(course.clear(), course)
+        report(viewModel.clear(course.id), course)
     }
 
     private func editUnit() {
-        guard let unitID = selectedUnitID, let unit = items.units[unitID] else {
+        guard let unitID = selectedUnitID else {
             message = viewModel.localizer.t("Choose a unit or one of its courses to edit the unit.")
             return
         }
-        unit.edit()
+        viewModel.beginEditing(unitID)
         editForm = GradesEditForm(viewModel: viewModel)
     }
 
@@ -233,15 +231,15 @@ public final class GradesScreen: Screen {
             message = viewModel.localizer.t("Choose a course: marks are set on course rows.")
             return
         }
-        report(course.nudge(by: delta), course)
+        report(viewModel.nudge(course.id, by: delta), course)
     }
 
-    private func report(_ outcome: GradesViewModel.Outcome, _ course: CourseViewModel) {
+    private func report(_ outcome: GradesViewModel.Outcome, _ course: GradeCourse) {
         let l = viewModel.localizer
         switch outcome {
-        case .locked: message = l.t("“{course}” is locked; Space unlocks it.", ["course": course.course.name])
+        case .locked: message = l.t("“{course}” is locked; Space unlocks it.", ["course": course.name])
         case .atLimit: message = l.t("The mark is already at the end of the scale.")
-        case .needsMark: message = l.t("Give “{course}” a mark before locking it.", ["course": course.course.name])
+        case .needsMark: message = l.t("Give “{course}” a mark before locking it.", ["course": course.name])
         case .changed, .nothing: break
         }
     }
@@ -256,8 +254,8 @@ public final class GradesScreen: Screen {
         if let problem = viewModel.saveProblem { return problem }
         if let form = editForm, let problem = form.problem { return problem }
         if !reportedLoadProblem, let problem = viewModel.loadProblem { return problem }
-        if let course = selectedCourse, let unit = items.units[course.unitID] {
-            return l.t("{unit} · coefficient {coefficient} · {course}", ["unit": unit.title, "coefficient": NumberText.compact(course.course.coefficient), "course": course.course.name])
+        if case .course(let id, let unitID, _)? = selectedRow, let course = viewModel.course(id), let unit = viewModel.unit(unitID) {
+            return l.t("{unit} · coefficient {coefficient} · {course}", ["unit": unit.title, "coefficient": NumberText.compact(course.coefficient), "course": course.name])
         }
         return nil
     }
@@ -265,7 +263,6 @@ public final class GradesScreen: Screen {
     // MARK: Drawing
 
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {
-        if builtVersion != viewModel.structureVersion { rebuild() }
         let l = context.localizer
         let (header, body) = rect.splitTop(1)
         renderYear(into: surface, rect: header, context: context)
@@ -290,10 +287,11 @@ public final class GradesScreen: Screen {
         let standing = viewModel.results.yearStanding
         var spans = [Span(" " + l.t("Year") + ": ", Style(.title, [.bold])),
                      Span(GradesStyle.glyph(standing, context.glyphs) + " " + GradesStyle.yearWord(standing, l), GradesStyle.style(standing, bold: true))]
-        for block in items.blocks {
+        for block in viewModel.book.blocks {
+            let average = viewModel.blockAverage(block.id), standing = viewModel.book.standing(average)
             spans.append(Span("  " + context.glyphs.separator + " ", Style(.border)))
             spans.append(Span(block.name + " ", Style(.text)))
-            spans.append(Span(GradesStyle.mark(block.average, context.glyphs) + " " + GradesStyle.glyph(block.standing, context.glyphs), GradesStyle.style(block.standing, bold: false)))
+            spans.append(Span(GradesStyle.mark(average, context.glyphs) + " " + GradesStyle.glyph(standing, context.glyphs), GradesStyle.style(standing, bold: false)))
         }
         surface.write(spans, x: rect.x, y: rect.y, clip: rect)
     }
@@ -323,29 +321,31 @@ public final class GradesScreen: Screen {
             func styled(_ style: Style) -> Style { selected ? Style(.selection, style.attributes) : style }
             switch rows[index] {
             case .block(let id):
-                guard let block = items.blocks.first(where: { $0.id == id }) else { continue }
+                guard let block = viewModel.book.blocks.first(where: { $0.id == id }) else { continue }
+                let average = viewModel.blockAverage(id), standing = viewModel.book.standing(average)
                 let fold = folded.contains(id) ? (g.ascii ? "+" : "▸") : (g.ascii ? "-" : "▾")
                 surface.write(" " + fold + " " + block.name.truncated(toWidth: nameWidth - 3, ellipsis: g.ellipsis), x: row.x, y: row.y, style: styled(Style(.title, [.bold])), clip: row)
-                writeAverage(block.average, block.standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
-                let word = GradesStyle.blockWord(block.standing, context.localizer)
-                surface.write(word, x: sliderX + sliderWidth - word.displayWidth, y: row.y, style: selected ? base : GradesStyle.style(block.standing, bold: true), clip: row)
+                writeAverage(average, standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
+                let word = GradesStyle.blockWord(standing, context.localizer)
+                surface.write(word, x: sliderX + sliderWidth - word.displayWidth, y: row.y, style: selected ? base : GradesStyle.style(standing, bold: true), clip: row)
             case .unit(let id, let blockID):
-                guard let unit = items.units[id] else { continue }
+                guard let unit = viewModel.unit(id) else { continue }
+                let average = viewModel.unitAverage(id)
                 let fold = folded.contains(blockID + "/" + id) ? (g.ascii ? "+" : "▸") : " "
                 surface.write("  " + fold + " " + unit.title.truncated(toWidth: nameWidth - 4, ellipsis: g.ellipsis), x: row.x, y: row.y, style: styled(Style(.accent, [.bold])), clip: row)
-                surface.write((GradesStyle.times(g) + NumberText.compact(unit.unit.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
-                if unit.unit.professional {
+                surface.write((GradesStyle.times(g) + NumberText.compact(unit.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
+                if unit.professional {
                     surface.write(context.localizer.t("pro"), x: sliderX, y: row.y, style: styled(Style(.muted)), clip: row)
                 }
-                writeAverage(unit.average, unit.standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
+                writeAverage(average, viewModel.book.standing(average), x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
             case .course(let id, _, _):
-                guard let course = items.courses[id] else { continue }
-                let c = course.course
+                guard let c = viewModel.course(id) else { continue }
+                let standing = viewModel.book.standing(c.mark)
                 surface.write("      " + c.name.truncated(toWidth: nameWidth - 6, ellipsis: g.ellipsis), x: row.x, y: row.y, style: base, clip: row)
                 surface.write((GradesStyle.times(g) + NumberText.compact(c.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
-                Slider(value: c.mark, maximum: course.scale, marker: viewModel.book.passMark, style: GradesStyle.style(course.standing, bold: false))
+                Slider(value: c.mark, maximum: viewModel.book.scale, marker: viewModel.book.passMark, style: GradesStyle.style(standing, bold: false))
                     .render(into: surface, rect: Rect(x: sliderX, y: row.y, width: sliderWidth, height: 1))
-                writeAverage(c.mark, course.standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row, glyph: false)
+                writeAverage(c.mark, standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row, glyph: false)
                 if c.locked { surface.write(g.lock, x: lockX, y: row.y, style: styled(Style(.warn, [.bold])), clip: row) }
             }
             if selected { surface.parkCursor(x: row.x, y: row.y) }

@@ -162,22 +162,22 @@ final class GradesViewModelTests: XCTestCase {
         XCTAssertEqual(model.toggleLock(id), .needsMark, "an ungraded course cannot be locked")
     }
 
-    func testChildViewModelsFollowOnlyTheirOwnChanges() throws {
+    func testAMarkChangeIsOneNotificationWithTheAveragesAlreadyComputed() throws {
         let model = try makeModel(try makeTemporaryDirectory(self))
-        let items = model.makeItemViewModels()
         let first = model.book.units[0].courses[0].id
-        let other = model.book.units[1].courses[0].id
-        var unitCalls = 0, otherCourseCalls = 0, blockCalls = 0
-        let t1 = items.units[model.book.units[0].id]!.observe { unitCalls += 1 }
-        let t2 = items.courses[other]!.observe { otherCourseCalls += 1 }
-        let t3 = items.blocks[0].observe { blockCalls += 1 }
-        items.courses[first]!.nudge(by: 0.5)
-        XCTAssertEqual(unitCalls, 1)
-        XCTAssertEqual(blockCalls, 1)
-        XCTAssertEqual(otherCourseCalls, 0)
-        XCTAssertEqual(items.units[model.book.units[0].id]!.average, 10)
-        XCTAssertEqual(items.blocks[0].average, 10)
-        _ = (t1, t2, t3)
+        var calls = 0
+        var seen: (unit: Double?, block: Double?) = (nil, nil)
+        let token = model.observe {
+            calls += 1
+            seen = (model.unitAverage(model.book.units[0].id), model.blockAverage(model.book.blocks[0].id))
+        }
+        model.nudge(first, by: 0.5)
+        XCTAssertEqual(calls, 1, "one notification per change")
+        XCTAssertEqual(seen.unit, 10, "observers read averages computed before they are called")
+        XCTAssertEqual(seen.block, 10)
+        XCTAssertEqual(model.nudge(first, by: 0), .atLimit, "no change, no notification")
+        XCTAssertEqual(calls, 1)
+        _ = token
     }
 
     func testEditingOnACopyCancelsEverything() throws {

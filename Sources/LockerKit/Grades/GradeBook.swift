@@ -51,6 +51,9 @@ public struct GradeUnit: Equatable, Sendable, Codable {
     public var professional: Bool
     public var courses: [GradeCourse]
 
+    /// "UE3 Physiologie": the unit's code and name, as the tree shows it.
+    public var title: String { "UE\(code) \(name)" }
+
     public init(id: String, code: Int, name: String, coefficient: Double, professional: Bool = false, courses: [GradeCourse] = []) {
         self.id = id
         self.code = code

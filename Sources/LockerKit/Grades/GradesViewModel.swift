@@ -2,8 +2,8 @@ import FoundationEssentials
 
 /// The root view-model of the Grades tab. It owns the `GradeBook` (a plain struct), applies the
 /// intents of the screen (slider steps, locks, clearing, editing a unit on a copy) and saves
-/// every change atomically. Block, unit and course view-models observe it and notify their own
-/// observers only when their part changed.
+/// every change atomically. A change runs one way: an intent changes the book, the averages are
+/// computed once (`results`), and the observers (the screen) are told once.
 public final class GradesViewModel: ViewModel {
     public let localizer: Localizer
     private let repository: any Repository<GradeBook>
@@ -11,12 +11,6 @@ public final class GradesViewModel: ViewModel {
     /// Where each course and unit is in `book`, so per-course lookups stay O(1) on large books.
     private var courseIndex: [String: (unit: Int, course: Int)] = [:]
     private var unitIndex: [String: Int] = [:]
-    /// Callbacks of the unit, course and block view-models, by unit id: a mark change calls only
-    /// those of its unit (a book of 4,000 courses stays fast).
-    private var unitObservers: [String: [Int: () -> Void]] = [:]
-    private var nextUnitObserver = 0
-    /// Averages computed once per change, on first use.
-    private var cache: Results?
 
     /// Every average of the current book.
     public struct Results {
@@ -24,13 +18,11 @@ public final class GradesViewModel: ViewModel {
         public var blocks: [String: Double?]
         public var yearStanding: GradeStanding
     }
-    /// Bumped whenever units, courses or blocks are added, removed or reordered (rows must be rebuilt).
-    public private(set) var structureVersion = 0
     /// Set when the stored file could not be used (it was kept aside); shown once as a notice.
     public private(set) var loadProblem: String?
     /// Set when the last save failed; cleared by the next successful one.
     public private(set) var saveProblem: String?
-    /// True while a change waits to be written (saves run after the frame is drawn).
+    /// True while a change waits to be written (the shell saves once keys pause, and at quit).
     public private(set) var hasPendingSave = false
     /// The unit being edited on a copy, if any.
     public private(set) var editor = Editor<UnitForm>()
@@ -63,8 +55,10 @@ public final class GradesViewModel: ViewModel {
                                       ["reason": reason, "backup": backup?.lastPathComponent ?? "—"])
             hasPendingSave = true
         }
+        results = Results(units: [:], blocks: [:], yearStanding: .ungraded)
         super.init()
         reindex()
+        results = computeResults()
     }
 
     private func reindex() {
@@ -117,8 +111,9 @@ public final class GradesViewModel: ViewModel {
     public func needs() -> GradeNeeds { book.needs() }
 
     /// The averages of every unit and block, computed once after each change.
-    public var results: Results {
-        if let cache { return cache }
+    public private(set) var results: Results
+
+    private func computeResults() -> Results {
         var units: [String: Double?] = [:]
         for unit in book.units { units[unit.id] = book.average(ofUnit: unit) }
         var blocks: [String: Double?] = [:]
@@ -131,18 +126,7 @@ public final class GradesViewModel: ViewModel {
             blocks[block.id] = average
             standings.insert(book.standing(average))
         }
-        let computed = Results(units: units, blocks: blocks, yearStanding: GradeStanding.year(of: standings))
-        cache = computed
-        return computed
-    }
-
-    /// Registers `callback` for changes of one unit (its courses, marks, name, coefficient) and
-    /// for structure changes. Used by the unit, course and block view-models.
-    public func observe(unit id: String, _ callback: @escaping () -> Void) -> ObservationToken {
-        let key = nextUnitObserver
-        nextUnitObserver += 1
-        unitObservers[id, default: [:]][key] = callback
-        return ObservationToken { [weak self] in self?.unitObservers[id]?[key] = nil }
+        return Results(units: units, blocks: blocks, yearStanding: GradeStanding.year(of: standings))
     }
 
     // MARK: Marks
@@ -162,7 +146,7 @@ public final class GradesViewModel: ViewModel {
             target = book.passMark
         }
         book.units[u].courses[c].mark = target
-        changed(unit: book.units[u].id)
+        changed()
         return .changed
     }
 
@@ -174,7 +158,7 @@ public final class GradesViewModel: ViewModel {
         if course.locked { return .locked }
         if course.mark == nil { return .nothing }
         book.units[u].courses[c].mark = nil
-        changed(unit: book.units[u].id)
+        changed()
         return .changed
     }
 
@@ -184,7 +168,7 @@ public final class GradesViewModel: ViewModel {
         guard let (u, c) = location(ofCourse: courseID) else { return .nothing }
         if book.units[u].courses[c].mark == nil && !book.units[u].courses[c].locked { return .needsMark }
         book.units[u].courses[c].locked.toggle()
-        changed(unit: book.units[u].id)
+        changed()
         return .changed
     }
 
@@ -216,7 +200,6 @@ public final class GradesViewModel: ViewModel {
             if let index = book.units.firstIndex(where: { $0.id == unit.id }) {
                 book.units[index] = unit
             }
-            structureVersion += 1
             reindex()
             changed()
             return []
@@ -231,23 +214,15 @@ public final class GradesViewModel: ViewModel {
 
     // MARK: Saving
 
-    /// After a change of one unit (or of everything when `unit` is nil): drop the cached
-    /// averages, tell that unit's observers, then the screen.
-    private func changed(unit: String? = nil) {
+    /// After a change of the book: the averages once, then one notification.
+    private func changed() {
         hasPendingSave = true
-        cache = nil
-        if let unit {
-            for key in (unitObservers[unit] ?? [:]).keys.sorted() { unitObservers[unit]?[key]?() }
-        } else {
-            for id in unitObservers.keys.sorted() {
-                for key in (unitObservers[id] ?? [:]).keys.sorted() { unitObservers[id]?[key]?() }
-            }
-        }
+        results = computeResults()
         notifyChanged()
     }
 
-    /// Writes a pending change (atomically). Called after each frame, so a slider step is drawn
-    /// before the disk is touched.
+    /// Writes a pending change (atomically). The shell calls it once keys pause (and at quit),
+    /// so holding an arrow key draws every step but writes the file once.
     public func savePending() {
         guard hasPendingSave else { return }
         hasPendingSave = false
