@@ -364,6 +364,30 @@ public final class GamesScreen: Screen {
 
     // MARK: Drawing
 
+    /// The logged-in view's rows: today's games (when there are any), the "logged in" line,
+    /// then your games above and the games near a place below, half each.
+    private func panes(_ rect: Rect) -> (reminder: Rect?, header: Rect, top: Rect, bottom: Rect) {
+        var area = rect
+        var reminder: Rect?
+        if viewModel.attention() != nil {
+            let (row, rest) = area.splitTop(1)
+            reminder = row
+            area = rest
+        }
+        let (header, body) = area.splitTop(1)
+        let half = max(3, body.height / 2)
+        return (reminder, header, Rect(x: body.x, y: body.y, width: body.width, height: half),
+                Rect(x: body.x, y: body.y + half, width: body.width, height: body.height - half))
+    }
+
+    public func layout(_ area: Rect, context: RenderContext) {
+        listHeight = max(1, panes(area).top.height - 2)
+        upcomingList.setCount(viewModel.upcoming.count)
+        nearbyList.setCount(viewModel.nearby.count)
+        upcomingList.scrollToSelection(height: listHeight)
+        nearbyList.scrollToSelection(height: listHeight)
+    }
+
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
         guard viewModel.sessionKnown else {
@@ -372,20 +396,13 @@ public final class GamesScreen: Screen {
             return
         }
         guard let user = viewModel.user else { return renderAccountForm(into: surface, rect: rect, context: context) }
-        var area = rect
+        let panes = self.panes(rect)
         // Today's games, urgent within the hour (bold; the shell rings the bell once per game).
-        if let reminder = viewModel.attention() {
-            let (row, rest) = area.splitTop(1)
-            area = rest
-            AttentionBar.render(reminder, into: surface, row: row)
-        }
-        let (header, body) = area.splitTop(1)
+        if let reminder = viewModel.attention(), let row = panes.reminder { AttentionBar.render(reminder, into: surface, row: row) }
+        let (header, top, bottom) = (panes.header, panes.top, panes.bottom)
+        let body = Rect(x: top.x, y: top.y, width: top.width, height: bottom.maxY - top.y)
         surface.write(" " + l.t("Logged in as {name}", ["name": user]), x: header.x, y: header.y, style: Style(.title, [.bold]), clip: header)
-        let half = max(3, body.height / 2)
-        let top = Rect(x: body.x, y: body.y, width: body.width, height: half)
-        let bottom = Rect(x: body.x, y: body.y + half, width: body.width, height: body.height - half)
-        listHeight = max(1, half - 2)
-        renderList(title: l.t("Your games"), games: viewModel.upcoming, state: &upcomingList, focused: pane == .upcoming,
+        renderList(title: l.t("Your games"), games: viewModel.upcoming, state: upcomingList, focused: pane == .upcoming,
                    empty: l.t("No games to come. Press p to find games near a postcode."), into: surface, rect: top, context: context)
         let nearTitle = viewModel.postcode.isEmpty ? l.t("Games near a postcode (press p)")
             : l.t("Games at the 5 grounds nearest to {postcode}", ["postcode": viewModel.postcode])
@@ -393,7 +410,7 @@ public final class GamesScreen: Screen {
         let groundsLine = viewModel.grounds.isEmpty ? nil : viewModel.grounds.map {
             TerminalText.inert($0.name) + " " + ($0.approximate ? "~" : "") + MeasureText.distance($0.distanceMeters, l)
         }.joined(separator: " · ")
-        renderList(title: nearTitle, games: viewModel.nearby, state: &nearbyList, focused: pane == .nearby,
+        renderList(title: nearTitle, games: viewModel.nearby, state: nearbyList, focused: pane == .nearby,
                    empty: viewModel.postcode.isEmpty ? "" : l.t("No games planned at these grounds yet. Press n to create one."),
                    header: groundsLine, into: surface, rect: bottom, context: context)
         if let reasonField {
@@ -464,7 +481,7 @@ public final class GamesScreen: Screen {
         }
     }
 
-    private func renderList(title: String, games: [GameListing], state: inout ListState, focused: Bool, empty: String,
+    private func renderList(title: String, games: [GameListing], state: ListState, focused: Bool, empty: String,
                             header: String? = nil, into surface: Surface, rect: Rect, context: RenderContext) {
         guard rect.height >= 3 else { return }
         surface.drawBox(rect, title: title, style: Style(focused ? .accent : .border))
@@ -473,13 +490,12 @@ public final class GamesScreen: Screen {
             surface.write(" " + header, x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
             inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
         }
-        state.setCount(games.count)
         if games.isEmpty {
             surface.write(" " + empty, x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
             return
         }
         let l = context.localizer
-        ListView().render(&state, into: surface, rect: inner, focused: focused) { index, _ in
+        ListView().render(state, into: surface, rect: inner, focused: focused) { index, _ in
             let g = games[index]
             // What matters first, so a narrow terminal cuts the least useful part: when, the
             // status and your part, the places, then the ground and the note (all in details).

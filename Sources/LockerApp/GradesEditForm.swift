@@ -155,11 +155,34 @@ final class GradesEditForm {
         }
     }
 
+    /// The form's box in `area`: high enough for every course when it can be.
+    private func box(_ draft: UnitForm, in area: Rect) -> Rect {
+        area.centered(width: min(area.width, 78), height: min(area.height, draft.courses.count + 7))
+    }
+
+    /// The first course row shown when `visible` rows fit: the stored one moved as little as
+    /// possible to show the chosen course.
+    private func firstCourse(_ draft: UnitForm, visible: Int) -> Int {
+        var first = offset
+        let courseRow = row - 2
+        if courseRow >= 0 {
+            if courseRow < first { first = courseRow }
+            if courseRow >= first + visible { first = courseRow - visible + 1 }
+        }
+        return max(0, min(first, max(0, draft.courses.count - visible)))
+    }
+
+    /// Keeps the chosen course in view for `area` (the shell lays out before each key and frame).
+    func layout(_ area: Rect) {
+        guard let draft else { return }
+        let inner = box(draft, in: area).inset(dx: 2, dy: 1)
+        offset = firstCourse(draft, visible: max(1, inner.maxY - (inner.y + 4)))
+    }
+
     func render(into surface: Surface, area: Rect, context: RenderContext) {
         guard let draft else { return }
         let l = context.localizer
-        let height = min(area.height, draft.courses.count + 7)
-        let rect = area.centered(width: min(area.width, 78), height: height)
+        let rect = box(draft, in: area)
         surface.fill(rect)
         surface.drawBox(rect, title: l.t("Edit unit {code}", ["code": "UE\(draft.code)"]) + (viewModel.editor.hasChanges ? " *" : ""))
         let inner = rect.inset(dx: 2, dy: 1)
@@ -186,11 +209,7 @@ final class GradesEditForm {
         surface.write(l.t("coef."), x: inner.x + nameWidth + 2, y: inner.y + 3, style: Style(.muted), clip: inner)
         let visible = max(1, inner.maxY - (inner.y + 4))
         let courseRow = row - 2
-        if courseRow >= 0 {
-            if courseRow < offset { offset = courseRow }
-            if courseRow >= offset + visible { offset = courseRow - visible + 1 }
-        }
-        offset = max(0, min(offset, max(0, draft.courses.count - visible)))
+        let offset = firstCourse(draft, visible: visible)
         if draft.courses.isEmpty {
             surface.write(l.t("No courses: press a to add one."), x: inner.x, y: inner.y + 4, style: Style(.muted), clip: inner)
         }

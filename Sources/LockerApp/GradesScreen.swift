@@ -262,13 +262,19 @@ public final class GradesScreen: Screen {
 
     // MARK: Drawing
 
+    /// The year line on top, the tree below it.
+    public func layout(_ area: Rect, context: RenderContext) {
+        let body = area.splitTop(1).1
+        listHeight = body.height
+        list.scrollToSelection(height: listHeight)
+        editForm?.layout(body)
+    }
+
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
         let (header, body) = rect.splitTop(1)
         renderYear(into: surface, rect: header, context: context)
-        let listRect = Rect(x: body.x, y: body.y, width: body.width, height: body.height)
-        listHeight = listRect.height
-        renderRows(into: surface, rect: listRect, context: context)
+        renderRows(into: surface, rect: body, context: context)
         if showNeeds {
             GradesNeedsPanel(viewModel: viewModel, selectedCourse: selectedCourse?.id).render(into: surface, area: body, context: context)
         }
@@ -298,8 +304,7 @@ public final class GradesScreen: Screen {
 
     private func renderRows(into surface: Surface, rect: Rect, context: RenderContext) {
         guard !rect.isEmpty else { return }
-        list.setCount(rows.count)
-        list.scrollToSelection(height: rect.height)
+        let offset = list.visibleOffset(height: rect.height)
         let needsBar = rows.count > rect.height
         let content = Rect(x: rect.x, y: rect.y, width: rect.width - (needsBar ? 1 : 0), height: rect.height)
         let g = context.glyphs
@@ -312,7 +317,7 @@ public final class GradesScreen: Screen {
         let markX = sliderX + sliderWidth + 1
         let lockX = markX + markWidth
         for line in 0..<content.height {
-            let index = list.offset + line
+            let index = offset + line
             guard index < rows.count else { break }
             let row = content.row(line)
             let selected = index == list.selected
@@ -354,7 +359,7 @@ public final class GradesScreen: Screen {
             surface.write(" " + context.localizer.t("No units yet. Import a CSV with locker grades import FILE.csv."), x: content.x, y: content.y, style: Style(.muted), clip: content)
         }
         if needsBar {
-            ScrollBar(total: rows.count, visible: rect.height, offset: list.offset)
+            ScrollBar(total: rows.count, visible: rect.height, offset: offset)
                 .render(into: surface, rect: Rect(x: rect.maxX - 1, y: rect.y, width: 1, height: rect.height))
         }
     }

@@ -30,6 +30,7 @@ final class LazyScreen: Screen {
     func activeKeys(_ localizer: Localizer) -> KeyTable { screen.activeKeys(localizer) }
     func status(_ localizer: Localizer) -> String? { screen.status(localizer) }
     func handle(_ key: Key) -> Bool { screen.handle(key) }
+    func layout(_ area: Rect, context: RenderContext) { screen.layout(area, context: context) }
     func render(into surface: Surface, rect: Rect, context: RenderContext) { screen.render(into: surface, rect: rect, context: context) }
     var capturesText: Bool { made?.capturesText ?? false }
     var hasUnsavedChanges: Bool { made?.hasUnsavedChanges ?? false }

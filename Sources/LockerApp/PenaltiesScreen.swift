@@ -151,21 +151,12 @@ public final class PenaltiesScreen: Screen {
         }
         let (bar, body) = rect.splitTop(1)
         renderFilterBar(into: surface, rect: bar, context: context)
-        let sideBySide = body.width >= 110
-        let listRect: Rect
-        let detailRect: Rect
-        if sideBySide {
-            let (left, right) = body.splitLeft(body.width * 11 / 20)
-            listRect = left
-            detailRect = Rect(x: right.x + 2, y: right.y, width: right.width - 3, height: right.height)
-            for y in right.y..<right.maxY { surface.write(context.glyphs.vertical, x: right.x, y: y, style: Style(.border)) }
+        let (listRect, divider, detailRect) = panes(body)
+        if divider.width == 1 {
+            for y in divider.y..<divider.maxY { surface.write(context.glyphs.vertical, x: divider.x, y: y, style: Style(.border)) }
         } else {
-            let (top, bottom) = body.splitTop(max(3, body.height * 2 / 5))
-            listRect = top
-            surface.write(String(repeating: context.glyphs.horizontal, count: bottom.width), x: bottom.x, y: bottom.y, style: Style(.border))
-            detailRect = Rect(x: bottom.x + 1, y: bottom.y + 1, width: bottom.width - 2, height: bottom.height - 1)
+            surface.write(String(repeating: context.glyphs.horizontal, count: divider.width), x: divider.x, y: divider.y, style: Style(.border))
         }
-        listHeight = listRect.height
         renderList(into: surface, rect: listRect, context: context)
         renderDetail(into: surface, rect: detailRect, context: context)
         // The screen reader cursor stays on the selected row, not in the detail pane.
@@ -195,9 +186,26 @@ public final class PenaltiesScreen: Screen {
         TextField().render(search.field, into: surface, rect: Rect(x: x, y: rect.y, width: rect.maxX - x, height: 1), focused: true)
     }
 
-    private func renderList(into surface: Surface, rect: Rect, context: RenderContext) {
+    /// Below the filter bar: the list and the selected penalty's details, side by side from 110
+    /// columns, else one above the other; `divider` is the column or row between them.
+    private func panes(_ body: Rect) -> (list: Rect, divider: Rect, detail: Rect) {
+        if body.width >= 110 {
+            let (left, right) = body.splitLeft(body.width * 11 / 20)
+            return (left, Rect(x: right.x, y: right.y, width: 1, height: right.height),
+                    Rect(x: right.x + 2, y: right.y, width: right.width - 3, height: right.height))
+        }
+        let (top, bottom) = body.splitTop(max(3, body.height * 2 / 5))
+        return (top, bottom.row(0), Rect(x: bottom.x + 1, y: bottom.y + 1, width: bottom.width - 2, height: bottom.height - 1))
+    }
+
+    public func layout(_ area: Rect, context: RenderContext) {
+        listHeight = panes(area.splitTop(1).1).list.height
         list.setCount(viewModel.visible.count)
         list.select(viewModel.selectedIndex)
+        list.scrollToSelection(height: listHeight)
+    }
+
+    private func renderList(into surface: Surface, rect: Rect, context: RenderContext) {
         if viewModel.visible.isEmpty {
             surface.write(context.localizer.t("No penalty matches these filters. Esc clears them."),
                           x: rect.x + 1, y: rect.y, style: Style(.muted), clip: rect)
@@ -208,7 +216,7 @@ public final class PenaltiesScreen: Screen {
         let judge = context.localizer.t("J", context: "judge initial")
         let hidden = context.glyphs.ascii ? "." : "·"
         let textWidth = rect.width - 7 - (viewModel.visible.count > rect.height ? 1 : 0)
-        ListView().render(&list, into: surface, rect: rect) { index, _ in
+        ListView().render(list, into: surface, rect: rect) { index, _ in
             let penalty = self.viewModel.visible[index]
             let mark = query.isEmpty || !self.search.hits.contains(index) ? " " : "›"
             return [

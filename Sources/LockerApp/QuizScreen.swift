@@ -222,6 +222,27 @@ public final class QuizScreen: Screen {
 
     // MARK: Drawing
 
+    /// The result's review list starts below four lines of score, date and hint; the history's
+    /// below its title.
+    private static func reviewListRect(_ area: Rect) -> Rect { Rect(x: area.x, y: area.y + 5, width: area.width, height: area.height - 5) }
+    private static func historyListRect(_ area: Rect) -> Rect { Rect(x: area.x, y: area.y + 3, width: area.width, height: area.height - 3) }
+
+    public func layout(_ area: Rect, context: RenderContext) {
+        let inner = area.inset(dx: 1, dy: 0)
+        switch viewModel.page {
+        case .result:
+            listHeight = Self.reviewListRect(inner).height
+            reviewList.setCount(viewModel.shownRecord?.items.count ?? 0)
+            reviewList.scrollToSelection(height: listHeight)
+        case .history:
+            listHeight = Self.historyListRect(inner).height
+            historyList.setCount(viewModel.history.quizzes.count)
+            historyList.scrollToSelection(height: listHeight)
+        case .start, .question:
+            break
+        }
+    }
+
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {
         let area = rect.inset(dx: 1, dy: 0)
         switch viewModel.page {
@@ -380,11 +401,8 @@ public final class QuizScreen: Screen {
         surface.write(LocalTime.minutes(record.date) + " · " + kindName(record.kind, l), x: rect.x, y: y, style: Style(.muted), clip: rect)
         y += 2
         surface.write(l.t("Review: Enter opens an answer beside the right one"), x: rect.x, y: y, style: Style(.muted), clip: rect)
-        y += 1
-        let listRect = Rect(x: rect.x, y: y, width: rect.width, height: rect.maxY - y)
-        listHeight = listRect.height
-        reviewList.setCount(record.items.count)
-        ListView().render(&reviewList, into: surface, rect: listRect) { index, _ in
+        let listRect = Self.reviewListRect(rect)
+        ListView().render(reviewList, into: surface, rect: listRect) { index, _ in
             let item = record.items[index]
             return [self.verdictMark(item.verdict, context.glyphs), Span(" \(index + 1). "),
                     Span(self.questionText(item.question).truncated(toWidth: listRect.width - 8, ellipsis: context.glyphs.ellipsis))]
@@ -476,10 +494,8 @@ public final class QuizScreen: Screen {
             surface.write(l.t("No finished quiz yet."), x: rect.x, y: rect.y + 3, style: Style(.muted), clip: rect)
             return
         }
-        let listRect = Rect(x: rect.x, y: rect.y + 3, width: rect.width, height: rect.height - 3)
-        listHeight = listRect.height
-        historyList.setCount(quizzes.count)
-        ListView().render(&historyList, into: surface, rect: listRect) { index, _ in
+        let listRect = Self.historyListRect(rect)
+        ListView().render(historyList, into: surface, rect: listRect) { index, _ in
             let record = quizzes[index]
             let result = record.passed ? self.verdictMark(.right, context.glyphs) : self.verdictMark(.wrong, context.glyphs)
             let questions = l.n("{count} question", "{count} questions", count: record.items.count)

@@ -155,8 +155,8 @@ public final class RulesScreen: Screen {
         calculator.keyTable(l) { self.calculatorOpen = false }
     }
 
-    private var lastWidth = 80
-    private var hasSideContents: Bool { lastWidth >= 100 }
+    /// The contents pane shows beside the text from 100 columns (set by `layout`).
+    private var hasSideContents = false
 
     /// Selects, in the contents, the article at the top of the text (without jumping).
     private func followText() {
@@ -185,9 +185,50 @@ public final class RulesScreen: Screen {
 
     // MARK: Drawing
 
+    /// Below the header: the contents (beside the text from 100 columns, or in place of it while
+    /// open) and the text, at most 100 columns wide.
+    private func panes(_ body: Rect) -> (text: Rect, contents: Rect?, divider: Rect?) {
+        var text = Rect(x: body.x + 1, y: body.y, width: body.width - 1, height: body.height)
+        var contents: Rect?
+        var divider: Rect?
+        if body.width >= 100 {
+            let (left, right) = body.splitLeft(min(40, body.width / 3))
+            contents = left
+            divider = Rect(x: right.x, y: right.y, width: 1, height: right.height)
+            text = Rect(x: right.x + 2, y: right.y, width: right.width - 2, height: right.height)
+        } else if contentsOpen {
+            contents = body
+        }
+        // Lines longer than about 100 columns are hard to read on wide terminals.
+        text.width = min(text.width, 100)
+        return (text, contents, divider)
+    }
+
+    /// Wraps the text to its width, scrolls to an article asked for (a link from Penalties, `g`),
+    /// and keeps the contents list on the current article.
+    public func layout(_ area: Rect, context: RenderContext) {
+        hasSideContents = area.width >= 100
+        if !hasSideContents && focus == .contents && !contentsOpen { focus = .text }
+        guard let digest = viewModel.digest else { return }
+        let panes = self.panes(area.splitTop(1).1)
+        textHeight = panes.text.height
+        wrap(digest, width: panes.text.width - 1, context: context)
+        if seenJump != viewModel.jumpRequest {
+            seenJump = viewModel.jumpRequest
+            if articleLines.indices.contains(viewModel.selectedIndex) {
+                text.scroll(to: articleLines[viewModel.selectedIndex], height: textHeight)
+            }
+        }
+        contents.setCount(digest.articles.count)
+        contents.select(viewModel.selectedIndex)
+        if let pane = panes.contents {
+            contentsHeight = pane.height
+            contents.scrollToSelection(height: contentsHeight)
+        }
+    }
+
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
-        lastWidth = rect.width
         guard let digest = viewModel.digest else {
             let reason = viewModel.loadError?.description ?? "?"
             let lines = WordWrap.wrap(l.t("The rules digest could not be loaded: {reason}", ["reason": reason]), width: rect.width - 2)
@@ -198,26 +239,9 @@ public final class RulesScreen: Screen {
         }
         let (header, body) = rect.splitTop(1)
         renderHeader(into: surface, rect: header, context: context)
-        var textRect = Rect(x: body.x + 1, y: body.y, width: body.width - 1, height: body.height)
-        var contentsRect: Rect?
-        if hasSideContents {
-            let (left, right) = body.splitLeft(min(40, body.width / 3))
-            contentsRect = left
-            for y in right.y..<right.maxY { surface.write(context.glyphs.vertical, x: right.x, y: y, style: Style(.border)) }
-            textRect = Rect(x: right.x + 2, y: right.y, width: right.width - 2, height: right.height)
-        } else if contentsOpen {
-            contentsRect = body
-        }
-        if !hasSideContents && focus == .contents && !contentsOpen { focus = .text }
-        // Lines longer than about 100 columns are hard to read on wide terminals.
-        textRect.width = min(textRect.width, 100)
-        layout(digest, width: textRect.width - 1, context: context)
-        textHeight = textRect.height
-        if seenJump != viewModel.jumpRequest {
-            seenJump = viewModel.jumpRequest
-            if articleLines.indices.contains(viewModel.selectedIndex) {
-                text.scroll(to: articleLines[viewModel.selectedIndex], height: textHeight)
-            }
+        let (textRect, contentsRect, divider) = panes(body)
+        if let divider {
+            for y in divider.y..<divider.maxY { surface.write(context.glyphs.vertical, x: divider.x, y: y, style: Style(.border)) }
         }
         if !(contentsOpen && !hasSideContents) {
             TextView().render(text, into: surface, rect: textRect)
@@ -252,12 +276,9 @@ public final class RulesScreen: Screen {
     }
 
     private func renderContents(_ digest: RulesDigest, into surface: Surface, rect: Rect, context: RenderContext) {
-        contents.setCount(digest.articles.count)
-        contents.select(viewModel.selectedIndex)
-        contentsHeight = rect.height
         let focused = focus == .contents
         let savedCursor = surface.cursor
-        ListView().render(&contents, into: surface, rect: rect, focused: focused) { index, _ in
+        ListView().render(contents, into: surface, rect: rect, focused: focused) { index, _ in
             let article = digest.articles[index]
             let indent = String(repeating: " ", count: 2 * (article.level - 1))
             let style = article.level == 1 ? Style(.accent, [.bold]) : Style(.text)
@@ -266,7 +287,7 @@ public final class RulesScreen: Screen {
         if !focused {
             // The unfocused contents still point at the current article; the cursor (which
             // screen readers follow) stays in the text, where the text view parked it.
-            let row = viewModel.selectedIndex - contents.offset
+            let row = viewModel.selectedIndex - contents.visibleOffset(height: rect.height)
             if (0..<rect.height).contains(row) {
                 surface.write(context.glyphs.pointer, x: rect.x, y: rect.y + row, style: Style(.accent, [.bold]), clip: rect)
             }
@@ -275,7 +296,7 @@ public final class RulesScreen: Screen {
     }
 
     /// Wraps the document for `width` once per width, language and mode.
-    private func layout(_ digest: RulesDigest, width: Int, context: RenderContext) {
+    private func wrap(_ digest: RulesDigest, width: Int, context: RenderContext) {
         let key = "\(width)|\(viewModel.language.rawValue)|\(viewModel.showOfficial)|\(viewModel.official?.importedAt.timeIntervalSince1970 ?? 0)"
         guard key != layoutKey else { return }
         layoutKey = key

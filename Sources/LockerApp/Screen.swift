@@ -29,7 +29,12 @@ public protocol Screen: AnyObject {
     func status(_ localizer: Localizer) -> String?
     /// Handles a key the shell did not take. Returns whether it was used.
     func handle(_ key: Key) -> Bool
-    /// Draws the screen into `rect` and parks the cursor on the focused item.
+    /// Computes, from the area the screen is given, what keys and drawing need: list heights,
+    /// text wrapped to the width, scroll positions that keep the selection in view. The shell
+    /// calls it before each key and each frame; it is the only place layout is stored.
+    func layout(_ area: Rect, context: RenderContext)
+    /// Draws the screen into `rect` (the area of the last `layout`) and parks the cursor on the
+    /// focused item. Drawing only reads.
     func render(into surface: Surface, rect: Rect, context: RenderContext)
     /// True while a text field has focus: global keys (digits, q, L, T …) then go to the screen.
     var capturesText: Bool { get }
@@ -54,6 +59,7 @@ extension Screen {
     /// Every table as a section of the help overlay.
     public func helpSections(_ localizer: Localizer) -> [HelpSection] { keyTables(localizer).map(\.helpSection) }
     public func status(_ localizer: Localizer) -> String? { nil }
+    public func layout(_ area: Rect, context: RenderContext) {}
     public var capturesText: Bool { false }
     public var hasUnsavedChanges: Bool { false }
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? { nil }

@@ -16,7 +16,8 @@ public final class Shell {
     public private(set) var glyphs: Glyphs
     private var screens: [Tab: Screen]
     private var help: TextViewState?
-    private var helpHeight = 10
+    /// The frame as last laid out (nil below the minimum size).
+    private var frame: Frame?
     private var quitDialog: ConfirmDialog?
     private var tokens: [ObservationToken] = []
     /// Set when something changed since the last frame.
@@ -76,6 +77,7 @@ public final class Shell {
         if size.width < Shell.minimumSize.width || size.height < Shell.minimumSize.height {
             return key == .character("q") ? requestQuit() : .none
         }
+        layout(size: size)
         if var dialog = quitDialog {
             let answer = dialog.handle(key)
             quitDialog = answer == nil ? dialog : nil
@@ -86,7 +88,7 @@ public final class Shell {
             case .escape, .character("?"), .function(1), .character("q"), .enter:
                 help = nil
             default:
-                _ = state.handle(key, height: helpHeight)
+                _ = state.handle(key, height: frame?.help?.inner.height ?? 1)
                 help = state
             }
             return .none
@@ -235,33 +237,67 @@ public final class Shell {
         for screen in screens.values where screen.hasPendingWork { screen.flushPendingWork() }
     }
 
+    /// Where everything goes for one size: the current screen's area (below the tab bar and any
+    /// attention line, above the status lines and the footer), the status text as wrapped, and
+    /// the help overlay's box and lines.
+    private struct Frame {
+        var content: Rect
+        var status: StatusText
+        var attention: AttentionLine?
+        var help: HelpOverlay.Layout?
+    }
+
+    private var renderContext: RenderContext {
+        RenderContext(localizer: localizer, glyphs: glyphs, colour: viewModel.theme != .mono)
+    }
+
+    /// Lays the frame out for `size` and lets the current screen lay itself out in its area:
+    /// before every key (so keys act on what is shown) and every frame. The only place layout
+    /// changes; drawing then only reads.
+    public func layout(size: Size) {
+        guard size.width >= Shell.minimumSize.width, size.height >= Shell.minimumSize.height else {
+            frame = nil
+            return
+        }
+        // A long status message (an error, in a long language) takes up to three rows, growing
+        // upwards, so it can be read whole.
+        let status = statusText(width: size.width - statusLanguage.displayWidth - 2, glyphs: glyphs)
+        var content = Rect(x: 0, y: 1, width: size.width, height: size.height - 2 - max(1, status.lines.count))
+        let attention = attentionLine()
+        if attention != nil { content = Rect(x: content.x, y: content.y + 1, width: content.width, height: content.height - 1) }
+        currentScreen.layout(content, context: renderContext)
+        var helpLayout: HelpOverlay.Layout?
+        if var state = help {
+            let laidOut = helpOverlay().layout(in: content)
+            state.setLines(laidOut.lines, height: laidOut.inner.height)
+            help = state
+            helpLayout = laidOut
+        }
+        frame = Frame(content: content, status: status, attention: attention, help: helpLayout)
+    }
+
+    /// Lays out for the surface's size, then draws.
     public func render(into surface: Surface) {
         needsRender = false
         let size = Size(width: surface.width, height: surface.height)
-        if size.width < Shell.minimumSize.width || size.height < Shell.minimumSize.height {
+        layout(size: size)
+        guard let frame else {
             renderTooSmall(into: surface, size: size)
             return
         }
-        let context = RenderContext(localizer: localizer, glyphs: glyphs, colour: viewModel.theme != .mono)
+        let context = renderContext
         let bounds = surface.bounds
         let titles = Tab.allCases.map(title(of:))
         let selectedTab = TabBar(titles: titles, selected: viewModel.tab.number - 1)
             .render(into: surface, row: bounds.row(0))
-        // A long status message (an error, in a long language) takes up to three rows, growing
-        // upwards, so it can be read whole.
-        let status = statusText(width: bounds.width - statusLanguage.displayWidth - 2, glyphs: glyphs)
-        let statusRows = max(1, status.lines.count)
-        var content = Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 2 - statusRows)
-        if let line = attentionLine() {
-            AttentionBar.render(line, into: surface, row: content.row(0))
-            content = Rect(x: content.x, y: content.y + 1, width: content.width, height: content.height - 1)
-        }
+        if let line = frame.attention { AttentionBar.render(line, into: surface, row: bounds.row(1)) }
         surface.cursor = nil
-        currentScreen.render(into: surface, rect: content, context: context)
+        currentScreen.render(into: surface, rect: frame.content, context: context)
         if surface.cursor == nil { surface.parkCursor(x: selectedTab.lowerBound, y: 0) }
-        renderStatus(status, into: surface, rows: Rect(x: 0, y: bounds.height - 1 - statusRows, width: bounds.width, height: statusRows))
+        let statusRows = max(1, frame.status.lines.count)
+        renderStatus(frame.status, into: surface, rows: Rect(x: 0, y: bounds.height - 1 - statusRows, width: bounds.width, height: statusRows))
         Footer(hints: footerHints()).render(into: surface, row: bounds.row(bounds.height - 1))
-        if help != nil { renderHelp(into: surface, area: content) }
+        if let help, let layout = frame.help { helpOverlay().render(help, layout: layout, into: surface) }
         if let quitDialog { quitDialog.render(into: surface, area: bounds) }
     }
 
@@ -334,16 +370,10 @@ public final class Shell {
         }
     }
 
-    private func renderHelp(into surface: Surface, area: Rect) {
-        let sections = [globalKeys().helpSection] + currentScreen.helpSections(localizer)
-        let overlay = HelpOverlay(
-            title: localizer.t("Help — {tab}", ["tab": title(of: viewModel.tab)]),
-            sections: sections,
-            closeHint: localizer.t("Esc or ? closes · ↑↓ PgUp PgDn scroll"))
-        var state = help ?? TextViewState()
-        overlay.render(&state, into: surface, area: area)
-        helpHeight = max(1, min(area.height - 2, state.lines.count + 4) - 3)
-        help = state
+    private func helpOverlay() -> HelpOverlay {
+        HelpOverlay(title: localizer.t("Help — {tab}", ["tab": title(of: viewModel.tab)]),
+                    sections: [globalKeys().helpSection] + currentScreen.helpSections(localizer),
+                    closeHint: localizer.t("Esc or ? closes · ↑↓ PgUp PgDn scroll"))
     }
 
     private func renderTooSmall(into surface: Surface, size: Size) {

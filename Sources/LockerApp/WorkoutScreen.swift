@@ -234,22 +234,50 @@ public final class WorkoutScreen: Screen {
             renderText(current, into: surface, rect: body.inset(dx: 1, dy: 0), context: context)
             return
         }
-        var plots = body
-        if body.width >= 100 {
-            let (left, right) = body.splitLeft(36)
-            renderSummary(current, into: surface, rect: left.inset(dx: 1, dy: 0), context: context, compact: false)
-            plots = right
-        } else {
-            let (top, rest) = body.splitTop(2)
-            renderSummary(current, into: surface, rect: top.inset(dx: 1, dy: 0), context: context, compact: true)
-            plots = rest
-        }
+        let panes = self.panes(body)
+        renderSummary(current, into: surface, rect: panes.summary.inset(dx: 1, dy: 0), context: context, compact: panes.compact)
+        renderMap(current, into: surface, rect: panes.map, context: context)
+        renderChart(current, into: surface, rect: panes.chart, context: context)
+    }
+
+    /// The open workout below its title: the summary on the left from 100 columns (else two
+    /// lines on top), then the map over the heart-rate chart (a third of the height).
+    private func panes(_ body: Rect) -> (summary: Rect, compact: Bool, map: Rect, chart: Rect) {
+        let summary: Rect, plots: Rect
+        let compact = body.width < 100
+        if compact { (summary, plots) = body.splitTop(2) } else { (summary, plots) = body.splitLeft(36) }
         let chartHeight = max(4, plots.height / 3)
-        let mapRect = Rect(x: plots.x, y: plots.y, width: plots.width, height: plots.height - chartHeight)
-        let chartRect = Rect(x: plots.x, y: mapRect.maxY, width: plots.width, height: chartHeight)
-        renderMap(current, into: surface, rect: mapRect, context: context)
-        renderChart(current, into: surface, rect: chartRect, context: context)
-        _ = l
+        let map = Rect(x: plots.x, y: plots.y, width: plots.width, height: plots.height - chartHeight)
+        return (summary, compact, map, Rect(x: plots.x, y: map.maxY, width: plots.width, height: chartHeight))
+    }
+
+    /// The chart's dots, right of its bpm axis, inside its box.
+    private static func chartPlot(_ chart: Rect) -> Rect {
+        let inner = chart.inset(dx: 1, dy: 1)
+        let axisWidth = 4
+        return Rect(x: inner.x + axisWidth, y: inner.y, width: inner.width - axisWidth, height: inner.height)
+    }
+
+    /// The list's rows below its column titles; the open workout's text, or the chart's width
+    /// that sets how far h and l move the cursor.
+    public func layout(_ area: Rect, context: RenderContext) {
+        let body = area.splitTop(1).1
+        guard let current = viewModel.current else {
+            listHeight = body.height
+            list.setCount(viewModel.items.count)
+            list.select(viewModel.selectedIndex)
+            list.scrollToSelection(height: listHeight)
+            return
+        }
+        if showText {
+            let rect = body.inset(dx: 1, dy: 0)
+            let lines = WorkoutSummaryText.lines(current, fileName: viewModel.currentFileName, context.localizer)
+            textView.setLines(lines.map { TextLine($0) }, height: rect.height)
+            textHeight = rect.height
+        } else {
+            let plot = Self.chartPlot(panes(body).chart)
+            cursorStep = max(1, current.workout.count / max(1, plot.width * 2))
+        }
     }
 
     private func renderList(into surface: Surface, rect: Rect, context: RenderContext) {
@@ -262,10 +290,6 @@ public final class WorkoutScreen: Screen {
             x += width + 1
         }
         surface.write(l.t("Title"), x: x, y: header.y, style: Style(.muted, [.bold]), clip: header)
-        listHeight = body.height
-        var state = list
-        state.setCount(viewModel.items.count)
-        state.select(viewModel.selectedIndex)
         if viewModel.items.isEmpty {
             let text = viewModel.isListing ? l.t("Reading the workouts folder …")
                 : l.t("No workouts yet. Import one with: locker workout import FILE.gpx")
@@ -273,7 +297,7 @@ public final class WorkoutScreen: Screen {
             surface.parkCursor(x: body.x + 2, y: body.y + 1)
             return
         }
-        ListView().render(&state, into: surface, rect: body) { index, _ in
+        ListView().render(list, into: surface, rect: body) { index, _ in
             let item = self.viewModel.items[index]
             if let problem = item.problem {
                 return [Span("  " + item.url.lastPathComponent + "  ", Style(.text)), Span(problem, Style(.bad))]
@@ -291,7 +315,6 @@ public final class WorkoutScreen: Screen {
             if item.isSample { spans.append(Span("  " + l.t("(bundled sample, synthetic)"), Style(.muted))) }
             return spans
         }
-        list = state
     }
 
     /// " (2/3)" for the second of three activities in one file.
@@ -430,15 +453,13 @@ public final class WorkoutScreen: Screen {
             surface.write(l.t("No heart rate in this workout."), x: inner.x + 1, y: inner.y, style: Style(.muted), clip: inner)
             return
         }
-        let axisWidth = 4
-        let plot = Rect(x: inner.x + axisWidth, y: inner.y, width: inner.width - axisWidth, height: inner.height)
+        let plot = Self.chartPlot(rect)
         surface.write(WorkoutText.bpm(range.upperBound).padded(toWidth: 3, alignment: .right), x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
         surface.write(WorkoutText.bpm(range.lowerBound).padded(toWidth: 3, alignment: .right), x: inner.x, y: inner.maxY - 1, style: Style(.muted), clip: inner)
         let canvas = chart.canvas(for: viewModel, analysis: current, columns: plot.width, rows: plot.height)
         canvas.render(into: surface, at: Point(x: plot.x, y: plot.y)) { level in heatStyle(level) }
         // The cursor: a reversed column, and the figures at the cursor in the status line.
         let column = min(plot.width - 1, max(0, chart.xOfPoint(viewModel.cursor) / 2))
-        cursorStep = max(1, current.workout.count / max(1, plot.width * 2))
         for y in plot.y..<plot.maxY {
             surface.highlight(x: plot.x + column, y: y, width: 1, style: Style(.accent, [.reverse]))
         }
@@ -446,9 +467,6 @@ public final class WorkoutScreen: Screen {
     }
 
     private func renderText(_ current: WorkoutAnalysis, into surface: Surface, rect: Rect, context: RenderContext) {
-        let lines = WorkoutSummaryText.lines(current, fileName: viewModel.currentFileName, context.localizer)
-        textView.setLines(lines.map { TextLine($0) }, height: rect.height)
-        textHeight = rect.height
         TextView().render(textView, into: surface, rect: rect)
     }
 }

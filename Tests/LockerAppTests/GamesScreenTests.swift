@@ -32,7 +32,9 @@ final class GamesScreenTests: XCTestCase {
 
     func render(_ screen: GamesScreen, _ width: Int, _ height: Int) -> MemorySurface {
         let surface = MemorySurface(width: width, height: height)
-        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: .english, glyphs: .unicode))
+        let context = RenderContext(localizer: .english, glyphs: .unicode)
+        screen.layout(surface.bounds, context: context)
+        screen.render(into: surface, rect: surface.bounds, context: context)
         return surface
     }
 

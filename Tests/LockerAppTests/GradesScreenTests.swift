@@ -30,7 +30,9 @@ final class GradesScreenTests: XCTestCase {
 
     func render(_ screen: GradesScreen, _ localizer: Localizer, _ width: Int, _ height: Int, ascii: Bool = false) -> MemorySurface {
         let surface = MemorySurface(width: width, height: height, glyphs: ascii ? .ascii : .unicode)
-        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: localizer, glyphs: ascii ? .ascii : .unicode))
+        let context = RenderContext(localizer: localizer, glyphs: ascii ? .ascii : .unicode)
+        screen.layout(surface.bounds, context: context)
+        screen.render(into: surface, rect: surface.bounds, context: context)
         return surface
     }
 

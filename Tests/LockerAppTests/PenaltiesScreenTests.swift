@@ -15,7 +15,9 @@ final class PenaltiesScreenTests: XCTestCase {
 
     func render(_ screen: PenaltiesScreen, _ localizer: Localizer, _ width: Int, _ height: Int, glyphs: Glyphs = .unicode) -> MemorySurface {
         let surface = MemorySurface(width: width, height: height, glyphs: glyphs)
-        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: localizer, glyphs: glyphs))
+        let context = RenderContext(localizer: localizer, glyphs: glyphs)
+        screen.layout(surface.bounds, context: context)
+        screen.render(into: surface, rect: surface.bounds, context: context)
         return surface
     }
 

@@ -16,7 +16,9 @@ final class RulesScreenTests: XCTestCase {
 
     func render(_ screen: RulesScreen, _ localizer: Localizer, _ width: Int, _ height: Int) -> MemorySurface {
         let surface = MemorySurface(width: width, height: height)
-        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: localizer, glyphs: .unicode))
+        let context = RenderContext(localizer: localizer, glyphs: .unicode)
+        screen.layout(surface.bounds, context: context)
+        screen.render(into: surface, rect: surface.bounds, context: context)
         return surface
     }
 

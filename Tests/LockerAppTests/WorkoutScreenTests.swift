@@ -26,7 +26,9 @@ final class WorkoutScreenTests: XCTestCase {
 
     func render(_ screen: WorkoutScreen, _ localizer: Localizer, _ width: Int, _ height: Int, ascii: Bool = false, colour: Bool = true) -> MemorySurface {
         let surface = MemorySurface(width: width, height: height, glyphs: ascii ? .ascii : .unicode)
-        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: localizer, glyphs: ascii ? .ascii : .unicode, colour: colour))
+        let context = RenderContext(localizer: localizer, glyphs: ascii ? .ascii : .unicode, colour: colour)
+        screen.layout(surface.bounds, context: context)
+        screen.render(into: surface, rect: surface.bounds, context: context)
         return surface
     }
 

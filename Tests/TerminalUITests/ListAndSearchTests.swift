@@ -27,9 +27,10 @@ final class ListAndSearchTests: XCTestCase {
 
     func testListViewScrollsToSelectionAndShowsScrollBar() {
         let surface = MemorySurface(width: 20, height: 5)
-        var state = ListState(count: items.count, selected: 12)
-        ListView().render(&state, into: surface, rect: surface.bounds) { index, _ in [Span(self.items[index])] }
-        XCTAssertEqual(state.offset, 8)
+        let state = ListState(count: items.count, selected: 12)
+        ListView().render(state, into: surface, rect: surface.bounds) { index, _ in [Span(self.items[index])] }
+        XCTAssertEqual(state.offset, 0, "drawing does not change the state")
+        XCTAssertEqual(state.visibleOffset(height: 5), 8)
         XCTAssertEqual(surface.lines.map { String($0.prefix(7)).trimmingCharacters(in: .whitespaces) }, ["Item 9", "Item 10", "Item 11", "Item 12", "Item 13"])
         XCTAssertEqual(surface.style(x: 0, y: 4).role, .selection, "selected row is lit")
         XCTAssertEqual(surface.cursor?.position, Point(x: 0, y: 4), "cursor parked on the selection")
@@ -38,8 +39,8 @@ final class ListAndSearchTests: XCTestCase {
 
     func testShortListHasNoScrollBar() {
         let surface = MemorySurface(width: 20, height: 5)
-        var state = ListState(count: 2)
-        ListView().render(&state, into: surface, rect: surface.bounds) { index, _ in [Span(self.items[index])] }
+        let state = ListState(count: 2)
+        ListView().render(state, into: surface, rect: surface.bounds) { index, _ in [Span(self.items[index])] }
         XCTAssertEqual(surface.lines, ["Item 1", "Item 2", "", "", ""])
     }
 

@@ -88,8 +88,8 @@ final class OtherWidgetsTests: XCTestCase {
         XCTAssertEqual(table.layout(width: 30), [9, 4, 13], "spare columns shared by weight")
         XCTAssertEqual(table.layout(width: 15), [9, 4, 0], "a column that cannot get its minimum is hidden")
         let surface = MemorySurface(width: 31, height: 3)
-        var state = ListState(count: 2)
-        table.render(&state, into: surface, rect: surface.bounds) { row, column in
+        let state = ListState(count: 2)
+        table.render(state, into: surface, rect: surface.bounds) { row, column in
             Span([["Maths", "3", "good"], ["Art", "1.5", "late"]][row][column])
         }
         XCTAssertEqual(surface.lines, ["Name       Coef  Note", "Maths         3  good", "Art         1.5  late"])
@@ -126,15 +126,17 @@ final class OtherWidgetsTests: XCTestCase {
             HelpSection(title: "Global keys", hints: (1...30).map { KeyHint("k\($0)", "action \($0)") }),
         ], closeHint: "Esc closes")
         let surface = MemorySurface(width: 60, height: 20)
+        let layout = overlay.layout(in: surface.bounds)
         var state = TextViewState()
-        overlay.render(&state, into: surface, area: surface.bounds)
+        state.setLines(layout.lines, height: layout.inner.height)
+        overlay.render(state, layout: layout, into: surface)
         XCTAssertTrue(surface.text.contains("Global keys"))
         XCTAssertTrue(surface.text.contains("k1   action 1"))
         XCTAssertFalse(surface.text.contains("action 30"), "long help scrolls")
         XCTAssertTrue(surface.text.contains("Esc closes"))
-        _ = state.handle(.end, height: 15)
+        _ = state.handle(.end, height: layout.inner.height)
         let after = MemorySurface(width: 60, height: 20)
-        overlay.render(&state, into: after, area: after.bounds)
+        overlay.render(state, layout: layout, into: after)
         XCTAssertTrue(after.text.contains("action 30"))
     }
 }

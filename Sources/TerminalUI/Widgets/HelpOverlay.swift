@@ -37,19 +37,30 @@ public struct HelpOverlay {
         return lines
     }
 
-    /// Renders centred in `area`, scrolled by `state` (which it sizes to the content).
-    public func render(_ state: inout TextViewState, into surface: Surface, area: Rect) {
+    /// Where the overlay goes in `area` and its lines: the text's rows are `inner`.
+    public struct Layout: Equatable {
+        public var box: Rect
+        public var inner: Rect
+        public var lines: [TextLine]
+    }
+
+    public func layout(in area: Rect) -> Layout {
         let width = min(area.width - 4, 76)
         var content = lines(width: width - 4)
         // Text that scrolls gives its last column to the text view's scroll bar.
         if content.count + 4 > area.height - 2 { content = lines(width: width - 5) }
         let height = min(area.height - 2, content.count + 4)
         let box = area.centered(width: width, height: height)
+        return Layout(box: box, inner: Rect(x: box.x + 2, y: box.y + 1, width: box.width - 4, height: box.height - 3), lines: content)
+    }
+
+    /// Renders centred in `area`, scrolled to `state`'s offset; `state` holds the lines of
+    /// `layout(in: area)` (see `TextViewState.setLines`).
+    public func render(_ state: TextViewState, layout: Layout, into surface: Surface) {
+        let box = layout.box
         surface.fill(box)
         surface.drawBox(box, title: title)
-        let inner = Rect(x: box.x + 2, y: box.y + 1, width: box.width - 4, height: box.height - 3)
-        state.setLines(content, height: inner.height)
-        TextView().render(state, into: surface, rect: inner)
+        TextView().render(state, into: surface, rect: layout.inner)
         surface.write(closeHint.truncated(toWidth: box.width - 4), x: box.x + 2, y: box.maxY - 2, style: Style(.muted))
     }
 }

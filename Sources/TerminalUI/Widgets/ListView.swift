@@ -22,8 +22,11 @@ public struct ListState: Equatable, Sendable {
     }
 
     /// Applies a navigation key (↑ ↓ PgUp PgDn Home End). Returns whether the key was used.
+    /// `pageSize` is the number of rows shown; the stored offset follows the selection.
     public mutating func handle(_ key: Key, pageSize: Int) -> Bool {
         guard count > 0 else { return false }
+        scrollToSelection(height: pageSize)
+        defer { scrollToSelection(height: pageSize) }
         let page = max(1, pageSize - 1)
         switch key {
         case .up: select(selected - 1)
@@ -39,10 +42,17 @@ public struct ListState: Equatable, Sendable {
 
     /// Scrolls as little as possible so the selection is visible in `height` rows.
     public mutating func scrollToSelection(height: Int) {
-        guard height > 0 else { return }
-        if selected < offset { offset = selected }
-        if selected >= offset + height { offset = selected - height + 1 }
-        offset = min(max(0, offset), max(0, count - height))
+        offset = visibleOffset(height: height)
+    }
+
+    /// The first row shown in `height` rows: the stored offset moved as little as possible to
+    /// show the selection. What `ListView` draws; keys store it (`handle`), drawing never does.
+    public func visibleOffset(height: Int) -> Int {
+        guard height > 0 else { return offset }
+        var first = offset
+        if selected < first { first = selected }
+        if selected >= first + height { first = selected - height + 1 }
+        return min(max(0, first), max(0, count - height))
     }
 }
 
@@ -54,18 +64,19 @@ public struct ListView {
 
     public init() {}
 
-    /// Renders rows of `state` into `rect`, scrolling `state` so the selection shows. Parks the
-    /// cursor on the selected row. Returns the rectangle of the selected row.
+    /// Renders rows of `state` into `rect`, from `state.visibleOffset` so the selection shows
+    /// (the state itself is not changed). Parks the cursor on the selected row. Returns the
+    /// rectangle of the selected row.
     @discardableResult
-    public func render(_ state: inout ListState, into surface: Surface, rect: Rect,
+    public func render(_ state: ListState, into surface: Surface, rect: Rect,
                        focused: Bool = true, row: RowBuilder) -> Rect? {
         guard !rect.isEmpty else { return nil }
-        state.scrollToSelection(height: rect.height)
+        let offset = state.visibleOffset(height: rect.height)
         let needsBar = state.count > rect.height
         let content = needsBar ? Rect(x: rect.x, y: rect.y, width: rect.width - 1, height: rect.height) : rect
         var selectedRect: Rect?
         for line in 0..<rect.height {
-            let index = state.offset + line
+            let index = offset + line
             guard index < state.count else { break }
             let isSelected = index == state.selected
             let rowRect = content.row(line)
@@ -82,7 +93,7 @@ public struct ListView {
             }
         }
         if needsBar {
-            ScrollBar(total: state.count, visible: rect.height, offset: state.offset)
+            ScrollBar(total: state.count, visible: rect.height, offset: offset)
                 .render(into: surface, rect: Rect(x: rect.maxX - 1, y: rect.y, width: 1, height: rect.height))
         }
         return selectedRect

@@ -74,7 +74,7 @@ public struct Table {
     }
 
     /// Renders the header and the rows (`cell(row, column)` gives each cell's span).
-    public func render(_ state: inout ListState, into surface: Surface, rect: Rect, focused: Bool = true,
+    public func render(_ state: ListState, into surface: Surface, rect: Rect, focused: Bool = true,
                        cell: @escaping (_ row: Int, _ column: Int) -> Span) {
         guard rect.height > 0 else { return }
         let widths = layout(width: rect.width - 1)
@@ -86,7 +86,7 @@ public struct Table {
         }
         let body = Rect(x: rect.x, y: rect.y + 1, width: rect.width, height: rect.height - 1)
         let spacer = String(repeating: " ", count: spacing)
-        ListView().render(&state, into: surface, rect: body, focused: focused) { row, _ in
+        ListView().render(state, into: surface, rect: body, focused: focused) { row, _ in
             var spans: [Span] = []
             for (index, column) in self.columns.enumerated() where widths[index] > 0 {
                 let span = cell(row, index)
