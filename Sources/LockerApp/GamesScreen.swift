@@ -160,7 +160,7 @@ public final class GamesScreen: Screen {
         let postcode = KeyBinding([.character("p"), .character("/")], "p /",
                                   help: l.t("Type a postcode or a position (latitude,longitude): the 5 nearest grounds and their games"),
                                   footer: l.t("postcode"), footerKeys: "p") {
-            self.postcodeField = TextFieldState(self.viewModel.postcode, maxLength: 30, allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) })
+            self.postcodeField = TextFieldState(self.viewModel.searchedPlace, maxLength: 30, allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) })
         }
         let newGame = KeyBinding([.character("n")], "n", help: l.t("Create a game at one of the grounds found"), footer: l.t("new game")) {
             // With no grounds found yet, n asks for a postcode first.
@@ -354,7 +354,7 @@ public final class GamesScreen: Screen {
 
     public func status(_ l: Localizer) -> String? {
         if let busy = viewModel.busy { return busy + " " + l.t("(Esc stops waiting)") }
-        if let message = viewModel.message { return message.text }
+        if let message = viewModel.message { return message }
         guard viewModel.user != nil else { return nil }
         let list = pane == .upcoming ? viewModel.upcoming : viewModel.nearby
         let state = pane == .upcoming ? upcomingList : nearbyList
@@ -404,14 +404,14 @@ public final class GamesScreen: Screen {
         surface.write(" " + l.t("Logged in as {name}", ["name": user]), x: header.x, y: header.y, style: Style(.title, [.bold]), clip: header)
         renderList(title: l.t("Your games"), games: viewModel.upcoming, state: upcomingList, focused: pane == .upcoming,
                    empty: l.t("No games to come. Press p to find games near a postcode."), into: surface, rect: top, context: context)
-        let nearTitle = viewModel.postcode.isEmpty ? l.t("Games near a postcode (press p)")
-            : l.t("Games at the 5 grounds nearest to {postcode}", ["postcode": viewModel.postcode])
+        let nearTitle = viewModel.searchedPlace.isEmpty ? l.t("Games near a postcode (press p)")
+            : l.t("Games at the 5 grounds nearest to {postcode}", ["postcode": viewModel.searchedPlace])
         // The grounds found, nearest first, with their distance (~ when the position is approximate).
         let groundsLine = viewModel.grounds.isEmpty ? nil : viewModel.grounds.map {
             TerminalText.inert($0.name) + " " + ($0.approximate ? "~" : "") + MeasureText.distance($0.distanceMeters, l)
         }.joined(separator: " · ")
         renderList(title: nearTitle, games: viewModel.nearby, state: nearbyList, focused: pane == .nearby,
-                   empty: viewModel.postcode.isEmpty ? "" : l.t("No games planned at these grounds yet. Press n to create one."),
+                   empty: viewModel.searchedPlace.isEmpty ? "" : l.t("No games planned at these grounds yet. Press n to create one."),
                    header: groundsLine, into: surface, rect: bottom, context: context)
         if let reasonField {
             surface.fill(header)

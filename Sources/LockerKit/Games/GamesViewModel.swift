@@ -14,13 +14,15 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     public private(set) var user: String?
     public private(set) var upcoming: [GameListing] = []
-    public private(set) var postcode = ""
+    /// The place last searched, as typed: a postcode ("3977") or a position ("-38.03,145.34");
+    /// empty before the first search.
+    public private(set) var searchedPlace = ""
     public private(set) var grounds: [GroundListing] = []
     public private(set) var nearby: [GameListing] = []
     /// The roster shown for a game the user organises (`w`), until dismissed.
     public private(set) var roster: (game: GameListing, roster: GameRoster)?
-    /// The last outcome to show (success or refusal).
-    public private(set) var message: (text: String, isError: Bool)?
+    /// The last outcome to show (a success or a refusal), in the interface language.
+    public private(set) var message: String?
     public private(set) var started = false
     /// True once the first answer (who is logged in) came back, or failed.
     public private(set) var sessionKnown = false
@@ -80,7 +82,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             guard let self else { return }
             user = name
             upcoming = games
-            message = (localizer.t("Logged in as {name}.", ["name": TerminalText.inert(name)]), false)
+            message = localizer.t("Logged in as {name}.", ["name": TerminalText.inert(name)])
             follow()
         }
     }
@@ -92,7 +94,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             upcoming = []
             nearby = []
             roster = nil
-            message = (localizer.t("Logged out."), false)
+            message = localizer.t("Logged out.")
         }
     }
 
@@ -111,7 +113,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     /// The call that reads both lists again, for a background thread.
     private func readLists() -> @Sendable (GamesClient) throws -> Lists {
-        let place = Place(postcode)
+        let place = Place(searchedPlace)
         return { client in (try client.upcoming(), try place.map { try client.search($0) }) }
     }
 
@@ -127,7 +129,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             return fail(localizer.t("“{postcode}” is not a postcode: write 4 digits, like 3977.", ["postcode": TerminalText.inert(code)]))
         }
         perform(localizer.t("Searching near {place}…", ["place": code]), { try $0.search(place) }) { [weak self] (found: (grounds: [GroundListing], games: [GameListing])) in
-            self?.postcode = code
+            self?.searchedPlace = code
             self?.grounds = found.grounds
             self?.nearby = found.games
             self?.message = nil
@@ -138,8 +140,8 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         perform(localizer.t("Booking…"), { try $0.book(game.id) }) { [weak self] (booked: GameListing) in
             guard let self else { return }
             apply(booked)
-            message = (booked.myStatus == .waitlisted ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game.id)])
-                                                      : localizer.t("You are going to game {id}.", ["id": String(game.id)]), false)
+            message = booked.myStatus == .waitlisted ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game.id)])
+                                                     : localizer.t("You are going to game {id}.", ["id": String(game.id)])
         }
     }
 
@@ -148,7 +150,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         perform(localizer.t("Cancelling your booking…"), { try $0.cancelBooking(game.id) }) { [weak self] (changed: GameListing) in
             guard let self else { return }
             apply(changed)
-            message = (localizer.t("Your booking for game {id} is cancelled.", ["id": String(game.id)]), false)
+            message = localizer.t("Your booking for game {id} is cancelled.", ["id": String(game.id)])
         }
     }
 
@@ -159,7 +161,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         perform(localizer.t("Calling the game off…"), { try $0.cancelGame(game.id, reason: text) }) { [weak self] (changed: GameListing) in
             guard let self else { return }
             apply(changed)
-            message = (localizer.t("Game {id} is cancelled.", ["id": String(game.id)]), false)
+            message = localizer.t("Game {id} is cancelled.", ["id": String(game.id)])
         }
     }
 
@@ -174,7 +176,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         perform(localizer.t("Creating the game…"), { try $0.create(game) }) { [weak self] (created: GameListing) in
             guard let self else { return }
             apply(created)
-            message = (localizer.t("Game {id} created.", ["id": String(created.id)]), false)
+            message = localizer.t("Game {id} created.", ["id": String(created.id)])
         }
         return true
     }
@@ -190,7 +192,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         perform(localizer.t("Saving the game…"), { try $0.edit(game.id, changes) }) { [weak self] (changed: GameListing) in
             guard let self else { return }
             apply(changed)
-            message = (localizer.t("Game {id} changed.", ["id": String(game.id)]), false)
+            message = localizer.t("Game {id} changed.", ["id": String(game.id)])
         }
         return true
     }
@@ -213,7 +215,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         let path = directory + "/game-\(game.id).ics"
         perform(localizer.t("Writing {file}…", ["file": path]), { try $0.exportCalendar(game.id, to: path) }) { [weak self] (_: Void) in
             guard let self else { return }
-            message = (localizer.t("Wrote {file}.", ["file": path]), false)
+            message = localizer.t("Wrote {file}.", ["file": path])
         }
     }
 
@@ -225,7 +227,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         work.start({ [client] _ in client.cancelInFlight() }) { _ in }
         self.request = nil
         busy = nil
-        message = (localizer.t("Stopped waiting. If the games store already did it, the lists show it in a moment."), false)
+        message = localizer.t("Stopped waiting. If the games store already did it, the lists show it in a moment.")
         notifyChanged()
         refreshQuietly()
     }
@@ -326,7 +328,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     // MARK: Requests
 
     private func fail(_ text: String) {
-        message = (text, true)
+        message = text
         notifyChanged()
     }
 
@@ -349,9 +351,9 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             case .success(let value):
                 done(value)
             case .failure(let error as GamesError):
-                message = (error.message(localizer), true)
+                message = error.message(localizer)
             case .failure:
-                message = (GamesError.serverFailed.message(localizer), true)
+                message = GamesError.serverFailed.message(localizer)
             }
             notifyChanged()
         }
