@@ -7,8 +7,9 @@ import TerminalUI
 public final class GradesScreen: Screen {
     public let tab = Tab.grades
     let viewModel: GradesViewModel
-    /// Rebuilds the rows after each change of the view-model, before the shell redraws.
+    /// Rebuilds the rows after a change of the book's structure, before the shell redraws.
     private var token: ObservationToken?
+    private var builtVersion = 0
 
     /// One line of the tree.
     enum Row: Equatable {
@@ -30,7 +31,11 @@ public final class GradesScreen: Screen {
         self.viewModel = viewModel
         rebuild()
         // Registered before the shell's observer, so the rows are current when it redraws.
-        token = viewModel.observe { [weak self] in self?.rebuild() }
+        token = viewModel.observe { [weak self] in
+            guard let self, builtVersion != viewModel.structureVersion else { return }
+            builtVersion = viewModel.structureVersion
+            rebuild()
+        }
     }
 
     public var capturesText: Bool { search.isTyping || editForm != nil }
@@ -45,8 +50,7 @@ public final class GradesScreen: Screen {
 
     // MARK: Rows
 
-    /// The tree's rows from the book and the folds (a few hundred rows: rebuilt after every
-    /// change rather than patched).
+    /// The tree's rows from the book's structure and the folds (rebuilt whole, not patched).
     private func rebuild() {
         let previous = rows.indices.contains(list.selected) ? rows[list.selected] : nil
         var newRows: [Row] = []

@@ -77,7 +77,8 @@ public final class Shell {
         if size.width < Shell.minimumSize.width || size.height < Shell.minimumSize.height {
             return key == .character("q") ? requestQuit() : .none
         }
-        layout(size: size)
+        // Keys act on the frame as last drawn; a new layout only when the size changed since.
+        if frame?.size != size || (help != nil) != (frame?.help != nil) { layout(size: size) }
         if var dialog = quitDialog {
             let answer = dialog.handle(key)
             quitDialog = answer == nil ? dialog : nil
@@ -172,11 +173,16 @@ public final class Shell {
         }
     }
 
-    /// Starts each attention source at once when its tab is shown, else after a full second
-    /// without keys (its first look runs a helper process, kept out of the middle of typing).
+    /// Starts each attention source once keys pause: a quarter second on its own tab, a full
+    /// second elsewhere (its first look starts a helper process, kept out of the middle of
+    /// typing and of quick tab switches).
     private func startAttention(now: Date) {
-        let paused = now.timeIntervalSince(lastKeyAt) >= Double(Shell.attentionDelay) / 1000
-        for source in attention where !source.started && (paused || source.tab == viewModel.tab) { source.start() }
+        let idle = now.timeIntervalSince(lastKeyAt) * 1000
+        for source in attention where !source.started && idle >= Double(attentionDelay(source)) { source.start() }
+    }
+
+    private func attentionDelay(_ source: AttentionSource) -> Int {
+        source.tab == viewModel.tab ? Shell.saveDelay : Shell.attentionDelay
     }
 
     /// Asks for the bell when an urgent line appears that has not rung yet.
@@ -208,9 +214,7 @@ public final class Shell {
     public var idleTimeout: Int? {
         if screens.values.contains(where: { $0.needsWarmUp }) { return Shell.warmUpDelay }
         if screens.values.contains(where: { $0.hasPendingWork }) { return Shell.saveDelay }
-        if let waiting = attention.first(where: { !$0.started }) {
-            return waiting.tab == viewModel.tab ? Shell.warmUpDelay : Shell.attentionDelay
-        }
+        if let waiting = attention.filter({ !$0.started }).map(attentionDelay).min() { return waiting }
         if viewModel.notice != nil { return 500 }
         if viewModel.hasPendingSettings { return 1000 }
         return attention.filter(\.started).compactMap(\.attentionRefresh).min()
@@ -241,6 +245,7 @@ public final class Shell {
     /// attention line, above the status lines and the footer), the status text as wrapped, and
     /// the help overlay's box and lines.
     private struct Frame {
+        var size: Size
         var content: Rect
         var status: StatusText
         var attention: AttentionLine?
@@ -252,8 +257,8 @@ public final class Shell {
     }
 
     /// Lays the frame out for `size` and lets the current screen lay itself out in its area:
-    /// before every key (so keys act on what is shown) and every frame. The only place layout
-    /// changes; drawing then only reads.
+    /// before every frame, and before a key when the size changed since the last frame (keys
+    /// act on what is shown). The only place layout changes; drawing then only reads.
     public func layout(size: Size) {
         guard size.width >= Shell.minimumSize.width, size.height >= Shell.minimumSize.height else {
             frame = nil
@@ -273,7 +278,7 @@ public final class Shell {
             help = state
             helpLayout = laidOut
         }
-        frame = Frame(content: content, status: status, attention: attention, help: helpLayout)
+        frame = Frame(size: size, content: content, status: status, attention: attention, help: helpLayout)
     }
 
     /// Lays out for the surface's size, then draws.

@@ -18,6 +18,9 @@ public final class GradesViewModel: ViewModel {
         public var blocks: [String: Double?]
         public var yearStanding: GradeStanding
     }
+    /// Bumped when units or courses are added, removed or renamed (a screen's rows then change;
+    /// a mark change leaves them as they are).
+    public private(set) var structureVersion = 0
     /// Set when the stored file could not be used (it was kept aside); shown once as a notice.
     public private(set) var loadProblem: String?
     /// Set when the last save failed; cleared by the next successful one.
@@ -200,6 +203,7 @@ public final class GradesViewModel: ViewModel {
             if let index = book.units.firstIndex(where: { $0.id == unit.id }) {
                 book.units[index] = unit
             }
+            structureVersion += 1
             reindex()
             changed()
             return []
