@@ -23,6 +23,8 @@ public final class GamesScreen: Screen {
     private var upcomingList = ListState()
     private var nearbyList = ListState()
     private var listHeight = 5
+    /// Today's games as last laid out (nil when none), drawn above the lists.
+    private var reminder: AttentionLine?
     private var postcodeField: TextFieldState?
     /// The reason typed when the organiser calls a game off (`x`).
     private var reasonField: (game: GameListing, field: TextFieldState)?
@@ -365,22 +367,18 @@ public final class GamesScreen: Screen {
     // MARK: Drawing
 
     /// The logged-in view's rows: today's games (when there are any), the "logged in" line,
-    /// then your games above and the games near a place below, half each.
-    private func panes(_ rect: Rect) -> (reminder: Rect?, header: Rect, top: Rect, bottom: Rect) {
+    /// then the body: your games above and the games near a place below, half each.
+    private func panes(_ rect: Rect) -> (reminder: Rect?, header: Rect, body: Rect, top: Rect, bottom: Rect) {
         var area = rect
-        var reminder: Rect?
-        if viewModel.attention() != nil {
-            let (row, rest) = area.splitTop(1)
-            reminder = row
-            area = rest
-        }
+        var reminderRow: Rect?
+        if reminder != nil { (reminderRow, area) = area.splitTop(1) }
         let (header, body) = area.splitTop(1)
-        let half = max(3, body.height / 2)
-        return (reminder, header, Rect(x: body.x, y: body.y, width: body.width, height: half),
-                Rect(x: body.x, y: body.y + half, width: body.width, height: body.height - half))
+        let (top, bottom) = body.splitTop(max(3, body.height / 2))
+        return (reminderRow, header, body, top, bottom)
     }
 
     public func layout(_ area: Rect, context: RenderContext) {
+        reminder = viewModel.attention()
         listHeight = max(1, panes(area).top.height - 2)
         upcomingList.setCount(viewModel.upcoming.count)
         nearbyList.setCount(viewModel.nearby.count)
@@ -396,11 +394,9 @@ public final class GamesScreen: Screen {
             return
         }
         guard let user = viewModel.user else { return renderAccountForm(into: surface, rect: rect, context: context) }
-        let panes = self.panes(rect)
+        let (reminderRow, header, body, top, bottom) = panes(rect)
         // Today's games, urgent within the hour (bold; the shell rings the bell once per game).
-        if let reminder = viewModel.attention(), let row = panes.reminder { AttentionBar.render(reminder, into: surface, row: row) }
-        let (header, top, bottom) = (panes.header, panes.top, panes.bottom)
-        let body = Rect(x: top.x, y: top.y, width: top.width, height: bottom.maxY - top.y)
+        if let reminder, let reminderRow { AttentionBar.render(reminder, into: surface, row: reminderRow) }
         surface.write(" " + l.t("Logged in as {name}", ["name": user]), x: header.x, y: header.y, style: Style(.title, [.bold]), clip: header)
         renderList(title: l.t("Your games"), games: viewModel.upcoming, state: upcomingList, focused: pane == .upcoming,
                    empty: l.t("No games to come. Press p to find games near a postcode."), into: surface, rect: top, context: context)

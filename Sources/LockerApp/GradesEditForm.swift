@@ -11,7 +11,8 @@ final class GradesEditForm {
     /// On a course row: 0 = name, 1 = coefficient.
     private var column = 0
     private var typing: TextFieldState?
-    private var offset = 0
+    /// The scroll of the course rows (their selection follows `row` on a course).
+    private var courseRows = ListState()
     private(set) var problem: String?
 
     init(viewModel: GradesViewModel) {
@@ -160,23 +161,22 @@ final class GradesEditForm {
         area.centered(width: min(area.width, 78), height: min(area.height, draft.courses.count + 7))
     }
 
-    /// The first course row shown when `visible` rows fit: the stored one moved as little as
-    /// possible to show the chosen course.
-    private func firstCourse(_ draft: UnitForm, visible: Int) -> Int {
-        var first = offset
-        let courseRow = row - 2
-        if courseRow >= 0 {
-            if courseRow < first { first = courseRow }
-            if courseRow >= first + visible { first = courseRow - visible + 1 }
-        }
-        return max(0, min(first, max(0, draft.courses.count - visible)))
+    /// How many course rows fit in the box, below the name, the coefficient and the titles.
+    private static func visibleCourses(inner: Rect) -> Int { max(1, inner.height - 4) }
+
+    /// The course rows' scroll state for `draft`, the chosen course (if any) selected.
+    private func courseScroll(_ draft: UnitForm) -> ListState {
+        var state = courseRows
+        state.setCount(draft.courses.count)
+        if row >= 2 { state.select(row - 2) }
+        return state
     }
 
-    /// Keeps the chosen course in view for `area` (the shell lays out before each key and frame).
+    /// Keeps the chosen course in view for `area` (the shell lays out before each frame).
     func layout(_ area: Rect) {
         guard let draft else { return }
-        let inner = box(draft, in: area).inset(dx: 2, dy: 1)
-        offset = firstCourse(draft, visible: max(1, inner.maxY - (inner.y + 4)))
+        courseRows = courseScroll(draft)
+        courseRows.scrollToSelection(height: Self.visibleCourses(inner: box(draft, in: area).inset(dx: 2, dy: 1)))
     }
 
     func render(into surface: Surface, area: Rect, context: RenderContext) {
@@ -207,9 +207,9 @@ final class GradesEditForm {
         let nameWidth = inner.width - coefficientWidth - 2
         surface.write(l.t("Courses"), x: inner.x, y: inner.y + 3, style: Style(.title, [.bold]), clip: inner)
         surface.write(l.t("coef."), x: inner.x + nameWidth + 2, y: inner.y + 3, style: Style(.muted), clip: inner)
-        let visible = max(1, inner.maxY - (inner.y + 4))
+        let visible = Self.visibleCourses(inner: inner)
         let courseRow = row - 2
-        let offset = firstCourse(draft, visible: visible)
+        let offset = courseScroll(draft).visibleOffset(height: visible)
         if draft.courses.isEmpty {
             surface.write(l.t("No courses: press a to add one."), x: inner.x, y: inner.y + 4, style: Style(.muted), clip: inner)
         }

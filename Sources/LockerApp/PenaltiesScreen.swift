@@ -151,8 +151,8 @@ public final class PenaltiesScreen: Screen {
         }
         let (bar, body) = rect.splitTop(1)
         renderFilterBar(into: surface, rect: bar, context: context)
-        let (listRect, divider, detailRect) = panes(body)
-        if divider.width == 1 {
+        let (listRect, divider, detailRect, sideBySide) = panes(body)
+        if sideBySide {
             for y in divider.y..<divider.maxY { surface.write(context.glyphs.vertical, x: divider.x, y: y, style: Style(.border)) }
         } else {
             surface.write(String(repeating: context.glyphs.horizontal, count: divider.width), x: divider.x, y: divider.y, style: Style(.border))
@@ -188,14 +188,14 @@ public final class PenaltiesScreen: Screen {
 
     /// Below the filter bar: the list and the selected penalty's details, side by side from 110
     /// columns, else one above the other; `divider` is the column or row between them.
-    private func panes(_ body: Rect) -> (list: Rect, divider: Rect, detail: Rect) {
+    private func panes(_ body: Rect) -> (list: Rect, divider: Rect, detail: Rect, sideBySide: Bool) {
         if body.width >= 110 {
             let (left, right) = body.splitLeft(body.width * 11 / 20)
             return (left, Rect(x: right.x, y: right.y, width: 1, height: right.height),
-                    Rect(x: right.x + 2, y: right.y, width: right.width - 3, height: right.height))
+                    Rect(x: right.x + 2, y: right.y, width: right.width - 3, height: right.height), true)
         }
         let (top, bottom) = body.splitTop(max(3, body.height * 2 / 5))
-        return (top, bottom.row(0), Rect(x: bottom.x + 1, y: bottom.y + 1, width: bottom.width - 2, height: bottom.height - 1))
+        return (top, bottom.row(0), Rect(x: bottom.x + 1, y: bottom.y + 1, width: bottom.width - 2, height: bottom.height - 1), false)
     }
 
     public func layout(_ area: Rect, context: RenderContext) {

@@ -67,6 +67,9 @@ public final class Shell {
     /// the current screen.
     public func handle(_ key: Key, size: Size) -> Action {
         lastKeyAt = Date()
+        // Keys act on the frame on screen; it is laid out again only when it is stale (something
+        // changed since it was drawn, or the size did).
+        let frameIsStale = needsRender || frame?.size != size
         needsRender = true
         switch key {
         case .control("c"): return .quit
@@ -77,8 +80,7 @@ public final class Shell {
         if size.width < Shell.minimumSize.width || size.height < Shell.minimumSize.height {
             return key == .character("q") ? requestQuit() : .none
         }
-        // Keys act on the frame as last drawn; a new layout only when the size changed since.
-        if frame?.size != size || (help != nil) != (frame?.help != nil) { layout(size: size) }
+        if frameIsStale { layout(size: size) }
         if var dialog = quitDialog {
             let answer = dialog.handle(key)
             quitDialog = answer == nil ? dialog : nil
@@ -182,7 +184,7 @@ public final class Shell {
     }
 
     private func attentionDelay(_ source: AttentionSource) -> Int {
-        source.tab == viewModel.tab ? Shell.saveDelay : Shell.attentionDelay
+        source.tab == viewModel.tab ? Shell.attentionDelayOnItsTab : Shell.attentionDelay
     }
 
     /// Asks for the bell when an urgent line appears that has not rung yet.
@@ -207,6 +209,8 @@ public final class Shell {
     static let warmUpDelay = 10
     /// Milliseconds without a key before attention sources (today's games) first look.
     static let attentionDelay = 1000
+    /// The same on the source's own tab, where the user is waiting for it.
+    static let attentionDelayOnItsTab = 250
     /// When the last key came (start-up counts as one).
     private var lastKeyAt = Date()
 
@@ -257,8 +261,8 @@ public final class Shell {
     }
 
     /// Lays the frame out for `size` and lets the current screen lay itself out in its area:
-    /// before every frame, and before a key when the size changed since the last frame (keys
-    /// act on what is shown). The only place layout changes; drawing then only reads.
+    /// before every frame, and before a key when the frame on screen is stale. The only place
+    /// layout changes; drawing then only reads.
     public func layout(size: Size) {
         guard size.width >= Shell.minimumSize.width, size.height >= Shell.minimumSize.height else {
             frame = nil
