@@ -13,6 +13,8 @@ public struct AppOptions {
     /// `--games-server` and `--games-server-insecure`, passed on to the games helper.
     public var gamesServer: String?
     public var gamesServerInsecure = false
+    /// `--games-ca`, passed on to the games helper.
+    public var gamesCA: String?
 
     public init(choices: StartupChoices, ascii: Bool, paths: DataPaths, resources: Resources?) {
         self.choices = choices
@@ -111,6 +113,7 @@ enum ScreenFactory {
         var helperArguments = ["--data-dir", options.paths.directory.path, "--games-db", options.paths.gamesDatabase.path]
         if let server = options.gamesServer { helperArguments += ["--games-server", server] }
         if options.gamesServerInsecure { helperArguments.append("--games-server-insecure") }
+        if let file = options.gamesCA { helperArguments += ["--games-ca", file] }
         let gamesClient = BridgeGamesClient(program: program, arguments: { helperArguments + ["--lang", localizer.language.rawValue] })
         let games = GamesViewModel(localizer: localizer, client: gamesClient, work: work)
         return ([

@@ -25,7 +25,8 @@ enum GamesContext {
     /// instead of exiting).
     static func openConnection(bundled: URL) async throws -> GamesConnection {
         let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths)
-        return try await GamesConnection.open(paths: paths, server: server, insecure: GamesOptions.insecure, bundled: bundled)
+        return try await GamesConnection.open(paths: paths, server: server, insecure: GamesOptions.insecure, trust: GamesOptions.trust,
+                                             bundled: bundled)
     }
 
     /// The connection and the logged-in account's token, or exit 1 saying how to log in.
@@ -75,10 +76,14 @@ enum GamesContext {
     static func newKey() -> String { UUID().uuidString.lowercased() }
 }
 
-/// `--games-server URL` and `--games-server-insecure`, parsed on the root command.
+/// `--games-server URL`, `--games-server-insecure` and `--games-ca FILE`, parsed on the root command.
 enum GamesOptions {
     nonisolated(unsafe) static var server: String?
     nonisolated(unsafe) static var insecure = false
+    nonisolated(unsafe) static var certificateAuthority: String?
+
+    /// The certificate authorities trusted besides the system's (`--games-ca`, `SSL_CERT_FILE`, `SSL_CERT_DIR`).
+    static var trust: GamesTrust { GamesTrust.from(option: certificateAuthority, environment: environment) }
 }
 
 struct AccountCommand: AsyncParsableCommand {
@@ -171,17 +176,31 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         let connection = await GamesContext.connection()
-        if let token = connection.session.read() {
-            if everywhere {
-                await GamesContext.run { try await connection.api.logoutEverywhere(token: token) }
-                connection.session.remove()
-                print(localizer.t("Logged out everywhere."))
-                return
+        let unended = connection.session.unended()
+        if everywhere {
+            // The current session, or one an earlier log-out could not end on the server.
+            guard let token = connection.session.read() ?? unended else { fail(GamesError.notLoggedIn.message(localizer), status: 1) }
+            await GamesContext.run { try await connection.api.logoutEverywhere(token: token) }
+            connection.session.remove()
+            connection.session.removeUnended()
+            print(localizer.t("Logged out everywhere."))
+            return
+        }
+        for token in [connection.session.read(), unended].compactMap({ $0 }) {
+            // The session is forgotten here whatever happens; when the server could not end
+            // it, the token is kept aside for `logout --everywhere`, and the exit status is 1.
+            do {
+                try await connection.api.logout(token: token)
+            } catch GamesError.notLoggedIn {
+                // Already ended on the server (expired, or logged out everywhere).
+            } catch let error as GamesError {
+                connection.session.setAsideUnended(token)
+                fail(localizer.t("Forgotten on this machine, but the games server could not end the session: {reason} It stays valid there until it expires; run `locker logout --everywhere` when the server answers to end it.",
+                                 ["reason": error.message(localizer)]), status: 1)
             }
-            // Revoked on the server; the local session goes even when the server cannot be reached.
-            try? await connection.api.logout(token: token)
         }
         connection.session.remove()
+        connection.session.removeUnended()
         print(localizer.t("Logged out."))
     }
 }
@@ -497,7 +516,7 @@ struct GamesServerCommand: AsyncParsableCommand {
         let paths = GamesContext.paths
         let repository = JSONRepository<Settings>(url: paths.settingsFile)
         if url != nil || local {
-            if let url { _ = await GamesContext.run { try GamesHTTPClient(url: url, allowInsecure: GamesOptions.insecure) } }
+            if let url { _ = await GamesContext.run { try GamesHTTPClient(url: url, allowInsecure: GamesOptions.insecure, trust: GamesOptions.trust) } }
             guard paths.prepare() else { fail(localizer.t("The data folder {path} cannot be written.", ["path": paths.directory.path]), status: 1) }
             var settings = Settings()
             if FileManager.default.fileExists(atPath: paths.settingsFile.path) {

@@ -23,8 +23,20 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: ArgumentHelp(localizer.t("PEM private key of the certificate."), valueName: "file"))
     var tlsKey: String?
-    @Option(name: .customLong("account-rate"), help: ArgumentHelp(localizer.t("Sign-ups and log-ins one address may make per minute (default 30)."), valueName: "n"))
+    @Option(name: .customLong("account-rate"), help: ArgumentHelp(localizer.t("Sign-ups and log-ins one address may make per minute."), valueName: "n"))
     var accountRate = 30
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp(localizer.t("Connections held at once; lowered to what the descriptor limit (ulimit -n) allows."), valueName: "n"))
+    var maxConnections = 512
+    @Option(name: .customLong("max-connections-per-address"), help: ArgumentHelp(localizer.t("Connections one address may hold at once (at most a quarter of --max-connections)."), valueName: "n"))
+    var maxConnectionsPerAddress = 32
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(localizer.t("Seconds before a connection with no request in progress is closed."), valueName: "seconds"))
+    var idleTimeout = 30
+    @Option(name: .customLong("request-timeout"), help: ArgumentHelp(localizer.t("Seconds a client has to send a whole request."), valueName: "seconds"))
+    var requestTimeout = 10
+    @Option(name: .customLong("event-streams"), help: ArgumentHelp(localizer.t("Live event streams one account (or one signed-out address) may hold at once."), valueName: "n"))
+    var eventStreams = 4
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(localizer.t("A reverse proxy (address or network, e.g. 10.0.0.0/8) whose X-Forwarded-For names the client; repeat for several. No other peer may set it."), valueName: "address"))
+    var trustedProxies: [String] = []
 
     func run() async throws {
         var options = GamesServerOptions()
@@ -37,6 +49,22 @@ struct ServeCommand: AsyncParsableCommand {
         options.tlsCertificate = tlsCert
         options.tlsKey = tlsKey
         options.accountRequestsPerMinute = accountRate
+        for (value, name) in [(accountRate, "--account-rate"), (maxConnections, "--max-connections"),
+                              (maxConnectionsPerAddress, "--max-connections-per-address"), (idleTimeout, "--idle-timeout"),
+                              (requestTimeout, "--request-timeout"), (eventStreams, "--event-streams")] where value < 1 {
+            fail(localizer.t("{option} must be a whole number of at least 1.", ["option": name]), status: 64)
+        }
+        options.maxConnections = maxConnections
+        options.maxConnectionsPerAddress = maxConnectionsPerAddress
+        options.idleTimeoutSeconds = idleTimeout
+        options.requestSeconds = requestTimeout
+        options.eventStreamsPerClient = eventStreams
+        do {
+            options.trustedProxies = try TrustedProxies(trustedProxies)
+        } catch TrustedProxiesError.notAnAddress(let entry) {
+            fail(localizer.t("“{value}” is not an address or a network for --trusted-proxy: write 10.0.0.5 or 10.0.0.0/8.",
+                             ["value": entry]), status: 64)
+        }
 
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let logger: Logger = {

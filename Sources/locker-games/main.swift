@@ -28,12 +28,16 @@ struct LockerGamesTool: AsyncParsableCommand {
     @Flag(name: .customLong("games-server-insecure"), help: ArgumentHelp(localizer.t("Allow plain http:// to a games server on another machine.")))
     var gamesServerInsecure = false
 
+    @Option(name: .customLong("games-ca"), help: ArgumentHelp(localizer.t("A PEM file of the certificate authority (or certificate) of your club's games server, trusted besides the system's; also SSL_CERT_FILE and SSL_CERT_DIR."), valueName: "file"))
+    var gamesCA: String?
+
     func validate() throws {
         if let lang { _ = checkedLanguage(lang) }
         RootOptions.dataDir = dataDir
         RootOptions.gamesDB = gamesDB
         GamesOptions.server = gamesServer
         GamesOptions.insecure = gamesServerInsecure
+        GamesOptions.certificateAuthority = gamesCA
     }
 }
 

@@ -13,7 +13,7 @@ import Glibc
 enum GamesForwarding {
     static let commands: Set<String> = ["account", "login", "logout", "games"]
     /// Root options that take a value (their value is not a command name).
-    static let optionsWithValue: Set<String> = ["--tab", "--lang", "--theme", "--data-dir", "--games-db", "--games-server"]
+    static let optionsWithValue: Set<String> = ["--tab", "--lang", "--theme", "--data-dir", "--games-db", "--games-server", "--games-ca"]
 
     /// The first word that is not an option or an option's value.
     static func command(in arguments: [String]) -> String? {

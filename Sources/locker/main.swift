@@ -47,6 +47,9 @@ struct Locker: ParsableCommand {
     @Flag(name: .customLong("games-server-insecure"), help: ArgumentHelp(localizer.t("Allow plain http:// to a games server on another machine.")))
     var gamesServerInsecure = false
 
+    @Option(name: .customLong("games-ca"), help: ArgumentHelp(localizer.t("A PEM file of the certificate authority (or certificate) of your club's games server, trusted besides the system's; also SSL_CERT_FILE and SSL_CERT_DIR."), valueName: "file"))
+    var gamesCA: String?
+
     /// Hidden, for the crash tests: F12 then makes the app fail this way (see DebugFault).
     @Option(name: .customLong("debug-fault"), help: .hidden)
     var debugFault: DebugFault?
@@ -82,6 +85,7 @@ struct Locker: ParsableCommand {
         options.debugFault = debugFault
         options.gamesServer = gamesServer
         options.gamesServerInsecure = gamesServerInsecure
+        options.gamesCA = gamesCA
         let app = App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         let status = app.run()
         throw ExitCode(status)

@@ -241,9 +241,18 @@ final class ReliabilityTests: XCTestCase {
         }
         let grounds = try runProcess([binary.path, "--data-dir", root.path, "--games-db", shared, "games", "grounds", "--postcode", "3977", "--json"], environment: env)
         let ground = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(grounds.stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String)
-        let created = try runProcess([binary.path, "--data-dir", root.path, "--games-db", shared, "games", "create", "--ground", ground,
+        // The store refuses control characters from anyone (issue 25)…
+        let refused = try runProcess([binary.path, "--data-dir", root.path, "--games-db", shared, "games", "create", "--ground", ground,
                                       "--at", soonLocalTime(days: 20), "--players", "2", "--capacity", "10", "--note", "Note\(evil) bat"], environment: env)
+        XCTAssertEqual(refused.status, 1, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("“note” holds a control character"), refused.stderr)
+        let created = try runProcess([binary.path, "--data-dir", root.path, "--games-db", shared, "games", "create", "--ground", ground,
+                                      "--at", soonLocalTime(days: 20), "--players", "2", "--capacity", "10", "--note", "Note bat"], environment: env)
         XCTAssertEqual(created.status, 0, created.stderr)
+        // …and a note stored before that rule, or written into the file by hand, still shows inert.
+        let sql = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE game SET note=?', (sys.argv[2],)); c.commit()"
+        let written = try runProcess(["python3", "-c", sql, shared, "Note\(evil) bat"], environment: env)
+        XCTAssertEqual(written.status, 0, written.stderr)
 
         // A player in Melbourne: the row needs no "(Melbourne time)" and the note fits.
         let session = try TmuxSession(arguments: ["--tab", "grades", "--games-db", shared], width: 120, height: 34,

@@ -18,11 +18,12 @@ public struct GamesConnection: Sendable {
 
     /// Opens the target: checks the server address, or opens (creating, migrating and seeding
     /// with the bundled grounds) the local file.
-    public static func open(paths: DataPaths, server: String?, insecure: Bool, bundled: URL) async throws -> GamesConnection {
+    public static func open(paths: DataPaths, server: String?, insecure: Bool, trust: GamesTrust = GamesTrust(),
+                            bundled: URL) async throws -> GamesConnection {
         // The session files live in the data folder, whichever the target.
         guard paths.prepare() else { throw GamesError.dataFolderUnwritable(paths.directory.path) }
         if let server {
-            let client = try GamesHTTPClient(url: server, allowInsecure: insecure)
+            let client = try GamesHTTPClient(url: server, allowInsecure: insecure, trust: trust)
             let tag = SHA256.hex(SHA256.hash(Array(client.baseURL.utf8))).prefix(12)
             return GamesConnection(api: client, session: GamesSessionFile(directory: paths.directory, name: "games-session-\(tag)"))
         }
@@ -68,4 +69,25 @@ public struct GamesSessionFile: Sendable {
     public func remove() {
         try? FileManager.default.removeItem(at: url)
     }
+
+    /// Where a token waits that was forgotten here but could not be ended on the server, for
+    /// `logout --everywhere` to end later.
+    var unendedURL: URL { url.appendingPathExtension("unended") }
+
+    /// Forgets the session here, keeping its token aside (0600) to be ended on the server later.
+    public func setAsideUnended(_ token: String) {
+        try? AtomicFile.write(Data((token + "\n").utf8), to: unendedURL, permissions: 0o600)
+        remove()
+    }
+
+    /// The token set aside by `setAsideUnended`, if any.
+    public func unended() -> String? {
+        GamesSessionFile(url: unendedURL).read()
+    }
+
+    public func removeUnended() {
+        try? FileManager.default.removeItem(at: unendedURL)
+    }
+
+    init(url: URL) { self.url = url }
 }

@@ -3,33 +3,36 @@ import Foundation
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// The typed client of a Locker games server (API v1 over HTTP or HTTPS, AsyncHTTPClient).
 /// Refusals come back as the same `GamesError` the server threw; a server that does not answer
 /// within `timeout` is `GamesError.unreachable`.
 public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
     public let baseURL: String
+    let host: String
     let http: HTTPClient
     let timeout: TimeAmount
 
     /// Refuses plain `http://` to a host that is not this machine unless `allowInsecure`: tokens
     /// and passwords would cross the network readable.
-    public init(url: String, allowInsecure: Bool = false, timeout: TimeAmount = .seconds(10), http: HTTPClient = .shared) throws {
+    /// Trusting certificate authorities beyond the system's (a club's own, `GamesTrust`).
+    public convenience init(url: String, allowInsecure: Bool = false, trust: GamesTrust, timeout: TimeAmount = .seconds(10)) throws {
+        try self.init(url: url, allowInsecure: allowInsecure, timeout: timeout, http: try trust.httpClient())
+    }
+
+    public init(url: String, allowInsecure: Bool = false, timeout: TimeAmount = .seconds(10), http: HTTPClient? = nil) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else {
             throw GamesError.badServerAddress(url)
         }
-        if scheme == "http", !allowInsecure, !GamesHTTPClient.isLoopback(host) { throw GamesError.insecureServer(host) }
+        if scheme == "http", !allowInsecure, !IPAddress.isLoopback(host) { throw GamesError.insecureServer(host) }
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
         baseURL = base
-        self.http = http
+        self.host = host
+        self.http = try http ?? GamesTrust().httpClient()
         self.timeout = timeout
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
     }
 
     // MARK: The API
@@ -107,9 +110,16 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
         }
     }
 
+    /// A `change` event's change, or a `reload` event as `GamesChange.reload` (the feed's
+    /// position in its `id`); comments and other events are nil.
     static func change(fromEvent event: String) -> GamesChange? {
-        guard let data = event.split(separator: "\n").first(where: { $0.hasPrefix("data:") }) else { return nil }
-        return try? JSONDecoder().decode(GamesChange.self, from: Data(data.dropFirst(5).trimmingCharacters(in: .whitespaces).utf8))
+        let lines = event.split(separator: "\n")
+        func field(_ name: String) -> String? {
+            lines.first { $0.hasPrefix(name + ":") }.map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+        }
+        if field("event") == "reload" { return field("id").flatMap { Int64($0) }.map { GamesChange.reload(at: $0) } }
+        guard let data = field("data") else { return nil }
+        return try? JSONDecoder().decode(GamesChange.self, from: Data(data.utf8))
     }
 
     // MARK: Requests
@@ -148,6 +158,7 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
             throw error
         } catch {
             let text = String(describing: error)
+            if let refusal = GamesTrust.refusal(error, host: host) { throw refusal }
             if text.contains("Connection refused") { throw GamesError.unreachable("nothing listens at \(baseURL)") }
             if text.contains("NXDOMAIN") || text.contains("lookup") { throw GamesError.unreachable("the name of \(baseURL) is not known") }
             throw GamesError.unreachable(text)

@@ -17,17 +17,35 @@ public struct GamesServerOptions: Sendable {
     public var tlsKey: String?
     /// Sign-ups and log-ins one address may make per minute.
     public var accountRequestsPerMinute = 30
+    /// A connection with no request in progress for this long is closed.
+    public var idleTimeoutSeconds = 30
+    /// A request must arrive whole (head, body, end) within this long.
+    public var requestSeconds = 10
+    /// Connections held at once, in all (lowered to what `ulimit -n` allows) and per address.
+    public var maxConnections = 512
+    public var maxConnectionsPerAddress = 32
+    /// Descriptors kept back from the connection limit for the store and files.
+    public var reservedDescriptors = 64
+    /// Live event streams at once per account (per address for anonymous ones).
+    public var eventStreamsPerClient = 4
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    public var trustedProxies = TrustedProxies.none
     public init() {}
 }
 
 /// Each request's context: Hummingbird's, plus the caller's address and a small body limit.
 public struct GamesRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let remoteAddress: String
+    /// The connection's other end: the client, or a reverse proxy in front of the server.
+    public let peerAddress: String
+    /// The client: the peer, or what a trusted proxy says in `X-Forwarded-For`
+    /// (`ClientAddressMiddleware`). Rate limits and log-in delays are kept per client.
+    public var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        clientAddress = peerAddress
     }
 
     public var maxUploadSize: Int { GamesLimits.bodyBytes }
@@ -40,22 +58,40 @@ public enum GamesServer {
     /// requests in flight are answered). `onRunning` gets the port it listens on.
     public static func application(service: GamesService, options: GamesServerOptions, logger: Logger,
                                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
-        let router = Router(context: GamesRequestContext.self)
-        router.add(middleware: RequestLogMiddleware(logger: logger))
-        router.add(middleware: ProblemMiddleware(logger: logger))
-        router.add(middleware: VersionMiddleware())
         let limiter = RateLimiter(perMinute: options.accountRequestsPerMinute)
-        GamesRoutes(service: service, limiter: limiter).add(to: router)
+        let streams = EventStreamLimiter(perClient: options.eventStreamsPerClient)
+        let routes = GamesRoutes(service: service, limiter: limiter, streams: streams)
+        // The methods each path has, read from a router holding the same routes (middleware
+        // applies only to routes added after it, and it needs the table).
+        let probe = Router(context: GamesRequestContext.self)
+        routes.add(to: probe)
+        let methods = RouteMethods(probe.routes.map { ($0.path.description, $0.method.rawValue) })
 
+        let router = Router(context: GamesRequestContext.self)
+        router.add(middleware: ClientAddressMiddleware(proxies: options.trustedProxies))
+        router.add(middleware: RequestLogMiddleware(logger: logger))
+        router.add(middleware: ProblemMiddleware(logger: logger, methods: methods))
+        router.add(middleware: VersionMiddleware())
+        routes.add(to: router)
+
+        let limits = ConnectionLimits(total: options.maxConnections, perAddress: options.maxConnectionsPerAddress,
+                                      reservedDescriptors: options.reservedDescriptors, proxies: options.trustedProxies)
+        let requestSeconds = options.requestSeconds
+        let http1 = HTTPServerBuilder.http1(configuration: .init(
+            additionalChannelHandlers: [ConnectionGuard(limits: limits, requestSeconds: requestSeconds, bodyLimit: GamesLimits.bodyBytes)],
+            idleTimeout: .seconds(Int64(options.idleTimeoutSeconds))))
         let server: HTTPServerBuilder
         if let certificate = options.tlsCertificate, let key = options.tlsKey {
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-            let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain,
+            var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain,
                                                                           privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
-            server = try .tls(.http1(), tlsConfiguration: configuration)
+            // TLS 1.0 and 1.1 are broken and retired (RFC 8996).
+            configuration.minimumTLSVersion = .tlsv12
+            server = try .tls(http1, tlsConfiguration: configuration)
         } else {
-            server = .http1()
+            server = http1
         }
+        logger.info("connection limits: \(limits.total) in all, \(limits.perAddress) per address; idle connections close after \(options.idleTimeoutSeconds) s, requests must arrive within \(requestSeconds) s")
         return Application(router: router, server: server,
                            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "locker-games"),
                            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? options.port) },
@@ -67,6 +103,7 @@ public enum GamesServer {
 struct GamesRoutes: Sendable {
     let service: GamesService
     let limiter: RateLimiter
+    let streams: EventStreamLimiter
 
     func add(to router: Router<GamesRequestContext>) {
         router.get("/healthz") { _, _ in
@@ -75,14 +112,12 @@ struct GamesRoutes: Sendable {
         }
         let v1 = router.group("v1")
         v1.post("accounts") { request, context in
-            try limiter.admit(context.remoteAddress)
+            try limiter.admit(context.clientAddress)
             return Self.json(try await service.signUp(try await Self.body(Credentials.self, request, context)), status: .created)
         }
         v1.post("sessions") { request, context in
-            try limiter.admit(context.remoteAddress)
-            // Behind a proxy on the same machine every address is loopback: no per-address wait then.
-            let source = GamesHTTPClient.isLoopback(context.remoteAddress) ? nil : context.remoteAddress
-            return Self.json(try await service.login(try await Self.body(Credentials.self, request, context), source: source),
+            try limiter.admit(context.clientAddress)
+            return Self.json(try await service.login(try await Self.body(Credentials.self, request, context), source: context.clientAddress),
                              status: .created)
         }
         v1.delete("sessions/current") { request, _ in
@@ -94,12 +129,12 @@ struct GamesRoutes: Sendable {
             return Response(status: .noContent)
         }
         v1.put("me/password") { request, context in
-            try limiter.admit(context.remoteAddress)
+            try limiter.admit(context.clientAddress)
             try await service.changePassword(try await Self.body(PasswordChange.self, request, context), token: try Self.token(request))
             return Response(status: .noContent)
         }
         v1.delete("me") { request, context in
-            try limiter.admit(context.remoteAddress)
+            try limiter.admit(context.clientAddress)
             let body = try await Self.body(AccountDeletion.self, request, context)
             try await service.deleteAccount(password: body.password, token: try Self.token(request))
             return Response(status: .noContent)
@@ -139,7 +174,16 @@ struct GamesRoutes: Sendable {
         v1.delete("games/:id/booking") { request, context in
             Self.json(try await service.cancelBooking(try Self.gameID(context), token: try Self.token(request)))
         }
-        v1.get("events") { request, _ in Self.events(service, request) }
+        v1.get("events") { request, context in
+            // One account (or, signed out, one address) follows the feed on a few streams at
+            // most: a stream is a connection held for hours.
+            var client = "address:" + context.clientAddress
+            if let token = Self.optionalToken(request), let account = try? await service.account(token: token) {
+                client = "account:" + account.name.lowercased()
+            }
+            guard let lease = streams.open(client) else { throw GamesError.rateLimited(seconds: 60) }
+            return try Self.events(service, request, lease: lease)
+        }
     }
 
     // MARK: Reading requests
@@ -156,6 +200,7 @@ struct GamesRoutes: Sendable {
     }
 
     static let idempotencyHeader = HTTPField.Name("Idempotency-Key")!
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
     static func idempotencyKey(_ request: Request) -> String? { request.headers[idempotencyHeader] }
 
@@ -170,9 +215,11 @@ struct GamesRoutes: Sendable {
         return place
     }
 
-    /// The body as `T`: JSON, within the size limit, with no field `T` does not know. A wrong
-    /// type or a missing field is a `validation` problem naming the field.
+    /// The body as `T`: JSON, within the size limit, with no field `T` does not know and no
+    /// text holding a control character. A wrong type or a missing field is a `validation`
+    /// problem naming the field.
     static func body<T: Decodable & KnownFields>(_ type: T.Type, _ request: Request, _ context: GamesRequestContext) async throws -> T {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > context.maxUploadSize { throw GamesError.tooLarge }
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: context.maxUploadSize)
@@ -185,6 +232,13 @@ struct GamesRoutes: Sendable {
             throw GamesError.invalid(field: "body")
         }
         if let unknown = fields.keys.sorted().first(where: { !T.knownFields.contains($0) }) { throw GamesError.invalid(field: unknown) }
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            if let text = value as? String, GamesLimits.hasForbiddenCharacters(text) { throw GamesError.forbiddenCharacters(field: name) }
+            if T.wholeNumberFields.contains(name), !(value is NSNull) {
+                guard let number = value as? NSNumber,
+                      let whole = Int(exactly: number.doubleValue), abs(whole) < 1 << 31 else { throw GamesError.invalid(field: name) }
+            }
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let DecodingError.keyNotFound(key, _) {
@@ -205,17 +259,27 @@ struct GamesRoutes: Sendable {
 
     /// Server-sent events: `id: N`, `event: change`, `data: {GamesChange}`; a comment every 15 s
     /// keeps proxies and clients sure the line is alive. Resumes after `Last-Event-ID` or
-    /// `?after=`. Ends when the server shuts down.
-    static func events(_ service: GamesService, _ request: Request) -> Response {
-        let after = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) }
-            ?? request.uri.queryParameters.get("after").flatMap { Int64($0) }
+    /// `?after=`; a client too far behind gets `event: reload` (data `{}`) instead of the
+    /// changes it missed. A client that reads too slowly for the changes (2,000 lines behind)
+    /// is cut off, and resumes from the last change it read. Ends when the server shuts down.
+    static func events(_ service: GamesService, _ request: Request, lease: EventStreamLimiter.Lease) throws -> Response {
+        let after = try sequence(request.headers[Self.lastEventID], field: "Last-Event-ID")
+            ?? sequence(request.uri.queryParameters.get("after").map { String($0) }, field: "after")
         let body = ResponseBody { writer in
-            let (lines, continuation) = AsyncStream<String>.makeStream()
+            _ = lease   // held until the stream ends
+            let (lines, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(2000))
+            let send: @Sendable (String) -> Void = { line in
+                if case .dropped = continuation.yield(line) { continuation.finish() }
+            }
             let changes = Task {
                 do {
                     for try await change in service.changes(after: after) {
-                        let data = (try? JSONEncoder().encode(change)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-                        continuation.yield("id: \(change.sequence)\nevent: change\ndata: \(data)\n\n")
+                        if change.kind == .reload {
+                            send("id: \(change.sequence)\nevent: reload\ndata: {}\n\n")
+                        } else {
+                            let data = (try? JSONEncoder().encode(change)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                            send("id: \(change.sequence)\nevent: change\ndata: \(data)\n\n")
+                        }
                     }
                 } catch {}
                 continuation.finish()
@@ -223,7 +287,7 @@ struct GamesRoutes: Sendable {
             let heartbeat = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(nanoseconds: 15_000_000_000)
-                    continuation.yield(": alive\n\n")
+                    send(": alive\n\n")
                 }
             }
             defer { changes.cancel(); heartbeat.cancel() }
@@ -237,13 +301,34 @@ struct GamesRoutes: Sendable {
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
     }
+
+    /// A change's sequence number as a client sends it back: digits only, or a `validation`
+    /// problem naming `field`.
+    static func sequence(_ text: String?, field: String) throws -> Int64? {
+        guard let text else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let value = Int64(text) else {
+            throw GamesError.invalid(field: field)
+        }
+        return value
+    }
 }
 
 /// Request bodies list the fields they accept: anything else is refused by name.
-protocol KnownFields { static var knownFields: Set<String> { get } }
+/// Those that are whole numbers say so: `3.5` or `1e3` for one is refused by name.
+protocol KnownFields {
+    static var knownFields: Set<String> { get }
+    static var wholeNumberFields: Set<String> { get }
+}
+extension KnownFields { static var wholeNumberFields: Set<String> { [] } }
 extension Credentials: KnownFields { static var knownFields: Set<String> { ["name", "password"] } }
-extension NewGame: KnownFields { static var knownFields: Set<String> { ["ground", "startsAt", "players", "capacity", "minimum", "note"] } }
-extension GameChanges: KnownFields { static var knownFields: Set<String> { ["startsAt", "capacity", "note"] } }
+extension NewGame: KnownFields {
+    static var knownFields: Set<String> { ["ground", "startsAt", "players", "capacity", "minimum", "note"] }
+    static var wholeNumberFields: Set<String> { ["players", "capacity", "minimum"] }
+}
+extension GameChanges: KnownFields {
+    static var knownFields: Set<String> { ["startsAt", "capacity", "note"] }
+    static var wholeNumberFields: Set<String> { ["capacity"] }
+}
 extension GameCancellation: KnownFields { static var knownFields: Set<String> { ["reason"] } }
 extension PasswordChange: KnownFields { static var knownFields: Set<String> { ["current", "new"] } }
 extension AccountDeletion: KnownFields { static var knownFields: Set<String> { ["password"] } }
@@ -268,7 +353,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         defer {
             let elapsed = ContinuousClock.now - start
             let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            logger.info("\(request.method) \(request.uri.path) \(status) \(String(format: "%.1f", ms)) ms \(context.remoteAddress)")
+            logger.info("\(request.method) \(request.uri.path) \(status) \(String(format: "%.1f", ms)) ms \(context.clientAddress)")
         }
         let response = try await next(request, context)
         status = response.status.code
@@ -279,18 +364,34 @@ struct RequestLogMiddleware: RouterMiddleware {
 /// Every refusal as `application/problem+json`, whatever threw it.
 struct ProblemMiddleware: RouterMiddleware {
     let logger: Logger
+    let methods: RouteMethods
 
     func handle(_ request: Request, context: GamesRequestContext, next: (Request, GamesRequestContext) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as GamesError {
-            if case .database(let reason) = error { logger.error("store: \(reason)") }
-            return Self.response(error.problem)
+            switch error {
+            case .database(let reason):
+                // The store's own words stay in the log: they may name tables and values.
+                logger.error("store: \(reason)")
+                return Self.response(GamesError.serverUnavailable.problem)
+            case .storeUnreachable:
+                logger.error("store: PostgreSQL cannot be reached")
+                return Self.response(error.problem)
+            default:
+                return Self.response(error.problem)
+            }
         } catch let error as HTTPError {
             switch error.status {
-            case .notFound: return Self.response(Problem(code: .notFound, title: "No such resource in the games API.", reason: "path"))
+            case .notFound, .methodNotAllowed:
+                let allowed = methods.allowed(for: request.uri.path)
+                guard !allowed.isEmpty else {
+                    return Self.response(Problem(code: .notFound, title: "No such resource in the games API.", reason: "path"))
+                }
+                var response = Self.response(Problem(code: .methodNotAllowed, title: "That method is not allowed here.", reason: "method"))
+                response.headers[.allow] = allowed.joined(separator: ", ")
+                return response
             case .contentTooLarge: return Self.response(GamesError.tooLarge.problem)
-            case .methodNotAllowed: return Self.response(Problem(code: .notFound, title: "That method is not allowed here.", reason: "method"))
             default: return Self.response(GamesError.invalid(field: "request").problem)
             }
         } catch {
@@ -304,6 +405,20 @@ struct ProblemMiddleware: RouterMiddleware {
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if let seconds = problem.retryAfter { headers[.retryAfter] = String(seconds) }
         return Response(status: .init(code: problem.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// Sets the request's client address: the peer, or, behind a trusted proxy, the address the
+/// proxy forwards (`TrustedProxies.client`).
+struct ClientAddressMiddleware: RouterMiddleware {
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+    let proxies: TrustedProxies
+
+    func handle(_ request: Request, context: GamesRequestContext, next: (Request, GamesRequestContext) async throws -> Response) async throws -> Response {
+        guard !proxies.isEmpty else { return try await next(request, context) }
+        var context = context
+        context.clientAddress = proxies.client(peer: context.peerAddress, forwardedFor: request.headers[values: Self.forwardedFor])
+        return try await next(request, context)
     }
 }
 
@@ -338,5 +453,64 @@ final class RateLimiter: @unchecked Sendable {
             return nil
         }
         if let wait { throw GamesError.rateLimited(seconds: max(1, wait)) }
+    }
+}
+
+/// Live event streams open at once per client (an account, or an address when signed out).
+/// A stream holds a `Lease`; the slot frees when the lease goes, however the stream ends.
+final class EventStreamLimiter: @unchecked Sendable {
+    final class Lease: Sendable {
+        let release: @Sendable () -> Void
+        init(release: @escaping @Sendable () -> Void) { self.release = release }
+        deinit { release() }
+    }
+
+    private let perClient: Int
+    private let lock = NSLock()
+    private var open: [String: Int] = [:]
+
+    init(perClient: Int) { self.perClient = max(1, perClient) }
+
+    /// A lease for one more stream of `client`, or nil when it has as many as it may.
+    func open(_ client: String) -> Lease? {
+        let granted = lock.withLock { () -> Bool in
+            guard open[client, default: 0] < perClient else { return false }
+            open[client, default: 0] += 1
+            return true
+        }
+        guard granted else { return nil }
+        return Lease { [weak self] in self?.close(client) }
+    }
+
+    private func close(_ client: String) {
+        lock.withLock {
+            let left = open[client, default: 1] - 1
+            open[client] = left > 0 ? left : nil
+        }
+    }
+
+    /// Streams open now, for tests.
+    var count: Int { lock.withLock { open.values.reduce(0, +) } }
+}
+
+/// The methods each route's path answers, for a 405 with an `Allow` header when a request
+/// names a path that exists with another method.
+struct RouteMethods: Sendable {
+    private let routes: [(segments: [Substring], methods: [String])]
+
+    /// `routes`: ("/v1/games/{id}", "GET") pairs (a `{…}` or `:…` segment matches any).
+    init(_ routes: [(path: String, method: String)]) {
+        var table: [String: [String]] = [:]
+        for (path, method) in routes { table[path, default: []].append(method) }
+        self.routes = table.map { (path, methods) in (path.split(separator: "/"), methods.sorted()) }
+    }
+
+    /// The methods of the route whose path matches `path` (empty when none does).
+    func allowed(for path: String) -> [String] {
+        let parts = path.split(separator: "/")
+        for route in routes where route.segments.count == parts.count {
+            if zip(route.segments, parts).allSatisfy({ $0.hasPrefix("{") || $0.hasPrefix(":") || $0 == $1 }) { return route.methods }
+        }
+        return []
     }
 }

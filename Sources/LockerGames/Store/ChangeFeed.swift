@@ -13,7 +13,7 @@ import Foundation
 final class ChangeFeed: @unchecked Sendable {
     private let database: GamesDatabase
     private let lock = NSLock()
-    private var subscribers: [UUID: AsyncThrowingStream<GamesChange, Error>.Continuation] = [:]
+    private var subscribers: [UUID: Subscriber] = [:]
     private var reader: Task<Void, Never>?
     /// Every change at or below it has been delivered (or given up).
     private var floor: Int64 = 0
@@ -21,21 +21,62 @@ final class ChangeFeed: @unchecked Sendable {
     private var delivered: [Int64: Date] = [:]
     private let gapPatience: TimeInterval = 5
 
+    /// One consumer. While it catches up on what it missed, live changes wait in `held`, so
+    /// nothing committed meanwhile falls between the catch-up read and the live feed, and
+    /// nothing arrives out of order.
+    private final class Subscriber {
+        let continuation: AsyncThrowingStream<GamesChange, Error>.Continuation
+        var catchingUp: Bool
+        var held: [GamesChange] = []
+        /// Sequences above the feed's floor that the catch-up already gave.
+        var given: Set<Int64> = []
+
+        init(_ continuation: AsyncThrowingStream<GamesChange, Error>.Continuation, catchingUp: Bool) {
+            self.continuation = continuation
+            self.catchingUp = catchingUp
+        }
+
+        func deliver(_ change: GamesChange) {
+            if catchingUp { held.append(change) } else if !given.contains(change.sequence) { continuation.yield(change) }
+        }
+    }
+
     init(database: GamesDatabase) { self.database = database }
 
-    /// Changes after `sequence` (nil: from now on), until the consumer stops.
+    /// Changes after `sequence` (nil: from now on), until the consumer stops. A consumer more
+    /// than `GamesChange.catchUpLimit` changes behind gets one `reload` instead of them.
     func subscribe(after sequence: Int64?) -> AsyncThrowingStream<GamesChange, Error> {
         let id = UUID()
-        return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1000)) { continuation in
+        return AsyncThrowingStream(bufferingPolicy: .unbounded) { continuation in
             continuation.onTermination = { [weak self] _ in self?.remove(id) }
             Task {
                 do {
-                    let current = try await self.startReader()
-                    // Catch up from the client's own position before joining the live feed.
-                    if let sequence, sequence < current {
-                        for change in try await self.read(after: sequence, through: current) { continuation.yield(change) }
+                    _ = try await self.startReader()
+                    // Joins the live feed first (holding what it hears), and notes how far the
+                    // feed has delivered at that moment: the catch-up reads up to there.
+                    let known = self.lock.withLock { () -> Int64 in
+                        self.subscribers[id] = Subscriber(continuation, catchingUp: sequence != nil)
+                        return max(self.floor, self.delivered.keys.max() ?? 0)
                     }
-                    self.lock.withLock { self.subscribers[id] = continuation }
+                    guard let sequence else { return }
+                    var missed: [GamesChange] = []
+                    if sequence < known {
+                        missed = try await self.read(after: sequence, through: known, limit: GamesChange.catchUpLimit + 1)
+                    }
+                    self.lock.withLock {
+                        guard let subscriber = self.subscribers[id] else { return }
+                        if missed.count > GamesChange.catchUpLimit {
+                            continuation.yield(.reload(at: known))
+                            let from = max(sequence, self.floor) + 1
+                            subscriber.given = from <= known ? Set(from...known) : []
+                        } else {
+                            for change in missed { continuation.yield(change) }
+                            subscriber.given = Set(missed.map(\.sequence).filter { $0 > self.floor })
+                        }
+                        subscriber.catchingUp = false
+                        for change in subscriber.held where change.sequence > sequence { subscriber.deliver(change) }
+                        subscriber.held = []
+                    }
                 } catch {
                     continuation.finish(throwing: error)
                 }
@@ -56,7 +97,7 @@ final class ChangeFeed: @unchecked Sendable {
     /// Starts the reader when it is not running; returns the sequence it is at.
     private func startReader() async throws -> Int64 {
         if let position = lock.withLock({ () -> Int64? in reader != nil ? floor : nil }) { return position }
-        let start = try await database.transaction { db in
+        let start = try await database.read { db in
             try await db.one("SELECT max(sequence) AS last FROM gamesChange", [])?.int("last") ?? 0
         }
         return lock.withLock {
@@ -71,12 +112,19 @@ final class ChangeFeed: @unchecked Sendable {
     private func follow() async {
         for await _ in database.changeSignals() {
             if Task.isCancelled { return }
-            let after = lock.withLock { floor }
-            guard let changes = try? await read(after: after, through: nil) else { continue }
-            let (fresh, targets) = lock.withLock { () -> ([GamesChange], [AsyncThrowingStream<GamesChange, Error>.Continuation]) in
-                (advance(with: changes, now: Date()), Array(subscribers.values))
+            // Everything past the floor, page by page, so a burst bigger than a page is not
+            // left waiting for the next signal.
+            while !Task.isCancelled {
+                let after = lock.withLock { floor }
+                guard let changes = try? await read(after: after, through: nil, limit: GamesChange.catchUpLimit) else { break }
+                let fresh = lock.withLock {
+                    let fresh = advance(with: changes, now: Date())
+                    for change in fresh { for subscriber in subscribers.values { subscriber.deliver(change) } }
+                    return fresh
+                }
+                // A full page with nothing new sits behind a gap: wait for the next signal.
+                if changes.count < GamesChange.catchUpLimit || fresh.isEmpty { break }
             }
-            for change in fresh { for target in targets { target.yield(change) } }
         }
     }
 
@@ -95,10 +143,10 @@ final class ChangeFeed: @unchecked Sendable {
         return fresh
     }
 
-    private func read(after: Int64, through: Int64?) async throws -> [GamesChange] {
-        try await database.transaction { db in
-            try await db.query("SELECT sequence, kind, gameId, groundId FROM gamesChange WHERE sequence > ? AND sequence <= ? ORDER BY sequence LIMIT 1000",
-                               [after, through ?? Int64.max]).compactMap { row in
+    private func read(after: Int64, through: Int64?, limit: Int) async throws -> [GamesChange] {
+        try await database.read { db in
+            try await db.query("SELECT sequence, kind, gameId, groundId FROM gamesChange WHERE sequence > ? AND sequence <= ? ORDER BY sequence LIMIT ?",
+                               [after, through ?? Int64.max, limit]).compactMap { row in
                 guard let sequence = row.int("sequence"), let kind = row.string("kind").flatMap(GamesChange.Kind.init),
                       let game = row.int("gameid"), let ground = row.string("groundid") else { return nil }
                 return GamesChange(sequence: sequence, kind: kind, game: game, ground: ground)

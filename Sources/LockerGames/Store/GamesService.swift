@@ -1,6 +1,7 @@
 import LockerKit
 import CCrypt
 import Foundation
+import Synchronization
 
 /// The games API over a store: every rule lives here once, so SQLite and PostgreSQL behave the
 /// same. The server answers requests with it, and the commands use it directly on a local file.
@@ -11,6 +12,8 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     let commonPasswords: Set<String>
     let now: @Sendable () -> Double
     private let feed: ChangeFeed
+    /// When this process last removed old log-in counters.
+    private let cleanup = Mutex(0.0)
 
     public init(database: GamesDatabase, suburbs: [Suburb], commonPasswords: Set<String> = [],
                 now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -45,58 +48,82 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         guard !commonPasswords.contains(password.lowercased()) else { throw GamesError.commonPassword }
     }
 
-    /// Failed log-ins make the next one wait, longer after each failure: per name (at most a
-    /// minute, since anyone can make a name wait) and per address (up to 15 minutes; `source`,
-    /// given by the server). A name with no account is counted and answered exactly like one
-    /// with an account, so the answers tell nobody which names exist. Kept in the store, so the
-    /// same across processes and servers.
+    /// A log-in from this machine's own commands, on a local file.
     public func login(_ credentials: Credentials) async throws -> SessionToken {
         try await login(credentials, source: nil)
     }
 
+    /// Failed log-ins make later attempts wait (`GamesLimits.pairThrottle`, `addressThrottle`,
+    /// `nameThrottle`): per name and address, per address, and per name from everywhere, so a
+    /// guesser slows down without keeping the owner, at another address, out. An attempt is
+    /// counted as a failure before its password is checked, in the same transaction that reads
+    /// the counts, so racing guesses queue on the counters and at most the free ones reach the
+    /// check; a right password takes its count back. A name with no account is counted and
+    /// answered exactly like one with an account, so the answers tell nobody which names exist.
+    /// Kept in the store, so the same across processes and servers. `source` is the client's
+    /// address (nil: this machine's commands).
     public func login(_ credentials: Credentials, source: String?) async throws -> SessionToken {
+        guard GamesLimits.isValidUsername(credentials.name) else { throw GamesError.badUsername }
+        guard GamesLimits.isValidPassword(credentials.password) else { throw GamesError.badPassword }
         let time = now()
-        let nameKey = "name:" + credentials.name.lowercased()
-        let keys = [nameKey] + (source.map { ["source:" + $0] } ?? [])
-        let stored = try await database.read { db -> (account: SQLRow?, waitUntil: Double) in
-            var until = 0.0
-            for key in keys {
-                guard let row = try await db.one("SELECT failures, lastFailureAt FROM loginThrottle WHERE key = ?", [key]),
-                      let last = row.double("lastfailureat"), time - last < GamesLimits.failureMemorySeconds else { continue }
-                let cap = key.hasPrefix("name:") ? GamesLimits.nameDelayCap : GamesLimits.sourceDelayCap
-                until = max(until, last + GamesLimits.loginDelay(failures: Int(row.int("failures") ?? 0), cap: cap))
-            }
-            let account = try await db.one("SELECT id, name, passwordHash FROM account WHERE nameKey = ?", [credentials.name.lowercased()])
-            return (account, until)
+        let keys = GamesService.throttleKeys(name: credentials.name.lowercased(), source: source ?? "local")
+        await forgetOldFailures(now: time)
+        let account = try await database.transaction { db -> SQLRow? in
+            try await GamesService.countAttempt(db, keys: keys, now: time)
+            return try await db.one("SELECT id, name, passwordHash FROM account WHERE nameKey = ?", [credentials.name.lowercased()])
         }
-        if stored.waitUntil > time { throw GamesError.locked(until: stored.waitUntil) }
-        let account = stored.account
         let hash = account?.string("passwordhash") ?? GamesCrypto.decoyHash
-        let matches = GamesCrypto.verify(credentials.password, against: hash) && account != nil
-        // A failure is recorded and committed, then answered (a throw would roll it back).
-        let outcome: SessionToken? = try await database.transaction { db in
-            guard matches, let account, let id = account.int("id"), let name = account.string("name") else {
-                try await GamesService.recordFailure(db, keys: keys, now: time)
-                return nil
-            }
-            try await db.query("DELETE FROM loginThrottle WHERE key = ?", [nameKey])
+        guard GamesCrypto.verify(credentials.password, against: hash), let account, let id = account.int("id"),
+              let name = account.string("name") else { throw GamesError.wrongCredentials }
+        return try await database.transaction { db in
+            try await db.query("DELETE FROM loginThrottle WHERE key = ?", [keys[0].key])
+            try await db.query("UPDATE loginThrottle SET failures = failures - 1 WHERE (key = ? OR key = ?) AND failures > 0",
+                               [keys[1].key, keys[2].key])
             return try await GamesService.openSession(db, accountID: id, name: name, now: time)
         }
-        guard let outcome else { throw GamesError.wrongCredentials }
-        return outcome
     }
 
-    /// One more failure for each key (a count forgotten after an hour starts again at one);
-    /// rows older than a day go.
-    static func recordFailure(_ db: SQLSession, keys: [String], now: Double) async throws {
-        for key in keys {
-            try await db.query("""
-                INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (?, 1, ?)
-                ON CONFLICT (key) DO UPDATE SET lastFailureAt = excluded.lastFailureAt,
-                  failures = CASE WHEN loginThrottle.lastFailureAt < ? THEN 1 ELSE loginThrottle.failures + 1 END
-                """, [key, now, now - GamesLimits.failureMemorySeconds])
+    /// The three log-in counters of a name and an address, the name-and-address one first.
+    static func throttleKeys(name: String, source: String) -> [(key: String, rule: LoginThrottle)] {
+        [("pair:\(name) \(source)", GamesLimits.pairThrottle), ("address:\(source)", GamesLimits.addressThrottle),
+         ("name:\(name)", GamesLimits.nameThrottle)]
+    }
+
+    /// Refuses the attempt while any counter's wait runs; otherwise counts it as one more
+    /// failure on each. Each counter row is locked as it is read (an upsert), in key order, so
+    /// concurrent attempts on the same counters take turns (SQLite's write lock does the same).
+    /// A count forgotten after an hour starts again at one.
+    static func countAttempt(_ db: SQLSession, keys: [(key: String, rule: LoginThrottle)], now: Double) async throws {
+        var until = 0.0
+        for (key, rule) in keys.sorted(by: { $0.key < $1.key }) {
+            let row = try await db.one("""
+                INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (?, 0, 0)
+                ON CONFLICT (key) DO UPDATE SET failures = loginThrottle.failures RETURNING failures, lastFailureAt
+                """, [key])
+            guard let last = row?.double("lastfailureat"), now - last < GamesLimits.failureMemorySeconds else { continue }
+            until = max(until, last + rule.delay(failures: Int(row?.int("failures") ?? 0)))
         }
-        try await db.query("DELETE FROM loginThrottle WHERE lastFailureAt < ?", [now - 86_400])
+        if until > now { throw GamesError.locked(until: until) }
+        for (key, _) in keys {
+            try await db.query("""
+                UPDATE loginThrottle SET failures = CASE WHEN lastFailureAt < ? THEN 1 ELSE failures + 1 END, lastFailureAt = ?
+                WHERE key = ?
+                """, [now - GamesLimits.failureMemorySeconds, now, key])
+        }
+    }
+
+    /// Removes counters untouched for a day, at most once a minute per process, in a
+    /// transaction of its own (never while a log-in holds counters).
+    private func forgetOldFailures(now time: Double) async {
+        let due = cleanup.withLock { last -> Bool in
+            guard time - last >= 60 else { return false }
+            last = time
+            return true
+        }
+        guard due else { return }
+        _ = try? await database.transaction { db in
+            try await db.query("DELETE FROM loginThrottle WHERE lastFailureAt < ?", [time - 86_400])
+        }
     }
 
     public func logout(token: String) async throws {
@@ -139,15 +166,20 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         let time = now()
         let me = try await verifiedAccount(token: token, password: password, now: time)
         try await database.transaction { db in
-            // Future bookings: cancelled one game at a time, each game locked, the waitlist moving up.
-            let booked = try await db.query("""
-                SELECT booking.gameId, booking.status, game.groundId, game.players, game.capacity, game.status AS gameStatus
-                FROM booking JOIN game ON game.id = booking.gameId
-                WHERE booking.accountId = ? AND booking.status <> 'cancelled' AND game.startsAt > ?
+            // Future bookings: cancelled one game at a time, each game locked before its booking
+            // is read (a seat released meanwhile by someone else is counted), the waitlist moving up.
+            let games = try await db.query("""
+                SELECT DISTINCT booking.gameId FROM booking JOIN game ON game.id = booking.gameId
+                WHERE booking.accountId = ? AND booking.status <> 'cancelled' AND game.startsAt > ? ORDER BY booking.gameId
                 """, [me.id, time])
-            for row in booked {
-                let game = try row.int(required: "gameid")
+            for entry in games {
+                let game = try entry.int(required: "gameid")
                 try await db.lockRow("game", id: game)
+                guard let row = try await db.one("""
+                    SELECT booking.status, game.groundId, game.players, game.capacity, game.status AS gameStatus
+                    FROM booking JOIN game ON game.id = booking.gameId
+                    WHERE booking.gameId = ? AND booking.accountId = ? AND booking.status <> 'cancelled'
+                    """, [game, me.id]) else { continue }
                 try await GamesService.releaseBooking(db, game: game, account: me.id, ground: row.string("groundid") ?? "",
                                                       heldSeat: row.string("status") == "going", gameCancelled: row.string("gamestatus") == "cancelled",
                                                       players: Int(row.int("players") ?? 1), capacity: Int(row.int("capacity") ?? 2), now: time)
@@ -163,9 +195,11 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
             try await db.query("DELETE FROM session WHERE accountId = ?", [me.id])
             try await db.query("DELETE FROM idempotency WHERE accountId = ?", [me.id])
             try await db.query("DELETE FROM booking WHERE accountId = ? AND status = 'cancelled'", [me.id])
-            // The row stays for past games' history, with no name, no password and a key nobody can type.
-            try await db.query("UPDATE account SET name = '', nameKey = ?, passwordHash = '!', role = 'deleted' WHERE id = ?",
-                               ["\u{1}deleted-\(me.id)", me.id])
+            // The row stays for past games' history, with no password and a name nobody can type
+            // (unique, as SQLite files made before schema 2 require of names); it reads as empty.
+            let gone = "\u{1}deleted-\(me.id)"
+            try await db.query("UPDATE account SET name = ?, nameKey = ?, passwordHash = '!', role = 'deleted' WHERE id = ?",
+                               [gone, gone, me.id])
         }
     }
 
@@ -286,7 +320,8 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     private static let gameSelect = """
         SELECT game.id, game.groundId, game.organiserId, game.startsAt, game.players, game.capacity, game.minimum, game.note,
                game.status, game.cancelReason, ground.name AS groundName, ground.suburb, ground.postcode, ground.latitude,
-               ground.longitude, ground.timeZone, organiser.name AS organiserName,
+               ground.longitude, ground.timeZone,
+               CASE WHEN organiser.role = 'deleted' THEN '' ELSE organiser.name END AS organiserName,
                (SELECT COUNT(*) FROM booking b WHERE b.gameId = game.id AND b.status = 'going') AS going,
                (SELECT COUNT(*) FROM booking b WHERE b.gameId = game.id AND b.status = 'waitlisted') AS waitlisted,
                (SELECT b.status FROM booking b WHERE b.gameId = game.id AND b.accountId = ? AND b.status <> 'cancelled') AS myBooking,
@@ -396,6 +431,8 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         guard GamesLimits.capacity.contains(game.capacity) else { throw GamesError.badCapacity }
         guard game.players >= 1, game.players <= game.capacity else { throw GamesError.badPlayers }
         if let minimum = game.minimum, !(2...game.capacity).contains(minimum) { throw GamesError.badMinimum }
+        guard !GamesLimits.hasForbiddenCharacters(game.ground) else { throw GamesError.forbiddenCharacters(field: "ground") }
+        guard (1...GamesLimits.groundIDBytes).contains(game.ground.utf8.count) else { throw GamesError.invalid(field: "ground") }
         let note = try checkedNote(game.note)
         let key = try checkedKey(idempotencyKey)
         return try await idempotent(key, operation: "create", game: nil, token: token, now: time) { db, me in
@@ -477,6 +514,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     }
 
     public func cancelGame(_ id: Int64, reason: String, token: String) async throws -> GameListing {
+        guard !GamesLimits.hasForbiddenCharacters(reason) else { throw GamesError.forbiddenCharacters(field: "reason") }
         let text = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw GamesError.reasonMissing }
         guard text.count <= GamesLimits.reasonLength, text.utf8.count <= GamesLimits.noteBytes else { throw GamesError.invalid(field: "reason") }
@@ -616,7 +654,9 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
 
     /// Notes are kept as typed (shown inert everywhere); empty means none.
     func checkedNote(_ note: String?) throws -> String? {
-        guard let note, !note.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard let note else { return nil }
+        guard !GamesLimits.hasForbiddenCharacters(note) else { throw GamesError.forbiddenCharacters(field: "note") }
+        guard !note.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         guard note.count <= GamesLimits.noteLength, note.utf8.count <= GamesLimits.noteBytes else { throw GamesError.noteTooLong }
         return note
     }
@@ -670,13 +710,17 @@ enum GamesCrypto {
     static let decoyHash = "$y$j9T$AAAAAAAAAAAAAAAAAAAAA.$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 
     static func hashPassword(_ password: String) throws -> String {
+        guard GamesLimits.isValidPassword(password) else { throw GamesError.badPassword }
         var buffer = [CChar](repeating: 0, count: 512)
         guard lk_password_hash(password, &buffer, buffer.count) == 0 else { throw GamesError.database("libcrypt could not hash the password") }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// A password the C library would read differently (cut at a NUL, or too long for it) never
+    /// matches.
     static func verify(_ password: String, against hash: String) -> Bool {
-        lk_password_verify(password, hash) == 1
+        guard !password.utf8.contains(0), password.utf8.count <= GamesLimits.passwordBytes else { return false }
+        return lk_password_verify(password, hash) == 1
     }
 
     /// 128 random bits as 32 hex digits.

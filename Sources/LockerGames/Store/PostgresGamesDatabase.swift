@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// The games store in PostgreSQL through postgres-nio: a connection pool, transactions that lock
 /// the game they change (`SELECT … FOR UPDATE`) so racing bookers queue per game, and `NOTIFY`
@@ -68,15 +69,21 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
         }
     }
 
+    /// How long a transaction waits for a connection before the store counts as unreachable.
+    /// postgres-nio's pool keeps retrying a server that is down for about a minute before it
+    /// gives up on a request; a player should hear within seconds. The pool goes on
+    /// reconnecting, so the store answers again as soon as PostgreSQL does.
+    static let connectionPatience: Duration = .seconds(5)
+
     public func transaction<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
         do {
-            return try await client.withConnection { connection in
-                let session = Session(connection: connection, logger: logger, changes: ChangeMark())
+            return try await withConnection { connection in
+                let session = Session(connection: connection, logger: self.logger, changes: ChangeMark())
                 try await session.query("BEGIN", [])
                 do {
                     let result = try await body(session)
                     try await session.query("COMMIT", [])
-                    if session.changes.changed { notifier.signal() }
+                    if session.changes.changed { self.notifier.signal() }
                     return result
                 } catch {
                     _ = try? await session.query("ROLLBACK", [])
@@ -85,6 +92,35 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
             }
         } catch {
             throw PostgresGamesDatabase.translate(error)
+        }
+    }
+
+    /// A pooled connection for `body`, or `GamesError.storeUnreachable` when none comes within
+    /// `connectionPatience` (the wait is cancelled; a transaction that has its connection is
+    /// never cut short).
+    private func withConnection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let leased = LeaseMark()
+        return try await withoutActuallyEscaping(body) { body in
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await self.client.withConnection { connection in
+                        leased.set()
+                        return try await body(connection)
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: PostgresGamesDatabase.connectionPatience)
+                    if !leased.isSet { throw GamesError.storeUnreachable }
+                    return nil
+                }
+                while let outcome = try await group.next() {
+                    if let value = outcome {
+                        group.cancelAll()
+                        return value
+                    }
+                }
+                throw GamesError.storeUnreachable
+            }
         }
     }
 
@@ -172,6 +208,13 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
         func notifyChange(_ sequence: Int64) async throws {
             changes.mark()
         }
+    }
+
+    /// Whether a transaction has its connection yet.
+    final class LeaseMark: Sendable {
+        private let value = Mutex(false)
+        var isSet: Bool { value.withLock { $0 } }
+        func set() { value.withLock { $0 = true } }
     }
 
     /// Whether a transaction recorded a change (set inside it, read after its commit).
@@ -275,10 +318,13 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
             if error.serverInfo?[.sqlState] == "23505" { return SQLFailure.uniqueViolation }
             if let message = error.serverInfo?[.message] { return GamesError.database(message) }
             switch error.code {
-            case .connectionError, .serverClosedConnection, .clientClosedConnection: return GamesError.database("PostgreSQL cannot be reached")
+            case .connectionError, .serverClosedConnection, .clientClosedConnection: return GamesError.storeUnreachable
             default: return GamesError.database("PostgreSQL: \(error.code)")
             }
         }
+        // The pool's own refusals (no connection could be made, the pool shut down): its error
+        // type is not exported, so it is known by name.
+        if String(reflecting: type(of: error)).hasSuffix("ConnectionPoolError") { return GamesError.storeUnreachable }
         return GamesError.database(String(describing: error))
     }
 }

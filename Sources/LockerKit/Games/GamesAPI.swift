@@ -65,18 +65,20 @@ public enum GamesLimits {
     public static let noteBytes = 2_000
     /// Games one account may create in an hour.
     public static let gamesPerHour = 10
-    /// Failed log-ins without any wait; each one after doubles the wait (1 s, 2 s, 4 s…).
-    public static let freeFailures = 3
-    /// The longest wait for one name (short: anyone can make it wait) and for one address.
-    public static let nameDelayCap = 60.0
-    public static let sourceDelayCap = 15 * 60.0
+    /// Failed log-ins are counted three ways, each with its own free failures and longest
+    /// wait: per name and address together (what slows a guesser), per address (one address
+    /// guessing many names), and per name from every address (a ceiling far above what an owner
+    /// meets, against guessing from many addresses). An owner at another address than the
+    /// guesser's is never slowed by the first two.
+    public static let pairThrottle = LoginThrottle(free: 3, cap: 15 * 60)
+    public static let addressThrottle = LoginThrottle(free: 10, cap: 15 * 60)
+    public static let nameThrottle = LoginThrottle(free: 100, cap: 60)
     /// Failures older than this are forgotten.
     public static let failureMemorySeconds = 3_600.0
-
-    /// The wait after `failures` failed log-ins in a row, capped at `cap` seconds.
-    public static func loginDelay(failures: Int, cap: Double) -> Double {
-        failures < freeFailures ? 0 : min(cap, Double(1 << min(failures - freeFailures, 20)))
-    }
+    /// A ground's id in bytes.
+    public static let groundIDBytes = 100
+    /// A password in bytes (UTF-8) as well as in characters: the hash function takes at most 512.
+    public static let passwordBytes = 400
 
     /// 3–32 ASCII letters, digits, `.`, `_` or `-`, not starting with `-` or `.`.
     public static func isValidUsername(_ name: String) -> Bool {
@@ -84,8 +86,31 @@ public enum GamesLimits {
             && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
     }
 
-    /// 8–200 characters, none of them a control character (NUL, newline…).
+    /// 8–200 characters, at most `passwordBytes` bytes, none of them a control character.
     public static func isValidPassword(_ password: String) -> Bool {
-        passwordLength.contains(password.count) && !password.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        passwordLength.contains(password.count) && password.utf8.count <= passwordBytes && !hasForbiddenCharacters(password)
+    }
+
+    /// Whether `text` holds a character no field of the games API takes: a control character
+    /// (C0 such as NUL, newline and tab; DEL; C1) or a bidirectional control, which can make a
+    /// name or a note read differently from what it is.
+    public static func hasForbiddenCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            let value = scalar.value
+            return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x061C || value == 0x200E || value == 0x200F
+                || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+        }
+    }
+}
+
+/// Waits after failed log-ins: `free` failures cost nothing, then each further attempt waits
+/// twice as long as the one before (1 s, 2 s, 4 s…), at most `cap` seconds.
+public struct LoginThrottle: Sendable {
+    public let free: Int
+    public let cap: Double
+
+    /// The wait after `failures` failures in a row.
+    public func delay(failures: Int) -> Double {
+        failures < free ? 0 : min(cap, Double(1 << min(failures - free, 20)))
     }
 }

@@ -219,13 +219,22 @@ public enum Place: Equatable, Sendable {
     public init?(_ text: String) {
         let code = text.filter { !$0.isWhitespace }
         let parts = code.split(separator: ",", omittingEmptySubsequences: false)
-        if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), (-90...90).contains(lat), (-180...180).contains(lon) {
+        if parts.count == 2, Place.isDecimal(parts[0]), Place.isDecimal(parts[1]), let lat = Double(parts[0]), let lon = Double(parts[1]),
+           (-90...90).contains(lat), (-180...180).contains(lon) {
             self = .position(latitude: lat, longitude: lon)
         } else if code.utf8.count == 4, code.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             self = .postcode(code)
         } else {
             return nil
         }
+    }
+
+    /// Plain decimal degrees: an optional sign, digits, an optional fraction. No hexadecimal
+    /// (`0x10`), exponent, `inf` or `nan`, which `Double` would also read.
+    static func isDecimal(_ text: Substring) -> Bool {
+        let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : text
+        let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        return (1...3).contains(parts[0].count) && parts.allSatisfy { !$0.isEmpty && $0.count <= 15 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
     }
 
     /// "3977" or "-38.03,145.34", as a search is shown and sent.
@@ -241,6 +250,10 @@ public enum Place: Equatable, Sendable {
 public struct GamesChange: Equatable, Sendable, Codable {
     public enum Kind: String, Codable, Sendable {
         case created, edited, booked, unbooked, cancelled
+        /// Not a change of one game: the client fell too far behind to be told every change it
+        /// missed (`catchUpLimit`), and reads its lists again instead. `sequence`
+        /// is where the feed stands; `game` is 0 and `ground` empty.
+        case reload
     }
     /// Increases with every change; a client resumes after the last one it saw.
     public var sequence: Int64
@@ -249,6 +262,14 @@ public struct GamesChange: Equatable, Sendable, Codable {
     public var ground: String
     public init(sequence: Int64, kind: Kind, game: Int64, ground: String) {
         self.sequence = sequence; self.kind = kind; self.game = game; self.ground = ground
+    }
+
+    /// The most missed changes a resuming client is sent one by one; further behind, it gets
+    /// one `reload` instead.
+    public static let catchUpLimit = 1000
+
+    public static func reload(at sequence: Int64) -> GamesChange {
+        GamesChange(sequence: sequence, kind: .reload, game: 0, ground: "")
     }
 }
 
@@ -268,6 +289,14 @@ public enum Instant {
               let month = Int(String(decoding: bytes[5..<7], as: UTF8.self)),
               let day = Int(String(decoding: bytes[8..<10], as: UTF8.self)), (1...12).contains(month),
               day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        // An offset exists only within ±14:00 (Kiribati's +14:00 is the largest in use).
+        if last != 0x5A && last != 0x7A {
+            let offset = bytes.suffix(6)
+            guard offset.first == 0x2B || offset.first == 0x2D, Array(offset)[3] == 0x3A,
+                  let hours = Int(String(decoding: offset.dropFirst().prefix(2), as: UTF8.self)),
+                  let minutes = Int(String(decoding: offset.suffix(2), as: UTF8.self)),
+                  minutes < 60, hours * 60 + minutes <= 14 * 60 else { return nil }
+        }
         guard let seconds = FastTime.parse(string: text) else { return nil }
         return seconds
     }

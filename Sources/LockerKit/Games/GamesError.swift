@@ -7,7 +7,11 @@ public enum ProblemCode: String, Codable, Sendable, CaseIterable {
     case lockedOut = "locked_out"
     case forbidden
     case notFound = "not_found"
+    /// The path exists, but not with this method (the `Allow` header lists those it has).
+    case methodNotAllowed = "method_not_allowed"
     case validation
+    /// The request could not be read as HTTP at all.
+    case badRequest = "bad_request"
     case conflict
     case unsupportedVersion = "unsupported_version"
     case tooLarge = "too_large"
@@ -22,9 +26,10 @@ public enum ProblemCode: String, Codable, Sendable, CaseIterable {
         case .lockedOut: return 423
         case .forbidden: return 403
         case .notFound: return 404
+        case .methodNotAllowed: return 405
         case .validation: return 422
         case .conflict: return 409
-        case .unsupportedVersion: return 400
+        case .unsupportedVersion, .badRequest: return 400
         case .tooLarge: return 413
         case .rateLimited: return 429
         case .unavailable: return 503
@@ -103,11 +108,19 @@ public enum GamesError: Error, Equatable, Sendable {
     case noSuchPostcode(String)
     /// A field the server does not accept (malformed body, wrong type, unknown field).
     case invalid(field: String)
+    /// A text field holds a control or bidirectional-control character.
+    case forbiddenCharacters(field: String)
     case tooLarge
+    /// The request could not be read as HTTP (a damaged head).
+    case malformedRequest
     case rateLimited(seconds: Int)
     case unsupportedVersion
     /// The server could not be reached or did not answer in time.
     case unreachable(String)
+    /// The games server cannot reach its PostgreSQL store (said by the server, within seconds).
+    case storeUnreachable
+    /// The games server says it cannot serve requests just now (503 for another reason).
+    case serverUnavailable
     /// The server answered something this client does not understand.
     case badResponse
     case serverFailed
@@ -115,6 +128,12 @@ public enum GamesError: Error, Equatable, Sendable {
     case badServerAddress(String)
     /// Plain http:// to another machine, without `--games-server-insecure`.
     case insecureServer(String)
+    /// The server's certificate is signed by no authority this machine trusts (its host).
+    case untrustedCertificate(String)
+    /// The server's certificate is valid but for another name (its host).
+    case certificateForAnotherName(String)
+    /// A `--games-ca` / `SSL_CERT_FILE` file holds no PEM certificate.
+    case badCertificateFile(String)
 
     // MARK: The wire
 
@@ -122,8 +141,16 @@ public enum GamesError: Error, Equatable, Sendable {
     public var problem: Problem {
         let english = message(.english)
         switch self {
-        case .database, .dataFolderUnwritable, .newerSchema, .unreachable: return Problem(code: .unavailable, title: english)
+        case .database(let reason): return Problem(code: .unavailable, title: english, detail: reason, reason: "database")
+        case .dataFolderUnwritable(let path): return Problem(code: .unavailable, title: english, detail: path, reason: "data_folder")
+        case .newerSchema: return Problem(code: .unavailable, title: english, reason: "newer_schema")
+        case .unreachable(let reason): return Problem(code: .unavailable, title: english, detail: reason, reason: "unreachable")
+        case .serverUnavailable: return Problem(code: .unavailable, title: english)
+        case .storeUnreachable: return Problem(code: .unavailable, title: english, reason: "store")
         case .serverFailed, .badResponse, .badServerAddress, .insecureServer: return Problem(code: .internal, title: english)
+        case .untrustedCertificate(let host): return Problem(code: .unavailable, title: english, detail: host, reason: "untrusted_certificate")
+        case .certificateForAnotherName(let host): return Problem(code: .unavailable, title: english, detail: host, reason: "certificate_name")
+        case .badCertificateFile(let file): return Problem(code: .unavailable, title: english, detail: file, reason: "certificate_file")
         case .badUsername: return Problem(code: .validation, title: english, field: "name")
         case .badPassword: return Problem(code: .validation, title: english, field: "password")
         case .inThePast: return Problem(code: .validation, title: english, field: "startsAt", reason: "past")
@@ -135,7 +162,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case .adminOnly: return Problem(code: .forbidden, title: english, reason: "admin")
         case .groundsWouldChange(let ids): return Problem(code: .conflict, title: english, detail: ids.joined(separator: ","), reason: "grounds_exist")
         case .tooManyGrounds: return Problem(code: .validation, title: english, field: "grounds")
-        case .sharedLocalStore: return Problem(code: .unavailable, title: english)
+        case .sharedLocalStore(let path): return Problem(code: .unavailable, title: english, detail: path, reason: "shared_file")
         case .badPlayers: return Problem(code: .validation, title: english, field: "players")
         case .badCapacity: return Problem(code: .validation, title: english, field: "capacity")
         case .badMinimum: return Problem(code: .validation, title: english, field: "minimum")
@@ -143,6 +170,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case .reasonMissing: return Problem(code: .validation, title: english, field: "reason")
         case .badPostcode(let text): return Problem(code: .validation, title: english, detail: text, field: "postcode")
         case .invalid(let field): return Problem(code: .validation, title: english, field: field)
+        case .forbiddenCharacters(let field): return Problem(code: .validation, title: english, field: field, reason: "characters")
         case .usernameTaken: return Problem(code: .conflict, title: english, reason: "username_taken")
         case .gameCancelled: return Problem(code: .conflict, title: english, reason: "game_cancelled")
         case .gameStarted: return Problem(code: .conflict, title: english, reason: "game_started")
@@ -156,6 +184,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case .unknownGame(let id): return Problem(code: .notFound, title: english, detail: String(id), reason: "game")
         case .noSuchPostcode(let code): return Problem(code: .notFound, title: english, detail: code, reason: "postcode")
         case .tooLarge: return Problem(code: .tooLarge, title: english)
+        case .malformedRequest: return Problem(code: .badRequest, title: english)
         case .rateLimited(let seconds): return Problem(code: .rateLimited, title: english, retryAfter: seconds)
         case .unsupportedVersion: return Problem(code: .unsupportedVersion, title: english)
         }
@@ -164,6 +193,10 @@ public enum GamesError: Error, Equatable, Sendable {
     /// The error a problem document stands for; one this client does not know (a newer
     /// server's) falls back to its code's general meaning.
     public init(problem p: Problem) {
+        if p.code == .validation, p.reason == "characters" {
+            self = .forbiddenCharacters(field: p.field ?? "")
+            return
+        }
         switch (p.code, p.field ?? p.reason ?? "") {
         case (.validation, "name"): self = .badUsername
         case (.validation, "password"): self = p.reason == "common" ? .commonPassword : .badPassword
@@ -192,14 +225,25 @@ public enum GamesError: Error, Equatable, Sendable {
         case (.wrongCredentials, _): self = .wrongCredentials
         case (.lockedOut, _): self = .locked(until: p.lockedUntil.flatMap(Instant.parse) ?? 0)
         case (.notLoggedIn, _): self = .notLoggedIn
+        case (.methodNotAllowed, _): self = .invalid(field: "method")
         case (.notFound, "ground"): self = .unknownGround(p.detail ?? "")
         case (.notFound, "postcode"): self = .noSuchPostcode(p.detail ?? "")
         case (.notFound, _): self = .unknownGame(Int64(p.detail ?? "") ?? 0)
         case (.tooLarge, _): self = .tooLarge
+        case (.badRequest, _): self = .malformedRequest
         case (.rateLimited, "games"): self = .tooManyGames(retryAfter: p.retryAfter ?? 60)
         case (.rateLimited, _): self = .rateLimited(seconds: p.retryAfter ?? 60)
         case (.unsupportedVersion, _): self = .unsupportedVersion
-        case (.unavailable, _): self = .database(p.title)
+        case (.unavailable, "store"): self = .storeUnreachable
+        case (.unavailable, "database"): self = .database(p.detail ?? "")
+        case (.unavailable, "data_folder"): self = .dataFolderUnwritable(p.detail ?? "")
+        case (.unavailable, "newer_schema"): self = .newerSchema
+        case (.unavailable, "unreachable"): self = .unreachable(p.detail ?? "")
+        case (.unavailable, "shared_file"): self = .sharedLocalStore(path: p.detail ?? "")
+        case (.unavailable, "untrusted_certificate"): self = .untrustedCertificate(p.detail ?? "")
+        case (.unavailable, "certificate_name"): self = .certificateForAnotherName(p.detail ?? "")
+        case (.unavailable, "certificate_file"): self = .badCertificateFile(p.detail ?? "")
+        case (.unavailable, _): self = .serverUnavailable
         case (.internal, _): self = .serverFailed
         }
     }
@@ -209,7 +253,9 @@ public enum GamesError: Error, Equatable, Sendable {
     /// One sentence in the interface language.
     public func message(_ l: Localizer) -> String {
         switch self {
-        case .database(let reason): return l.t("The games database cannot be used: {reason}.", ["reason": TerminalText.inert(reason)])
+        case .database(let reason):
+            let said = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+            return l.t("The games database cannot be used: {reason}.", ["reason": TerminalText.inert(said)])
         case .dataFolderUnwritable(let path): return l.t("The data folder {path} cannot be written.", ["path": path])
         case .newerSchema: return l.t("The games database was written by a newer Locker; update Locker to use it. Nothing was changed.")
         case .badUsername: return l.t("A username has 3 to 32 characters: letters, digits, dot, underscore or hyphen.")
@@ -249,15 +295,29 @@ public enum GamesError: Error, Equatable, Sendable {
         case .badPostcode(let text): return l.t("“{postcode}” is not a postcode: write 4 digits, like 3977.", ["postcode": TerminalText.inert(text)])
         case .noSuchPostcode(let text): return l.t("No Casey suburb has the postcode {postcode}.", ["postcode": TerminalText.inert(text)])
         case .invalid(let field): return l.t("The games server refused the request: “{field}” is not valid.", ["field": TerminalText.inert(field)])
+        case .forbiddenCharacters(let field):
+            return l.t("“{field}” holds a control character or a text-direction mark, which the games server does not take.",
+                       ["field": TerminalText.inert(field)])
         case .tooLarge: return l.t("The request is too large for the games server.")
+        case .malformedRequest: return l.t("The games server could not read the request.")
         case .rateLimited(let seconds): return l.n("Too many requests from this address: try again in {count} second.",
                                                    "Too many requests from this address: try again in {count} seconds.", count: seconds)
         case .unsupportedVersion: return l.t("The games server speaks another version of the games API: upgrade Locker.")
         case .unreachable(let reason): return l.t("The games server did not answer: {reason}.", ["reason": TerminalText.inert(reason)])
+        case .storeUnreachable: return l.t("The games server cannot reach PostgreSQL, where it keeps the games: try again in a moment.")
+        case .serverUnavailable: return l.t("The games server cannot answer just now: try again later.")
         case .badResponse: return l.t("The games server sent an answer this Locker does not understand: upgrade Locker.")
         case .serverFailed: return l.t("The games server failed on this request; nothing was changed. Try again later.")
         case .badServerAddress(let text):
             return l.t("“{address}” is not a games server address: write https://host:port.", ["address": TerminalText.inert(text)])
+        case .untrustedCertificate(let host):
+            return l.t("The certificate of the games server {host} is not signed by an authority this machine trusts, so nothing was sent. If your club uses its own certificate, get it from the club and add --games-ca FILE (or set SSL_CERT_FILE).",
+                       ["host": TerminalText.inert(host)])
+        case .certificateForAnotherName(let host):
+            return l.t("The games server {host} showed a certificate made out to another name, so nothing was sent. Check the address with your club.",
+                       ["host": TerminalText.inert(host)])
+        case .badCertificateFile(let file):
+            return l.t("{file} holds no certificate in PEM form (-----BEGIN CERTIFICATE-----).", ["file": TerminalText.inert(file)])
         case .insecureServer(let host):
             return l.t("Refusing plain http:// to {host}: passwords would cross the network unencrypted. Use https://, or add --games-server-insecure.",
                        ["host": TerminalText.inert(host)])

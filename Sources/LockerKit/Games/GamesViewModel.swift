@@ -252,7 +252,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     func changeArrived(_ change: GamesChange) {
         guard user != nil else { return }
-        let relevant = grounds.contains { $0.id == change.ground } || upcoming.contains { $0.id == change.game }
+        let relevant = change.kind == .reload || grounds.contains { $0.id == change.ground } || upcoming.contains { $0.id == change.game }
             || nearby.contains { $0.id == change.game }
         if relevant { refreshQuietly() }
     }
