@@ -55,6 +55,8 @@ struct ServeCommand: AsyncParsableCommand {
             fail(localizer.t("{option} must be a whole number of at least 1.", ["option": name]), status: 64)
         }
         options.maxConnections = maxConnections
+        // PostgreSQL connections are opened as requests need them, up to the pool's size.
+        if let store = db, store.contains("://") { options.reservedDescriptors += PostgresGamesDatabase.defaultConnections + 2 }
         options.maxConnectionsPerAddress = maxConnectionsPerAddress
         options.idleTimeoutSeconds = idleTimeout
         options.requestSeconds = requestTimeout

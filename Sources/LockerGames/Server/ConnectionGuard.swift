@@ -19,12 +19,14 @@ final class ConnectionLimits: @unchecked Sendable {
     private var open: [String: Int] = [:]
     private var all = 0
 
-    /// `total` is lowered to what the process's descriptor limit leaves after `reserved`
-    /// descriptors (store connections, files), and one address never gets more than a quarter
-    /// of the total, so another address always finds room.
+    /// `total` is lowered to what the process's descriptor limit leaves after the descriptors
+    /// open now (the store, the listening socket, the event loops) and `reserved` more (store
+    /// connections and files opened later), and one address never gets more than a quarter of
+    /// the total, so another address always finds room.
     init(total: Int, perAddress: Int, reservedDescriptors: Int, proxies: TrustedProxies) {
         let descriptors = ConnectionLimits.descriptorLimit()
-        let room = descriptors.map { max(4, $0 - reservedDescriptors) } ?? total
+        let inUse = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 32
+        let room = descriptors.map { max(4, $0 - inUse - reservedDescriptors) } ?? total
         self.total = max(1, min(total, room))
         self.perAddress = max(1, min(perAddress, max(1, self.total / 4)))
         self.proxies = proxies

@@ -24,8 +24,9 @@ public struct GamesServerOptions: Sendable {
     /// Connections held at once, in all (lowered to what `ulimit -n` allows) and per address.
     public var maxConnections = 512
     public var maxConnectionsPerAddress = 32
-    /// Descriptors kept back from the connection limit for the store and files.
-    public var reservedDescriptors = 64
+    /// Descriptors kept back from the connection limit, beyond those open when the server
+    /// starts, for what the store opens later (SQLite readers, PostgreSQL connections) and files.
+    public var reservedDescriptors = 24
     /// Live event streams at once per account (per address for anonymous ones).
     public var eventStreamsPerClient = 4
     /// Reverse proxies whose `X-Forwarded-For` names the client.
