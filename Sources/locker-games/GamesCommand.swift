@@ -82,8 +82,12 @@ enum GamesOptions {
     nonisolated(unsafe) static var insecure = false
     nonisolated(unsafe) static var certificateAuthority: String?
 
-    /// The certificate authorities trusted besides the system's (`--games-ca`, `SSL_CERT_FILE`, `SSL_CERT_DIR`).
-    static var trust: GamesTrust { GamesTrust.from(option: certificateAuthority, environment: environment) }
+    /// The certificate authorities trusted besides the system's: `--games-ca`, else the one
+    /// saved with the server; then `SSL_CERT_FILE` and `SSL_CERT_DIR`.
+    static var trust: GamesTrust {
+        let saved = (try? DataFileError.decode(Settings.self, from: GamesContext.paths.settingsFile))?.gamesCertificate
+        return GamesTrust.from(option: certificateAuthority ?? saved, environment: environment)
+    }
 }
 
 struct AccountCommand: AsyncParsableCommand {
@@ -526,12 +530,27 @@ struct GamesServerCommand: AsyncParsableCommand {
                 settings = value
             }
             settings.gamesServer = local ? nil : url
+            if local {
+                settings.gamesCertificate = nil
+            } else if let file = GamesOptions.certificateAuthority {
+                // A copy beside the settings, so a downloads folder tidied later breaks nothing.
+                let copy = paths.directory.appendingPathComponent("games-ca.pem")
+                do {
+                    try AtomicFile.write(try Data(contentsOf: URL(fileURLWithPath: file)), to: copy, permissions: 0o644)
+                } catch {
+                    fail(localizer.t("The certificate could not be copied into the data folder: {reason}", ["reason": StorageError.explain(error, localizer)]), status: 1)
+                }
+                settings.gamesCertificate = copy.path
+            }
             do { try repository.save(settings) } catch {
                 fail(localizer.t("The settings could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]), status: 1)
             }
         }
         if let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths) {
             print(localizer.t("Games server: {url}", ["url": TerminalText.inert(server)]))
+            if let saved = (try? DataFileError.decode(Settings.self, from: paths.settingsFile))?.gamesCertificate {
+                print(localizer.t("Its certificate authority, trusted besides the system's: {file}", ["file": TerminalText.inert(saved)]))
+            }
         } else {
             print(localizer.t("No games server: the local games file {path}.", ["path": paths.gamesDatabase.path]))
         }

@@ -104,6 +104,27 @@ final class GamesCommandLineTests: XCTestCase {
         XCTAssertEqual(sessions.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1", sessions.stderr)
     }
 
+    /// A club's own certificate authority is saved with the server and forgotten with it.
+    func testAClubCertificateIsSavedWithTheServer() throws {
+        let pem = root.appendingPathComponent("club-ca.pem").path
+        let made = try runProcess(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                   "-keyout", root.appendingPathComponent("club-ca.key").path, "-out", pem, "-days", "2", "-subj", "/CN=club"])
+        guard made.status == 0 else { throw XCTSkip("openssl could not make a certificate") }
+        let notPEM = root.appendingPathComponent("club-ca.key").path
+        let refused = try locker("ann", ["--games-ca", notPEM, "games", "server", "https://games.example.org:8787"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("holds no certificate in PEM form"), refused.stderr)
+        let saved = try locker("ann", ["--games-ca", pem, "games", "server", "https://games.example.org:8787"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        let copy = root.appendingPathComponent("ann/games-ca.pem").path
+        XCTAssertTrue(saved.stdout.contains("Its certificate authority, trusted besides the system's: \(copy)"), saved.stdout)
+        XCTAssertEqual(FileManager.default.contents(atPath: copy), FileManager.default.contents(atPath: pem))
+        let shown = try locker("ann", ["games", "server"])
+        XCTAssertTrue(shown.stdout.contains(copy), "remembered: \(shown.stdout)")
+        let local = try locker("ann", ["games", "server", "--local"])
+        XCTAssertFalse(local.stdout.contains("certificate"), local.stdout)
+    }
+
     func testTwentyConcurrentBookersNeverOverbook() throws {
         guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
         try signUp("organiser")

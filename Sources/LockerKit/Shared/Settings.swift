@@ -27,6 +27,9 @@ public struct Settings: Codable, Equatable, Sendable {
     public var maxHeartRate: Int?
     /// The games server the Games tab and commands use (else the local games file).
     public var gamesServer: String?
+    /// A copy (in the data folder) of the certificate authority the saved games server's
+    /// certificate is signed by, when it is the club's own (`locker --games-ca FILE games server URL`).
+    public var gamesCertificate: String?
 
     public init(language: Language? = nil, theme: ThemeChoice? = nil, lastTab: Tab? = nil, maxHeartRate: Int? = nil, gamesServer: String? = nil) {
         self.language = language
@@ -36,7 +39,7 @@ public struct Settings: Codable, Equatable, Sendable {
         self.gamesServer = gamesServer
     }
 
-    enum CodingKeys: String, CodingKey { case language, theme, lastTab, maxHeartRate, gamesServer }
+    enum CodingKeys: String, CodingKey { case language, theme, lastTab, maxHeartRate, gamesServer, gamesCertificate }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -47,5 +50,6 @@ public struct Settings: Codable, Equatable, Sendable {
         lastTab = try container.decodeIfPresent(String.self, forKey: .lastTab).flatMap(Tab.init(rawValue:))
         maxHeartRate = try container.decodeIfPresent(Int.self, forKey: .maxHeartRate).flatMap { (100...250).contains($0) ? $0 : nil }
         gamesServer = try container.decodeIfPresent(String.self, forKey: .gamesServer).flatMap { $0.isEmpty ? nil : $0 }
+        gamesCertificate = try container.decodeIfPresent(String.self, forKey: .gamesCertificate).flatMap { $0.isEmpty ? nil : $0 }
     }
 }
