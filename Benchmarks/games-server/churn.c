@@ -7,6 +7,8 @@
  * Each client is a thread with one keep-alive connection that books its game and cancels the
  * booking, again and again, until SECONDS pass. Prints one JSON object: requests, errors (any
  * answer other than 200), elapsed seconds, requests per second, p50 and p99 latency in ms.
+ * Client N connects from its own loopback address, 127.0.N/250.(N%250 + 2), as players on many
+ * machines do (the server limits connections per address).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -29,6 +31,7 @@ struct client {
     long requests, errors;
     double *latencies;
     pthread_t thread;
+    int index;
 };
 
 static int port;
@@ -40,8 +43,13 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-static int connect_to_server(void) {
+static int connect_to_server(int index) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in source = { .sin_family = AF_INET };
+    char text[32];
+    snprintf(text, sizeof text, "127.0.%d.%d", index / 250, index % 250 + 2);
+    inet_pton(AF_INET, text, &source.sin_addr);
+    if (bind(fd, (struct sockaddr *)&source, sizeof source) != 0) { perror("bind"); exit(1); }
     struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons(port) };
     inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
     if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) { perror("connect"); exit(1); }
@@ -81,7 +89,7 @@ static int exchange(int fd, const char *request, size_t length) {
 
 static void *run(void *argument) {
     struct client *client = argument;
-    int fd = connect_to_server();
+    int fd = connect_to_server(client->index);
     char requests[2][512];
     size_t lengths[2];
     const char *methods[2] = { "POST", "DELETE" };
@@ -94,7 +102,7 @@ static void *run(void *argument) {
         for (int i = 0; i < 2; i++) {
             double sent = now();
             int status = exchange(fd, requests[i], lengths[i]);
-            if (status < 0) { close(fd); fd = connect_to_server(); }
+            if (status < 0) { close(fd); fd = connect_to_server(client->index); }
             client->latencies[client->requests++] = (now() - sent) * 1000;
             if (status != 200) client->errors++;
         }
@@ -116,6 +124,7 @@ int main(int argc, char **argv) {
     int count = 0;
     while (count < MAX_CLIENTS && scanf("%127s %ld", clients[count].token, &clients[count].game) == 2) {
         clients[count].latencies = malloc(sizeof(double) * MAX_SAMPLES);
+        clients[count].index = count;
         count++;
     }
     if (count == 0) { fprintf(stderr, "churn: no clients on standard input\n"); return 64; }

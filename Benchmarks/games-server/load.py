@@ -10,6 +10,8 @@
 3. idle:  the server's RSS with 200 open connections (live feeds).
 
 Uses only the standard library (threads and http.client), so it runs wherever Locker builds.
+Each client connects from its own loopback address (`source(index)`), as players on many machines
+do: the server keeps at most 32 connections per address.
 """
 import argparse
 import http.client
@@ -33,11 +35,17 @@ def free_port():
         return s.getsockname()[1]
 
 
-class Client:
-    """One keep-alive connection to the server."""
+def source(index):
+    """Client `index`'s own address on this machine (all of 127.0.0.0/8 is loopback)."""
+    return f"127.0.{index // 250}.{index % 250 + 2}"
 
-    def __init__(self, port, token=None):
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+class Client:
+    """One keep-alive connection to the server, from `source(index)` (127.0.0.1 when None)."""
+
+    def __init__(self, port, token=None, index=None):
+        address = (source(index), 0) if index is not None else None
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=address)
         self.token = token
 
     def call(self, method, path, body=None, key=None):
@@ -92,7 +100,7 @@ def race(port, prefix, bookers=200, free=22):
     status, game = Client(port, organiser).call("POST", "/v1/games", {"ground": "casey-fields", "startsAt": in_days(7),
                                                                       "players": 1, "capacity": 1 + free})
     assert status == 201, game
-    clients = [Client(port, t) for t in tokens]
+    clients = [Client(port, t, index=i) for i, t in enumerate(tokens)]
     for c in clients:  # open every connection before the start
         c.call("GET", "/v1/me")
     barrier = threading.Barrier(len(clients) + 1)
@@ -155,7 +163,7 @@ def churn(port, prefix, data, clients=50, seconds=10, games=50):
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
     def work(index):
-        client = Client(port, tokens[index])
+        client = Client(port, tokens[index], index=index)
         game = ids[index % games]
         mine, bad = [], 0
         while time.perf_counter() < stop:
@@ -192,8 +200,8 @@ def pgbench(address, clients=50, seconds=10):
 
 def idle_rss(port, pid, connections=200):
     sockets = []
-    for _ in range(connections):
-        s = socket.create_connection(("127.0.0.1", port))
+    for index in range(connections):
+        s = socket.create_connection(("127.0.0.1", port), source_address=(source(index), 0))
         s.sendall(b"GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
         sockets.append(s)
     time.sleep(1.0)

@@ -313,6 +313,11 @@ extension GamesContractTests {
         }
         let (placeStatus, _, _) = try await raw(.GET, "/v1/grounds?near=-38.12,145.31")
         XCTAssertEqual(placeStatus, 200)
+        // A query written as forms write it: + is a space, %2B a plus sign.
+        let (plusStatus, plusText, _) = try await raw(.GET, "/v1/grounds?near=+3977+")
+        XCTAssertEqual(plusStatus, 200, plusText)
+        let (signStatus, signText, _) = try await raw(.GET, "/v1/grounds?near=-38.12,%2B145.31")
+        XCTAssertEqual(signStatus, 200, signText)
         // A method the path lacks: 405, the methods it has, a problem document.
         let (status, text, type) = try await raw(.PUT, "/v1/games")
         XCTAssertEqual(status, 405, text)
@@ -339,7 +344,7 @@ extension GamesContractTests {
         }
         let (status, text, _) = try await raw(.GET, "/v1/events", headers: [("Authorization", "Bearer " + token)])
         XCTAssertEqual(status, 429, text)
-        XCTAssertTrue(text.contains("rate_limited"), text)
+        XCTAssertTrue(text.contains("rate_limited") && text.contains("\"reason\":\"streams\""), text)
         let (badStatus, badText, _) = try await raw(.GET, "/v1/events?after=0x10")
         XCTAssertEqual(badStatus, 422, badText)
         _ = open

@@ -182,7 +182,7 @@ struct GamesRoutes: Sendable {
             if let token = Self.optionalToken(request), let account = try? await service.account(token: token) {
                 client = "account:" + account.name.lowercased()
             }
-            guard let lease = streams.open(client) else { throw GamesError.rateLimited(seconds: 60) }
+            guard let lease = streams.open(client) else { throw GamesError.tooManyStreams }
             return try Self.events(service, request, lease: lease)
         }
     }
@@ -211,9 +211,22 @@ struct GamesRoutes: Sendable {
     }
 
     static func place(_ request: Request) throws -> Place {
-        guard let text = request.uri.queryParameters.get("near") else { throw GamesError.invalid(field: "near") }
+        guard let text = formValue(request, "near") else { throw GamesError.invalid(field: "near") }
         guard let place = Place(text) else { throw GamesError.badPostcode(text) }
         return place
+    }
+
+    /// A query parameter read as HTML forms and most HTTP libraries write it: `+` is a space
+    /// (a plus sign is `%2B`), then percent-decoded. The first of several wins.
+    static func formValue(_ request: Request, _ name: String) -> String? {
+        guard let query = request.uri.query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.first.map({ $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }) == name else { continue }
+            let value = parts.count > 1 ? String(parts[1]) : ""
+            return value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }
+        return nil
     }
 
     /// The body as `T`: JSON, within the size limit, with no field `T` does not know and no

@@ -33,7 +33,11 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
                                                          tls: parts.requireTLS ? .require(.makeClientConfiguration()) : .disable)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(5)
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // The pool says every failed connection attempt at info level, in its own words: the
+        // store's state is logged once, by the server, in plain words.
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .warning)
+        client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
         self.logger = logger
         notifier = Notifier(client: client, logger: logger)
         let client = self.client
@@ -71,9 +75,12 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
 
     /// How long a transaction waits for a connection before the store counts as unreachable.
     /// postgres-nio's pool keeps retrying a server that is down for about a minute before it
-    /// gives up on a request; a player should hear within seconds. The pool goes on
-    /// reconnecting, so the store answers again as soon as PostgreSQL does.
+    /// gives up on a request; a player should hear within seconds. Once a wait has failed, the
+    /// next ones wait a second only (each still asks the pool, which goes on reconnecting), until
+    /// a connection comes again: the store answers as soon as PostgreSQL does.
     static let connectionPatience: Duration = .seconds(5)
+    static let patienceWhileUnreachable: Duration = .seconds(1)
+    private let unreachable = LeaseMark()
 
     public func transaction<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
         do {
@@ -100,17 +107,22 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
     /// never cut short).
     private func withConnection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let leased = LeaseMark()
+        let patience = unreachable.isSet ? PostgresGamesDatabase.patienceWhileUnreachable : PostgresGamesDatabase.connectionPatience
         return try await withoutActuallyEscaping(body) { body in
             try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     try await self.client.withConnection { connection in
                         leased.set()
+                        self.unreachable.clear()
                         return try await body(connection)
                     }
                 }
                 group.addTask {
-                    try await Task.sleep(for: PostgresGamesDatabase.connectionPatience)
-                    if !leased.isSet { throw GamesError.storeUnreachable }
+                    try await Task.sleep(for: patience)
+                    if !leased.isSet {
+                        self.unreachable.set()
+                        throw GamesError.storeUnreachable
+                    }
                     return nil
                 }
                 while let outcome = try await group.next() {
@@ -210,11 +222,13 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
         }
     }
 
-    /// Whether a transaction has its connection yet.
+    /// A flag shared between tasks: whether a transaction has its connection yet, whether the
+    /// store was last found unreachable.
     final class LeaseMark: Sendable {
         private let value = Mutex(false)
         var isSet: Bool { value.withLock { $0 } }
         func set() { value.withLock { $0 = true } }
+        func clear() { value.withLock { $0 = false } }
     }
 
     /// Whether a transaction recorded a change (set inside it, read after its commit).

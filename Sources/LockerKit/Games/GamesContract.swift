@@ -215,10 +215,15 @@ public enum Place: Equatable, Sendable {
     case postcode(String)
     case position(latitude: Double, longitude: Double)
 
-    /// Reads "3977" or "-38.03,145.34"; nil when it is neither.
+    /// Reads "3977" or "-38.03,145.34" (spaces around the values are ignored, not inside them);
+    /// nil when it is neither.
     public init?(_ text: String) {
-        let code = text.filter { !$0.isWhitespace }
-        let parts = code.split(separator: ",", omittingEmptySubsequences: false)
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { part -> Substring in
+                let start = part.drop { $0.isWhitespace }
+                return start.dropLast(start.reversed().prefix { $0.isWhitespace }.count)
+            }
+        let code = parts.count == 1 ? String(parts[0]) : ""
         if parts.count == 2, Place.isDecimal(parts[0]), Place.isDecimal(parts[1]), let lat = Double(parts[0]), let lon = Double(parts[1]),
            (-90...90).contains(lat), (-180...180).contains(lon) {
             self = .position(latitude: lat, longitude: lon)
@@ -229,12 +234,12 @@ public enum Place: Equatable, Sendable {
         }
     }
 
-    /// Plain decimal degrees: an optional sign, digits, an optional fraction. No hexadecimal
+    /// Plain decimal degrees: an optional sign, 1–4 digits (`090` too), an optional fraction. No hexadecimal
     /// (`0x10`), exponent, `inf` or `nan`, which `Double` would also read.
     static func isDecimal(_ text: Substring) -> Bool {
         let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : text
         let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        return (1...3).contains(parts[0].count) && parts.allSatisfy { !$0.isEmpty && $0.count <= 15 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        return (1...4).contains(parts[0].count) && parts.allSatisfy { !$0.isEmpty && $0.count <= 15 && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
     }
 
     /// "3977" or "-38.03,145.34", as a search is shown and sent.

@@ -114,6 +114,9 @@ public enum GamesError: Error, Equatable, Sendable {
     /// The request could not be read as HTTP (a damaged head).
     case malformedRequest
     case rateLimited(seconds: Int)
+    /// The account (or, signed out, the address) already follows the live feed on as many
+    /// streams as it may.
+    case tooManyStreams
     case unsupportedVersion
     /// The server could not be reached or did not answer in time.
     case unreachable(String)
@@ -186,6 +189,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case .tooLarge: return Problem(code: .tooLarge, title: english)
         case .malformedRequest: return Problem(code: .badRequest, title: english)
         case .rateLimited(let seconds): return Problem(code: .rateLimited, title: english, retryAfter: seconds)
+        case .tooManyStreams: return Problem(code: .rateLimited, title: english, reason: "streams", retryAfter: 60)
         case .unsupportedVersion: return Problem(code: .unsupportedVersion, title: english)
         }
     }
@@ -232,6 +236,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case (.tooLarge, _): self = .tooLarge
         case (.badRequest, _): self = .malformedRequest
         case (.rateLimited, "games"): self = .tooManyGames(retryAfter: p.retryAfter ?? 60)
+        case (.rateLimited, "streams"): self = .tooManyStreams
         case (.rateLimited, _): self = .rateLimited(seconds: p.retryAfter ?? 60)
         case (.unsupportedVersion, _): self = .unsupportedVersion
         case (.unavailable, "store"): self = .storeUnreachable
@@ -263,7 +268,10 @@ public enum GamesError: Error, Equatable, Sendable {
         case .usernameTaken: return l.t("That username is taken.")
         case .wrongCredentials: return l.t("Wrong username or password.")
         case .locked(let until):
-            return l.t("Too many failed logins: this account refuses logins until {time}.", ["time": MeasureText.dateTime(until)])
+            // The wait is for this name from this address only, and counted in seconds.
+            let seconds = max(1, Int((until - Date().timeIntervalSince1970).rounded(.up)))
+            return l.n("Too many failed log-ins from here for this name: try again in {count} second.",
+                       "Too many failed log-ins from here for this name: try again in {count} seconds.", count: seconds)
         case .notLoggedIn: return l.t("You are not logged in. Log in with: locker login NAME --password-stdin")
         case .unknownGround(let id): return l.t("There is no ground “{id}”.", ["id": TerminalText.inert(id)])
         case .unknownGame(let id): return l.t("There is no game {id}.", ["id": String(id)])
@@ -302,6 +310,8 @@ public enum GamesError: Error, Equatable, Sendable {
         case .malformedRequest: return l.t("The games server could not read the request.")
         case .rateLimited(let seconds): return l.n("Too many requests from this address: try again in {count} second.",
                                                    "Too many requests from this address: try again in {count} seconds.", count: seconds)
+        case .tooManyStreams:
+            return l.t("This account already follows the games server's live changes from several places: close Locker on another machine, or try again in a minute.")
         case .unsupportedVersion: return l.t("The games server speaks another version of the games API: upgrade Locker.")
         case .unreachable(let reason): return l.t("The games server did not answer: {reason}.", ["reason": TerminalText.inert(reason)])
         case .storeUnreachable: return l.t("The games server cannot reach PostgreSQL, where it keeps the games: try again in a moment.")
