@@ -107,6 +107,59 @@ final class ConnectionLimitTests: XCTestCase {
     }
 }
 
+/// Behind a reverse proxy: its X-Forwarded-For names the player, and only its.
+final class TrustedProxyTests: XCTestCase {
+    func serve(trusting proxies: [String]) async throws -> (Task<Void, Error>, Int, SQLiteGamesDatabase) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("games-proxy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let database = try SQLiteGamesDatabase(path: dir.appendingPathComponent("games.sqlite").path)
+        let suburbs = try SuburbsFile.read(packageRoot.appendingPathComponent("Data/games/suburbs.csv"))
+        var options = GamesServerOptions()
+        options.port = 0
+        options.accountRequestsPerMinute = 10_000
+        options.trustedProxies = try TrustedProxies(proxies)
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = try GamesServer.application(service: GamesService(database: database, suburbs: suburbs), options: options,
+                                              logger: logger) { continuation.yield($0) }
+        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = ports.makeAsyncIterator()
+        return (server, await iterator.next() ?? 0, database)
+    }
+
+    func login(_ port: Int, forwardedFor: String) async throws -> Int {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/sessions")
+        request.method = .POST
+        request.headers.add(name: "X-Forwarded-For", value: forwardedFor)
+        request.body = .bytes(ByteBuffer(string: #"{"name":"victim","password":"a wrong guess"}"#))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        return Int(response.status.code)
+    }
+
+    func testATrustedProxysForwardedAddressIsThePlayersAndNoOneElsesIs() async throws {
+        // Trusted: the guesser behind the proxy waits, another player behind it does not.
+        var (server, port, database) = try await serve(trusting: ["127.0.0.0/8"])
+        for _ in 0..<3 { _ = try await login(port, forwardedFor: "198.51.100.1") }
+        var guesser = try await login(port, forwardedFor: "198.51.100.1")
+        var other = try await login(port, forwardedFor: "203.0.113.8, 198.51.100.2")
+        XCTAssertEqual([guesser, other], [423, 401], "each forwarded address has its own counter")
+        server.cancel()
+        _ = try? await server.value
+        await database.close()
+        // Not trusted: the header is ignored, and every request is the peer's.
+        (server, port, database) = try await serve(trusting: [])
+        for _ in 0..<3 { _ = try await login(port, forwardedFor: "198.51.100.1") }
+        guesser = try await login(port, forwardedFor: "198.51.100.1")
+        other = try await login(port, forwardedFor: "198.51.100.2")
+        XCTAssertEqual([guesser, other], [423, 423], "a header anyone can write changes nothing")
+        server.cancel()
+        _ = try? await server.value
+        await database.close()
+    }
+}
+
 /// Addresses: which proxies are believed, what is this machine.
 final class ClientAddressTests: XCTestCase {
     func testOnlyATrustedProxyNamesTheClient() throws {
