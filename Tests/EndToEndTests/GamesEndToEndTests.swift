@@ -201,12 +201,18 @@ final class GamesCommandLineTests: XCTestCase {
         let dashed = try locker("sam", ["games", "create", "--ground", "casey-fields", "--at", soonLocalTime(days: 31), "--players", "2",
                                         "--note", "- bring bats", "--json"])
         XCTAssertTrue(dashed.stdout.contains("\"- bring bats\""), dashed.stdout + dashed.stderr)
-        // JSON keeps other players' text exact but inert: C1 controls and bidi overrides escaped.
+        // C1 controls and bidi overrides are refused in one line naming the field (issue 25)…
         let tricky = try locker("sam", ["games", "create", "--ground", "casey-fields", "--at", soonLocalTime(days: 32), "--players", "2",
                                         "--note", "red\u{9B}31m \u{202E}gnp.exe", "--json"])
-        XCTAssertEqual(tricky.status, 0, tricky.stderr)
-        XCTAssertTrue(tricky.stdout.contains(#"red\u009b31m \u202egnp.exe"#), tricky.stdout)
-        XCTAssertFalse(tricky.stdout.unicodeScalars.contains { $0.value == 0x9B || $0.value == 0x202E }, "nothing raw reaches the terminal")
+        XCTAssertEqual(tricky.status, 1, tricky.stdout)
+        XCTAssertEqual(tricky.stderr.split(separator: "\n").count, 1, tricky.stderr)
+        XCTAssertTrue(tricky.stderr.contains("“note” holds a control character"), tricky.stderr)
+        // …and JSON keeps text stored before that (or written by hand) exact but inert: escaped.
+        let sql = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE game SET note=?', (sys.argv[2],)); c.commit()"
+        XCTAssertEqual(try runProcess(["python3", "-c", sql, shared.path, "red\u{9B}31m \u{202E}gnp.exe"]).status, 0)
+        let listed = try locker("sam", ["games", "upcoming", "--json"])
+        XCTAssertTrue(listed.stdout.contains(#"red\u009b31m \u202egnp.exe"#), listed.stdout)
+        XCTAssertFalse(listed.stdout.unicodeScalars.contains { $0.value == 0x9B || $0.value == 0x202E }, "nothing raw reaches the terminal")
         let wrong = try locker("sam", ["login", "sam", "--password-stdin"], input: "nope-nope\n")
         XCTAssertEqual(wrong.status, 1)
         XCTAssertTrue(wrong.stderr.contains("Wrong username or password"), wrong.stderr)

@@ -157,7 +157,12 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        // The head could not be read: the connection cannot go on; say why in the API's words.
+        // A broken or closed socket is Hummingbird's to handle; anything else from the decoders
+        // below means the request could not be read: say so in the API's words and close.
+        if error is IOError || error is ChannelError {
+            context.fireErrorCaught(error)
+            return
+        }
         refuse(context, GamesError.malformedRequest.problem)
     }
 
