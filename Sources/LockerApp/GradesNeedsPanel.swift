@@ -1,8 +1,8 @@
 import LockerKit
 import TerminalUI
 
-/// "What do I need" (key `n` in Grades): for each block the mark every ungraded course would
-/// need for the block to pass (or secured / impossible), the year's answer, and how much one
+/// "What do I need" (key `n` in Grades): for each block where it stands (`GradeStatus`) and the
+/// mark every ungraded course would need for it to pass, the year's answer, and how much one
 /// more point on the ungraded courses raises each block, highest first.
 struct GradesNeedsPanel {
     let viewModel: GradesViewModel
@@ -12,12 +12,15 @@ struct GradesNeedsPanel {
     func lines(_ l: Localizer, glyphs g: Glyphs) -> [(String, Style)] {
         let book = viewModel.book
         let needs = viewModel.needs()
+        let outlook = book.outlook(needs: needs)
         var lines: [(String, Style)] = []
-        for need in needs.blocks {
-            let name = book.blocks.first { $0.id == need.blockID }?.name ?? need.blockID
-            lines.append((name + ": " + need.status.sentence(needed: need.needed, unbounded: need.unbounded, l), style(need.status)))
+        for (block, entry) in zip(book.blocks, outlook.blocks) {
+            lines.append((block.name + ": " + entry.status.sentence(needed: entry.needed, unbounded: entry.unbounded, l),
+                          GradesStyle.style(entry.status, bold: false)))
         }
-        lines.append((l.t("Year") + ": " + needs.status.sentence(needed: needs.needed, l), style(needs.status).with(.bold)))
+        let year = outlook.year
+        lines.append((l.t("Year") + ": " + year.status.sentence(needed: year.needed, unbounded: year.unbounded, l),
+                      GradesStyle.style(year.status, bold: true)))
         let ranked = leverageByCourse(needs)
         if !ranked.isEmpty {
             lines.append(("", .plain))
@@ -29,14 +32,6 @@ struct GradesNeedsPanel {
             }
         }
         return lines
-    }
-
-    private func style(_ status: NeedStatus) -> Style {
-        switch status {
-        case .secured: return Style(.good)
-        case .reachable: return Style(.warn)
-        case .impossible: return Style(.bad)
-        }
     }
 
     private struct Ranked {

@@ -291,17 +291,22 @@ public final class GradesScreen: Screen {
         }
     }
 
-    /// "Year: ✓ passed · Total 12.31 ✓ · Projet/Stage 9.50 ✗".
+    /// "Year: ~ on track, needs 9.62 · Total 12.31 ~ · Projet/Stage 10.00 ~": the year's status
+    /// (passed only when every course is marked, or secured), then each block's average and
+    /// status mark.
     private func renderYear(into surface: Surface, rect: Rect, context: RenderContext) {
-        let l = context.localizer
-        let standing = viewModel.results.yearStanding
-        var spans = [Span(" " + l.t("Year") + ": ", Style(.title, [.bold])),
-                     Span(GradesStyle.glyph(standing, context.glyphs) + " " + GradesStyle.yearWord(standing, l), GradesStyle.style(standing, bold: true))]
+        let l = context.localizer, g = context.glyphs
+        let year = viewModel.results.year
+        var text = GradesStyle.glyph(year.status, g) + " " + year.status.word(l)
+        if !year.status.isFinal, let needed = year.needed {
+            text += ", " + l.t("needs {mark}", ["mark": GradeFormat.needed(needed)])
+        }
+        var spans = [Span(" " + l.t("Year") + ": ", Style(.title, [.bold])), Span(text, GradesStyle.style(year.status, bold: true))]
         for block in viewModel.book.blocks {
-            let average = viewModel.blockAverage(block.id), standing = viewModel.book.standing(average)
-            spans.append(Span("  " + context.glyphs.separator + " ", Style(.border)))
+            let average = viewModel.blockAverage(block.id), status = viewModel.blockOutlook(block.id).status
+            spans.append(Span("  " + g.separator + " ", Style(.border)))
             spans.append(Span(block.name + " ", Style(.text)))
-            spans.append(Span(GradesStyle.mark(average, context.glyphs) + " " + GradesStyle.glyph(standing, context.glyphs), GradesStyle.style(standing, bold: false)))
+            spans.append(Span(GradesStyle.mark(average, g) + " " + GradesStyle.glyph(status, g), GradesStyle.style(status, bold: false)))
         }
         surface.write(spans, x: rect.x, y: rect.y, clip: rect)
     }
@@ -331,12 +336,15 @@ public final class GradesScreen: Screen {
             switch rows[index] {
             case .block(let id):
                 guard let block = viewModel.book.blocks.first(where: { $0.id == id }) else { continue }
-                let average = viewModel.blockAverage(id), standing = viewModel.book.standing(average)
+                let average = viewModel.blockAverage(id)
+                let status = viewModel.blockOutlook(id).status
                 let fold = folded.contains(id) ? (g.ascii ? "+" : "▸") : (g.ascii ? "-" : "▾")
                 surface.write(" " + fold + " " + block.name.truncated(toWidth: nameWidth - 3, ellipsis: g.ellipsis), x: row.x, y: row.y, style: styled(Style(.title, [.bold])), clip: row)
-                writeAverage(average, standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
-                let word = GradesStyle.blockWord(standing, context.localizer)
-                surface.write(word, x: sliderX + sliderWidth - word.displayWidth, y: row.y, style: selected ? base : GradesStyle.style(standing, bold: true), clip: row)
+                // A block's mark is the block's status (✓ only when passed or secured), not its average's.
+                let text = GradesStyle.mark(average, g).padded(toWidth: 5, alignment: .right) + " " + GradesStyle.glyph(status, g)
+                surface.write(text, x: markX, y: row.y, style: selected ? Style(.selection, [.bold]) : GradesStyle.style(status, bold: true), clip: row)
+                let word = status.word(context.localizer)
+                surface.write(word, x: sliderX + sliderWidth - word.displayWidth, y: row.y, style: selected ? base : GradesStyle.style(status, bold: true), clip: row)
             case .unit(let id, let blockID):
                 guard let unit = viewModel.unit(id) else { continue }
                 let average = viewModel.unitAverage(id)
@@ -405,21 +413,27 @@ enum GradesStyle {
         }
     }
 
-    static func blockWord(_ standing: GradeStanding, _ l: Localizer) -> String {
-        switch standing {
-        case .pass: return l.t("pass")
-        case .atRisk: return l.t("at risk")
-        case .fail: return l.t("fail")
-        case .ungraded: return l.t("no marks")
+    /// A block's or the year's status: green when passed or secured, the warning colour while
+    /// marks are missing, red when it can no longer pass.
+    static func style(_ status: GradeStatus, bold: Bool) -> Style {
+        let attributes: TextAttributes = bold ? [.bold] : []
+        switch status {
+        case .passed, .secured: return Style(.good, attributes)
+        case .onTrack: return Style(.text, attributes)
+        case .atRisk: return Style(.warn, attributes)
+        case .outOfReach, .failed: return Style(.bad, attributes)
+        case .notStarted: return Style(.muted, attributes)
         }
     }
 
-    static func yearWord(_ standing: GradeStanding, _ l: Localizer) -> String {
-        switch standing {
-        case .pass: return l.t("passed")
-        case .atRisk: return l.t("at risk")
-        case .fail: return l.t("not passed")
-        case .ungraded: return l.t("not enough marks yet")
+    /// ✓ passed or secured, ~ on track, ⚠ at risk, ✗ out of reach or failed, · no marks yet.
+    static func glyph(_ status: GradeStatus, _ g: Glyphs) -> String {
+        switch status {
+        case .passed, .secured: return g.check
+        case .onTrack: return "~"
+        case .atRisk: return g.warning
+        case .outOfReach, .failed: return g.cross
+        case .notStarted: return g.ascii ? "-" : "·"
         }
     }
 }

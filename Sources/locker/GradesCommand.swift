@@ -73,12 +73,13 @@ struct GradesResultsCommand: ParsableCommand {
             print("UE\(unit.code)  \(GradeFormat.mark(average).padded(toWidth: 5, alignment: .right))  ×\(NumberText.compact(unit.coefficient))  \(TerminalText.inert(unit.name))")
         }
         print("")
-        for block in book.blocks {
+        let outlook = book.outlook()
+        for (block, entry) in zip(book.blocks, outlook.blocks) {
             let average = book.average(ofBlock: block)
-            let verdict = book.passes(block) ? l.t("pass") : (average == nil ? l.t("no marks") : l.t("fail"))
-            print("\(TerminalText.inert(block.name))  \(GradeFormat.mark(average))  \(verdict)")
+            print("\(TerminalText.inert(block.name))  \(GradeFormat.mark(average))  \(entry.status.sentence(needed: entry.needed, unbounded: entry.unbounded, l))")
         }
-        print(book.passed ? l.t("Year passed.") : l.t("Year not passed (yet)."))
+        let year = outlook.year
+        print(l.t("Year") + ": " + year.status.sentence(needed: year.needed, unbounded: year.unbounded, l))
     }
 }
 
@@ -86,7 +87,7 @@ struct GradesResultsCommand: ParsableCommand {
 struct GradesJSON: Encodable {
     let book: GradeBook
 
-    private enum Keys: String, CodingKey { case units, blocks, passed, id, code, name, average }
+    private enum Keys: String, CodingKey { case units, blocks, passed, status, needed, id, code, name, average }
 
     func encode(to encoder: Encoder) throws {
         var root = encoder.container(keyedBy: Keys.self)
@@ -98,15 +99,20 @@ struct GradesJSON: Encodable {
             try item.encode(unit.name, forKey: .name)
             try item.encode(book.average(ofUnit: unit), forKey: .average)
         }
+        let outlook = book.outlook()
         var blocks = root.nestedUnkeyedContainer(forKey: .blocks)
-        for block in book.blocks {
+        for (block, entry) in zip(book.blocks, outlook.blocks) {
             var item = blocks.nestedContainer(keyedBy: Keys.self)
             try item.encode(block.id, forKey: .id)
             try item.encode(block.name, forKey: .name)
             try item.encode(book.average(ofBlock: block), forKey: .average)
-            try item.encode(book.passes(block), forKey: .passed)
+            try item.encode(entry.status, forKey: .status)
+            try item.encode(entry.needed, forKey: .needed)
+            try item.encode(entry.status == .passed, forKey: .passed)
         }
-        try root.encode(book.passed, forKey: .passed)
+        try root.encode(outlook.year.status, forKey: .status)
+        try root.encode(outlook.year.needed, forKey: .needed)
+        try root.encode(outlook.year.status == .passed, forKey: .passed)
     }
 }
 
@@ -148,18 +154,18 @@ struct GradesNeedCommand: ParsableCommand {
 
     func run() throws {
         let book = source.load()
-        let needs = book.needs()
+        // The same statuses as `locker grades` and the tab (GradeStatus), with the mark needed.
+        let outlook = book.outlook()
         if json {
-            printJSON(Output(blocks: needs.blocks.map { Output.Block(id: $0.blockID, needed: $0.needed, status: $0.status.rawValue) },
-                             needed: needs.needed, status: needs.status.rawValue))
+            printJSON(Output(blocks: zip(book.blocks, outlook.blocks).map { Output.Block(id: $0.id, needed: $1.needed, status: $1.status.rawValue) },
+                             needed: outlook.year.needed, status: outlook.year.status.rawValue))
             return
         }
         let l = localizer
-        for need in needs.blocks {
-            let name = book.blocks.first { $0.id == need.blockID }?.name ?? need.blockID
-            print("\(TerminalText.inert(name)): \(need.status.sentence(needed: need.needed, l))")
+        for (block, entry) in zip(book.blocks, outlook.blocks) {
+            print("\(TerminalText.inert(block.name)): \(entry.status.sentence(needed: entry.needed, unbounded: entry.unbounded, l))")
         }
-        print(l.t("Year") + ": " + needs.status.sentence(needed: needs.needed, l))
+        print(l.t("Year") + ": " + outlook.year.status.sentence(needed: outlook.year.needed, unbounded: outlook.year.unbounded, l))
     }
 }
 

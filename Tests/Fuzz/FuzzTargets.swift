@@ -62,7 +62,7 @@ private func fuzzPO(_ bytes: [UInt8]) {
 private func fuzzGrades(_ bytes: [UInt8]) {
     guard let book = try? GradeBook.load(data: Data(bytes), file: "grades.json", english) else { return }
     _ = book.passed
-    _ = book.yearStanding
+    _ = book.outlook()
     for block in book.blocks { _ = GradeFormat.mark(book.average(ofBlock: block)) }
     let needs = book.needs()
     if let needed = needs.needed { _ = GradeFormat.needed(needed) }

@@ -57,7 +57,7 @@ final class GradeAverageTests: XCTestCase {
         var book = try curriculum()
         setUnits(&book, codes: [1, 2, 3, 4, 5, 6, 7], to: 10)
         XCTAssertTrue(book.passed, "exactly the pass mark passes")
-        XCTAssertEqual(book.yearStanding, .pass)
+        XCTAssertEqual(book.outlook().year.status, .passed)
         setUnits(&book, codes: [1, 2, 3, 4, 5], to: 12)
         setUnits(&book, codes: [6], to: 12)
         setUnits(&book, codes: [7], to: 8)
@@ -66,10 +66,66 @@ final class GradeAverageTests: XCTestCase {
         XCTAssertTrue(book.passes(book.blocks[0]))
         XCTAssertFalse(book.passes(book.blocks[1]))
         XCTAssertFalse(book.passed, "every block must pass")
-        XCTAssertEqual(book.yearStanding, .atRisk)
+        XCTAssertEqual(book.outlook().blocks.map(\.status), [.passed, .failed])
+        XCTAssertEqual(book.outlook().year.status, .failed, "a complete block below the pass mark cannot pass any more")
         XCTAssertEqual(GradeStanding(average: 7.99, passMark: 10), .fail)
         XCTAssertEqual(GradeStanding(average: 8, passMark: 10), .atRisk)
         XCTAssertEqual(GradeFormat.mark(9.996), "9.99", "a shown 10.00 always passes")
+    }
+}
+
+/// "Passed" only when it is true (issue 28): a block or the year is passed when every course it
+/// counts is marked; before that it is secured, on track, at risk or out of reach.
+final class GradeStatusTests: XCTestCase {
+    func testOneMarkOutOf24IsNotAPassedYear() throws {
+        var book = try curriculum()
+        let stage = try XCTUnwrap(book.units.first { $0.code == 7 }?.courses.first)
+        XCTAssertEqual(book.outlook().year.status, .notStarted)
+        for u in book.units.indices { for c in book.units[u].courses.indices where book.units[u].courses[c].id == stage.id { book.units[u].courses[c].mark = 10 } }
+        let outlook = book.outlook()
+        XCTAssertFalse(book.passed)
+        XCTAssertEqual(outlook.blocks.map(\.status), [.onTrack, .onTrack], "the graded average passes, marks are missing")
+        XCTAssertEqual(outlook.year.status, .onTrack)
+        XCTAssertEqual(outlook.year.needed!, book.needs().needed!, accuracy: 1e-9, "the same mark as `grades need`")
+        XCTAssertEqual(GradeStatus.onTrack.sentence(needed: outlook.year.needed, .english),
+                       "on track — needs \(GradeFormat.needed(outlook.year.needed!)) in every ungraded course")
+    }
+
+    /// Every course marked 10, one after the other: never passed before the last.
+    func testTheYearIsPassedOnlyAtTheLastMark() throws {
+        var book = try curriculum()
+        let ids = book.units.flatMap { $0.courses.map(\.id) }
+        XCTAssertEqual(ids.count, 24)
+        for (index, id) in ids.enumerated() {
+            for u in book.units.indices { for c in book.units[u].courses.indices where book.units[u].courses[c].id == id { book.units[u].courses[c].mark = 10 } }
+            let status = book.outlook().year.status
+            if index < ids.count - 1 {
+                XCTAssertEqual(status, .onTrack, "after \(index + 1) marks")
+            } else {
+                XCTAssertEqual(status, .passed, "all 24 marked")
+            }
+        }
+    }
+
+    func testSecuredAtRiskOutOfReach() throws {
+        var book = try curriculum()
+        setUnits(&book, codes: [1, 2, 3, 4, 5, 6], to: 20)
+        // Stage ungraded: Total passes even with 0 there; the professional block needs 4.
+        var outlook = book.outlook()
+        XCTAssertEqual(outlook.blocks.map(\.status), [.secured, .onTrack])
+        XCTAssertEqual(outlook.year.status, .onTrack)
+        XCTAssertEqual(outlook.year.needed!, 4, accuracy: 1e-9)
+        setUnits(&book, codes: [6], to: 2)
+        outlook = book.outlook()
+        XCTAssertEqual(outlook.blocks[1].status, .atRisk, "the Projet mark alone is below the pass mark")
+        setUnits(&book, codes: [1, 2, 3, 4, 5, 6], to: 0)
+        setUnits(&book, codes: [7], to: nil)
+        outlook = book.outlook()
+        XCTAssertEqual(outlook.year.status, .outOfReach)
+        XCTAssertNil(outlook.year.needed)
+        XCTAssertEqual(GradeStatus.year(of: [.passed, .secured]), .secured)
+        XCTAssertEqual(GradeStatus.year(of: [.passed, .notStarted]), .onTrack)
+        XCTAssertEqual(GradeStatus.year(of: []), .notStarted)
     }
 }
 

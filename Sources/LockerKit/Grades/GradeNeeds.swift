@@ -9,20 +9,6 @@ public enum NeedStatus: String, Sendable, Codable {
     case impossible
 }
 
-extension NeedStatus {
-    /// "needs 11.20 in every ungraded course", "secured — …", "impossible — …"; `unbounded`
-    /// (when known) says how far out of reach an impossible block is.
-    public func sentence(needed: Double?, unbounded: Double? = nil, _ l: Localizer) -> String {
-        switch self {
-        case .secured: return l.t("secured — passes even with 0 in every ungraded course")
-        case .reachable: return l.t("needs {mark} in every ungraded course", ["mark": GradeFormat.needed(needed ?? 0)])
-        case .impossible:
-            if let unbounded { return l.t("impossible — would need {mark} in every ungraded course", ["mark": GradeFormat.needed(unbounded)]) }
-            return l.t("impossible — nothing left to grade can bring it to the pass mark")
-        }
-    }
-}
-
 /// What one block needs.
 public struct BlockNeed: Equatable, Sendable {
     public var blockID: String

@@ -1,4 +1,5 @@
-/// How an average stands against the pass mark.
+/// How one mark or average stands against the pass mark (its colour); whether a block or the
+/// year is passed is `GradeStatus`, which also counts the marks still missing.
 public enum GradeStanding: String, Sendable, Codable {
     /// At or above the pass mark.
     case pass
@@ -11,14 +12,6 @@ public enum GradeStanding: String, Sendable, Codable {
 
     /// How far below the pass mark still counts as "at risk".
     public static let riskBand = 2.0
-
-    /// The year's standing from its blocks': pass when every block passes, else the worst one
-    /// (ungraded while some block has no mark and none is failing).
-    public static func year(of blocks: Set<GradeStanding>) -> GradeStanding {
-        if blocks.contains(.fail) { return .fail }
-        if blocks.contains(.atRisk) { return .atRisk }
-        return blocks == [.pass] ? .pass : .ungraded
-    }
 
     public init(average: Double?, passMark: Double) {
         guard let average else { self = .ungraded; return }
@@ -53,20 +46,15 @@ extension GradeBook {
         GradeBook.weightedMean(block.units.lazy.compactMap(unit).map { (weight: $0.coefficient, value: average(ofUnit: $0)) })
     }
 
-    /// A block passes when its average is at least the pass mark.
+    /// A block is passed when every course it counts has a mark and its average reaches the
+    /// pass mark (`GradeStatus`).
     public func passes(_ block: GradeBlock) -> Bool {
-        guard let average = average(ofBlock: block) else { return false }
-        return average >= passMark
+        guard let index = blocks.firstIndex(where: { $0.id == block.id }) else { return false }
+        return outlook().blocks[index].status == .passed
     }
 
-    /// The year is passed when every block passes (and there is at least one block).
-    public var passed: Bool { !blocks.isEmpty && blocks.allSatisfy(passes) }
+    /// The year is passed when every block is (and there is at least one block).
+    public var passed: Bool { outlook().year.status == .passed }
 
     public func standing(_ average: Double?) -> GradeStanding { GradeStanding(average: average, passMark: passMark) }
-
-    /// The year's standing: pass when every block passes, else the worst block's standing
-    /// (ungraded while some block has no mark and none is failing).
-    public var yearStanding: GradeStanding {
-        GradeStanding.year(of: Set(blocks.map { standing(average(ofBlock: $0)) }))
-    }
 }

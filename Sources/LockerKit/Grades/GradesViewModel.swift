@@ -12,11 +12,12 @@ public final class GradesViewModel: ViewModel {
     private var courseIndex: [String: (unit: Int, course: Int)] = [:]
     private var unitIndex: [String: Int] = [:]
 
-    /// Every average of the current book.
+    /// Every average of the current book, and where each block and the year stand.
     public struct Results {
         public var units: [String: Double?]
         public var blocks: [String: Double?]
-        public var yearStanding: GradeStanding
+        public var blockOutlooks: [String: GradeOutlook]
+        public var year: GradeOutlook
     }
     /// Bumped when units or courses are added, removed or renamed (a screen's rows then change;
     /// a mark change leaves them as they are).
@@ -58,7 +59,7 @@ public final class GradesViewModel: ViewModel {
                                       ["reason": reason, "backup": backup?.lastPathComponent ?? "—"])
             hasPendingSave = true
         }
-        results = Results(units: [:], blocks: [:], yearStanding: .ungraded)
+        results = Results(units: [:], blocks: [:], blockOutlooks: [:], year: GradeOutlook(status: .notStarted, needed: nil))
         super.init()
         reindex()
         results = computeResults()
@@ -111,6 +112,9 @@ public final class GradesViewModel: ViewModel {
 
     public func blockAverage(_ id: String) -> Double? { results.blocks[id] ?? nil }
 
+    /// Where block `id` stands (not started when there is no such block).
+    public func blockOutlook(_ id: String) -> GradeOutlook { results.blockOutlooks[id] ?? GradeOutlook(status: .notStarted, needed: nil) }
+
     public func needs() -> GradeNeeds { book.needs() }
 
     /// The averages of every unit and block, computed once after each change.
@@ -120,16 +124,17 @@ public final class GradesViewModel: ViewModel {
         var units: [String: Double?] = [:]
         for unit in book.units { units[unit.id] = book.average(ofUnit: unit) }
         var blocks: [String: Double?] = [:]
-        var standings = Set<GradeStanding>()
         for block in book.blocks {
             // The unit averages just computed, through the index (no linear lookups).
             let average = GradeBook.weightedMean(block.units.lazy.compactMap { id in
                 self.unitIndex[id].map { (weight: self.book.units[$0].coefficient, value: units[id] ?? nil) }
             })
             blocks[block.id] = average
-            standings.insert(book.standing(average))
         }
-        return Results(units: units, blocks: blocks, yearStanding: GradeStanding.year(of: standings))
+        let outlook = book.outlook()
+        var blockOutlooks: [String: GradeOutlook] = [:]
+        for (block, entry) in zip(book.blocks, outlook.blocks) { blockOutlooks[block.id] = entry }
+        return Results(units: units, blocks: blocks, blockOutlooks: blockOutlooks, year: outlook.year)
     }
 
     // MARK: Marks
