@@ -38,12 +38,13 @@ public struct GradeNeeds: Equatable, Sendable {
 }
 
 extension GradeBook {
-    /// Solves "what do I need" for every block and the year.
-    public func needs() -> GradeNeeds {
+    /// Solves "what do I need" for every block and the year; `leverage: false` skips the
+    /// per-course effects (what the header needs after every slider step).
+    public func needs(leverage withLeverage: Bool = true) -> GradeNeeds {
         var blockNeeds: [BlockNeed] = []
         var leverage: [CourseLeverage] = []
         for block in blocks {
-            let (need, blockLeverage) = need(for: block)
+            let (need, blockLeverage) = need(for: block, leverage: withLeverage)
             blockNeeds.append(need)
             leverage += blockLeverage
         }
@@ -64,7 +65,7 @@ extension GradeBook {
 
     /// The block average as a function of one mark m given to every ungraded course is
     /// α + β·m (each unit average is linear in m, and so is their weighted mean).
-    private func need(for block: GradeBlock) -> (BlockNeed, [CourseLeverage]) {
+    private func need(for block: GradeBlock, leverage withLeverage: Bool) -> (BlockNeed, [CourseLeverage]) {
         var seen = Set<String>()
         var alpha = 0.0, beta = 0.0, unitWeights = 0.0
         var perCourse: [(id: String, share: Double)] = []
@@ -79,8 +80,10 @@ extension GradeBook {
             alpha += unit.coefficient * graded / weights
             beta += unit.coefficient * unknown / weights
             unitWeights += unit.coefficient
-            for course in unit.courses where course.mark == nil {
-                perCourse.append((course.id, unit.coefficient * course.coefficient / weights))
+            if withLeverage {
+                for course in unit.courses where course.mark == nil {
+                    perCourse.append((course.id, unit.coefficient * course.coefficient / weights))
+                }
             }
         }
         guard unitWeights > 0 else {

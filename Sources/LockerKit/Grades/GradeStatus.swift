@@ -88,7 +88,7 @@ public struct GradeOutlook: Equatable, Sendable {
 extension GradeBook {
     /// Every block's outlook, in the book's order, and the year's.
     public func outlook() -> (blocks: [GradeOutlook], year: GradeOutlook) {
-        outlook(needs: needs())
+        outlook(needs: needs(leverage: false))
     }
 
     /// The same from needs already solved.
