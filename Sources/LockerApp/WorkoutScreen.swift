@@ -214,7 +214,7 @@ public final class WorkoutScreen: Screen {
         } else {
             parts.append(l.t("point {index} of {count}", ["index": String(i + 1), "count": String(w.count)]))
         }
-        if current.summary.distanceSource == .route || current.summary.distanceSource == .device {
+        if current.hasDistanceAlong {
             parts.append(MeasureText.distance(Double(current.cumulativeDistance[i]), l))
         }
         parts.append(w.heartRate[i].isNaN ? l.t("no heart rate") : l.t("{bpm} bpm", ["bpm": WorkoutText.bpm(Double(w.heartRate[i]))]))

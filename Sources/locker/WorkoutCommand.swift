@@ -57,6 +57,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
         var movingSeconds: Double?
         var distanceMeters: Double?
         var distanceSource: String
+        var droppedPositions: Int
         var clockProblem: String?
         var ignoredTimes: Int
         var paceSecondsPerKm: Double?
@@ -71,7 +72,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
 
         private enum Keys: String, CodingKey {
             case file, format, title, subtitle, activity, activities, points, start, elapsedSeconds, movingSeconds, distanceMeters,
-                 distanceSource, clockProblem, ignoredTimes, paceSecondsPerKm, speedKmh, ascentMeters, hrMin, hrAvg, hrMax, zoneMaxHR,
+                 distanceSource, droppedPositions, clockProblem, ignoredTimes, paceSecondsPerKm, speedKmh, ascentMeters, hrMin, hrAvg, hrMax, zoneMaxHR,
                  zones, zonesUnit
         }
 
@@ -83,6 +84,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
             try c.encode(points, forKey: .points); try c.encode(start, forKey: .start)
             try c.encode(elapsedSeconds, forKey: .elapsedSeconds); try c.encode(movingSeconds, forKey: .movingSeconds)
             try c.encode(distanceMeters, forKey: .distanceMeters); try c.encode(distanceSource, forKey: .distanceSource)
+            try c.encode(droppedPositions, forKey: .droppedPositions)
             try c.encode(clockProblem, forKey: .clockProblem); try c.encode(ignoredTimes, forKey: .ignoredTimes)
             try c.encode(paceSecondsPerKm, forKey: .paceSecondsPerKm)
             try c.encode(speedKmh, forKey: .speedKmh); try c.encode(ascentMeters, forKey: .ascentMeters)
@@ -108,7 +110,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
                     activity: index + 1, activities: activities.count, points: s.points,
                     start: s.start.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) },
                     elapsedSeconds: s.elapsedSeconds, movingSeconds: s.movingSeconds, distanceMeters: s.distanceMeters,
-                    distanceSource: s.distanceSource.rawValue, clockProblem: s.clockProblem?.rawValue, ignoredTimes: workout.ignoredTimes,
+                    distanceSource: s.distanceSource.rawValue, droppedPositions: s.droppedPositions, clockProblem: s.clockProblem?.rawValue, ignoredTimes: workout.ignoredTimes,
                     paceSecondsPerKm: s.paceSecondsPerKilometre, speedKmh: s.speedKilometresPerHour, ascentMeters: s.ascentMeters,
                     hrMin: s.heartRateMin, hrAvg: s.heartRateAverage, hrMax: s.heartRateMax, zoneMaxHR: s.zoneMaximum,
                     zones: s.zoneAmounts, zonesUnit: s.zonesCountPoints ? "points" : "seconds"))

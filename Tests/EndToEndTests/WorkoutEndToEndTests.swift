@@ -94,11 +94,11 @@ final class WorkoutEndToEndTests: XCTestCase {
         let text = try runProcess([binary.path, "workout", fit.path], environment: env)
         XCTAssertEqual(text.status, 0, text.stderr)
         XCTAssertTrue(text.stdout.hasPrefix("indoor — Running"), text.stdout)
-        XCTAssertTrue(text.stdout.contains("(the device's own, no GPS)"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("(the device's own total)"), text.stdout)
         let json = try runProcess([binary.path, "workout", fit.path, "--json"], environment: env)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(object["format"] as? String, "fit")
-        XCTAssertEqual(object["distanceSource"] as? String, "device")
+        XCTAssertEqual(object["distanceSource"] as? String, "declared", "the session's own total")
         XCTAssertEqual(object["points"] as? Int, 1800)
 
         var bytes = try Data(contentsOf: fit)

@@ -36,7 +36,7 @@ final class WorkoutClockAndActivitiesTests: XCTestCase {
         XCTAssertEqual(s.paceSecondsPerKilometre ?? 0, 1200, accuracy: 0.5)
         XCTAssertFalse(analysis.hasRoute, "the route pane says there is none")
         XCTAssertEqual(analysis.cumulativeDistance.last ?? 0, 1500, accuracy: 0.1, "the chart cursor's distance")
-        XCTAssertEqual(WorkoutSummaryText.distance(s, .english), "1.50 km (the device's own, no GPS)")
+        XCTAssertEqual(WorkoutSummaryText.distance(s, .english), "1.50 km (the device's own count)")
     }
 
     func testLapTotalsWhenPointsCarryNothing() throws {
@@ -218,5 +218,84 @@ final class BackgroundWorkTests: XCTestCase {
         XCTAssertTrue(failed)
         XCTAssertFalse(progress.isEmpty)
         XCTAssertEqual(progress, progress.sorted())
+    }
+}
+
+/// Figures a rider can believe (issue 27): the device's own distance first, and positions no one
+/// could have recorded left out of the distance and the map.
+final class WorkoutDistanceTrustTests: XCTestCase {
+    /// A GPX track northwards along 145° E at 5 m/s, one point a second, with `extra` points.
+    func gpx(points: Int, start: (Double, Double)? = nil, spikeAt spike: Int? = nil, zerosFirst zeros: Int = 0) throws -> String {
+        var rows: [String] = []
+        for i in 0..<zeros {
+            rows.append("<trkpt lat=\"0\" lon=\"0\"><time>2026-03-01T08:00:\(String(format: "%02d", i))Z</time></trkpt>")
+        }
+        for i in 0..<points {
+            var lat = -38.0 + Double(i) * 5 / 111_195, lon = 145.0
+            if i == spike { lat += 0.5; lon += 0.5 }
+            let t = zeros + i
+            rows.append("<trkpt lat=\"\(lat)\" lon=\"\(lon)\"><time>2026-03-01T08:\(String(format: "%02d", t / 60)):\(String(format: "%02d", t % 60))Z</time></trkpt>")
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID().uuidString).gpx")
+        try "<gpx><trk><trkseg>\(rows.joined())</trkseg></trk></gpx>".write(to: file, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: file) }
+        return file.path
+    }
+
+    func testPositionsAtZeroZeroAreLeftOut() throws {
+        let s = WorkoutAnalysis(try WorkoutReader.read(path: try gpx(points: 600, zerosFirst: 3))).summary
+        XCTAssertEqual(s.distanceMeters ?? 0, 599 * 5, accuracy: 10, "not 4,200 km from 0°, 0°")
+        XCTAssertEqual(s.droppedPositions, 3)
+        XCTAssertEqual(s.distanceSource, .route)
+        XCTAssertNil(s.clockProblem, "the moving time is believable again")
+        XCTAssertEqual(WorkoutSummaryText.distance(s, .english), "3.00 km (from the positions; 3 impossible positions left out)")
+    }
+
+    func testASpikeIsLeftOutOfTheDistanceAndTheMap() throws {
+        let analysis = WorkoutAnalysis(try WorkoutReader.read(path: try gpx(points: 600, spikeAt: 300)))
+        XCTAssertEqual(analysis.summary.distanceMeters ?? 0, 599 * 5, accuracy: 15)
+        XCTAssertEqual(analysis.summary.droppedPositions, 1)
+        XCTAssertFalse(analysis.workout.hasPosition(300), "the map does not draw it either")
+        XCTAssertTrue(analysis.hasRoute)
+    }
+
+    func testAWrongFirstPointIsLeftOut() throws {
+        // The first fix lands 60 km away (not at 0°, 0°), the rest is a good track.
+        var text = try String(contentsOfFile: try gpx(points: 300), encoding: .utf8)
+        text = text.replacingOccurrences(of: "<trkpt lat=\"-38.0\" lon=\"145.0\">", with: "<trkpt lat=\"-37.5\" lon=\"145.3\">")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("trust-first-\(UUID().uuidString).gpx")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let s = WorkoutAnalysis(try WorkoutReader.read(path: file.path)).summary
+        XCTAssertEqual(s.droppedPositions, 1)
+        XCTAssertEqual(s.distanceMeters ?? 0, 298 * 5, accuracy: 10)
+    }
+
+    func testTheDevicesOwnDistanceWinsOverThePositions() throws {
+        // Positions 3 km along, the device's wheel counted 3.1 km, its lap says 3.12 km.
+        var points = ""
+        for i in 0..<600 {
+            let lat = -38.0 + Double(i) * 5 / 111_195
+            points += "<Trackpoint><Time>2026-03-01T08:\(String(format: "%02d", i / 60)):\(String(format: "%02d", i % 60))Z</Time>"
+                + "<Position><LatitudeDegrees>\(lat)</LatitudeDegrees><LongitudeDegrees>145</LongitudeDegrees></Position>"
+                + "<DistanceMeters>\(Double(i) * 3100 / 599)</DistanceMeters></Trackpoint>"
+        }
+        func tcx(lap: String) throws -> WorkoutSummary {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("trust-\(UUID().uuidString).tcx")
+            try """
+                <TrainingCenterDatabase><Activities><Activity Sport="Biking"><Id>2026-03-01T08:00:00Z</Id>
+                <Lap StartTime="2026-03-01T08:00:00Z">\(lap)<Track>\(points)</Track></Lap></Activity></Activities></TrainingCenterDatabase>
+                """.write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            return WorkoutAnalysis(try WorkoutReader.read(path: file.path)).summary
+        }
+        let counted = try tcx(lap: "")
+        XCTAssertEqual(counted.distanceSource, .device)
+        XCTAssertEqual(counted.distanceMeters ?? 0, 3100, accuracy: 0.5)
+        let totalled = try tcx(lap: "<TotalTimeSeconds>599</TotalTimeSeconds><DistanceMeters>3120</DistanceMeters>")
+        XCTAssertEqual(totalled.distanceSource, .declared)
+        XCTAssertEqual(totalled.distanceMeters ?? 0, 3120, accuracy: 0.01)
+        XCTAssertEqual(WorkoutSummaryText.distance(totalled, .english), "3.12 km (the device's own total)")
+        XCTAssertEqual(totalled.movingSeconds ?? 0, 599, accuracy: 1, "movement still measured point by point")
     }
 }

@@ -4,13 +4,15 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// Where a summary's distance comes from.
+/// Where a summary's distance comes from, in this order of trust: what the device totalled
+/// itself (its wheel sensor, its own filtering), its running count, then the positions.
 public enum DistanceSource: String, Equatable, Sendable {
-    /// Haversine along the recorded positions.
+    /// Haversine along the recorded positions (impossible ones left out): the file has no
+    /// distance of the device's own.
     case route
-    /// The device's own distance at each point (no positions: a treadmill, a pool).
+    /// The device's own running distance, point by point (TCX `DistanceMeters`, FIT `distance`).
     case device
-    /// The totals the device wrote for the whole file (laps, sessions), nothing per point.
+    /// The totals the device wrote for the whole file (its laps or sessions).
     case declared
     /// Neither positions nor distances: unknown.
     case none
@@ -43,6 +45,9 @@ public struct WorkoutSummary: Equatable, Sendable {
     /// Metres, from `distanceSource`; nil when the file has neither positions nor distances.
     public var distanceMeters: Double?
     public var distanceSource: DistanceSource
+    /// Positions left out of the distance and the map: 0°, 0° (no fix) and jumps no one could
+    /// have made (faster than 360 km/h, or 20 km between two points without times).
+    public var droppedPositions: Int = 0
     /// Set when the timestamps are broken; the figures they would give are then nil.
     public var clockProblem: ClockProblem?
     /// Climbing counted once a rise exceeds the noise threshold; nil without elevations.
@@ -97,11 +102,19 @@ public struct WorkoutAnalysis: Sendable {
         return low...high
     }
 
-    /// Whether any point has a position (so there is a route to draw).
-    public var hasRoute: Bool { summary.distanceSource == .route }
+    /// Whether any point has a (possible) position, so there is a route to draw.
+    public let hasRoute: Bool
+    /// Whether `cumulativeDistance` measures the way point by point (positions or the device's count).
+    public let hasDistanceAlong: Bool
+
+    /// Faster than this (m/s, 360 km/h) between two points, a position is impossible.
+    public static let impossibleJumpSpeed = 100.0
+    /// Farther than this (m) between two consecutive points without times, a position is impossible.
+    public static let impossibleJumpMeters = 20_000.0
 
     /// `now` (seconds since 1970) bounds believable dates: a workout cannot end tomorrow.
-    public init(_ workout: Workout, maxHeartRate: Int? = nil, now: Double = Date().timeIntervalSince1970) {
+    public init(_ recorded: Workout, maxHeartRate: Int? = nil, now: Double = Date().timeIntervalSince1970) {
+        let (workout, dropped, jumps) = WorkoutAnalysis.withoutImpossiblePositions(recorded)
         self.workout = workout
         let n = workout.count
         var cumulative = [Float](repeating: 0, count: n)
@@ -117,7 +130,7 @@ public struct WorkoutAnalysis: Sendable {
         for i in 0..<n {
             if i > 0 && seg[i] != seg[i - 1] { breaks[i] = true }
             if !lat[i].isNaN && !lon[i].isNaN {
-                if lastPositioned >= 0 && seg[lastPositioned] == seg[i] {
+                if lastPositioned >= 0 && seg[lastPositioned] == seg[i] && !jumps.contains(i) {
                     distance += GreatCircle.meters(lat[lastPositioned], lon[lastPositioned], lat[i], lon[i])
                     positionedPairs += 1
                 } else if lastPositioned >= 0 {
@@ -139,11 +152,12 @@ public struct WorkoutAnalysis: Sendable {
             }
         }
 
-        // Without a route, the device's own distance (a counter that may restart at 0).
+        // The device's own distance when the file has it: its totals, else its running count
+        // (which may restart at 0), else the positions. The running count, when there is one,
+        // also measures movement point by point (it is what a wheel or foot sensor counted).
         var source = DistanceSource.none
-        if positionedPairs > 0 {
-            source = .route
-        } else if workout.deviceDistance.contains(where: { !$0.isNaN }) {
+        if positionedPairs > 0 { source = .route }
+        if workout.deviceDistance.contains(where: { !$0.isNaN }) {
             source = .device
             distance = 0
             var previous = Float.nan
@@ -155,7 +169,9 @@ public struct WorkoutAnalysis: Sendable {
                 }
                 cumulative[i] = Float(distance)
             }
-        } else if let declared = workout.declaredDistance, declared > 0 {
+        }
+        let measuresMovement = source == .route || source == .device
+        if let declared = workout.declaredDistance, declared > 0 {
             source = .declared
             distance = declared
         }
@@ -165,7 +181,6 @@ public struct WorkoutAnalysis: Sendable {
         var firstTime = Double.infinity, lastTime = -Double.infinity, timedCount = 0
         var moving = 0.0, stillSpell = 0.0
         var previousTimed = -1, steps = 0, backwardSteps = 0
-        let measuresMovement = source == .route || source == .device
         for i in 0..<n {
             let t = time[i]
             guard !t.isNaN else { continue }
@@ -198,7 +213,7 @@ public struct WorkoutAnalysis: Sendable {
 
         var elapsed: Double? = hasTime ? lastTime - firstTime : nil
         var movingTime: Double? = hasTime && measuresMovement ? moving : nil
-        if source == .declared, let timer = workout.declaredTimerSeconds, timer > 0 { movingTime = timer }
+        if !measuresMovement, let timer = workout.declaredTimerSeconds, timer > 0 { movingTime = timer }
         var start: Double? = hasTime ? firstTime : workout.declaredStart
         var clock: ClockProblem?
         if timedCount >= 2 && lastTime == firstTime {
@@ -245,6 +260,7 @@ public struct WorkoutAnalysis: Sendable {
             movingSeconds: movingTime,
             distanceMeters: source == .none ? nil : distance,
             distanceSource: source,
+            droppedPositions: dropped,
             clockProblem: clock,
             ascentMeters: hasElevation ? ascent : nil,
             heartRateMin: hrCount > 0 ? hrMin : nil,
@@ -256,6 +272,52 @@ public struct WorkoutAnalysis: Sendable {
             zonesCountPoints: !timeCounts)
         cumulativeDistance = cumulative
         breakBefore = breaks
+        hasRoute = positionedPairs > 0
+        hasDistanceAlong = measuresMovement
+    }
+
+    /// `workout` without the positions no device can have recorded: exactly 0°, 0° (a receiver
+    /// without a fix writes it), and a point that would need a jump faster than
+    /// `impossibleJumpSpeed` (or longer than `impossibleJumpMeters` without times) from the track
+    /// before it and to the track after it. When the track goes on from such a jump (the first
+    /// points were the wrong ones, or the receiver lost its fix for a while), the one or two
+    /// points before it are dropped, or, with more, the jump is kept out of the distance
+    /// (`jumps`: the points the distance does not reach from the point before).
+    static func withoutImpossiblePositions(_ recorded: Workout) -> (Workout, dropped: Int, jumps: Set<Int>) {
+        var workout = recorded
+        var dropped = 0
+        var jumps = Set<Int>()
+        func drop(_ i: Int) {
+            workout.latitude[i] = .nan
+            workout.longitude[i] = .nan
+            dropped += 1
+        }
+        func possible(_ a: Int, _ b: Int) -> Bool {
+            let meters = GreatCircle.meters(workout.latitude[a], workout.longitude[a], workout.latitude[b], workout.longitude[b])
+            let ta = workout.time[a], tb = workout.time[b]
+            if !ta.isNaN && !tb.isNaN && tb > ta { return meters / (tb - ta) <= impossibleJumpSpeed }
+            return meters <= impossibleJumpMeters
+        }
+        var run: [Int] = []       // the accepted points since the track began or last jumped
+        var pending: Int?         // a point that jumped away from the run, not yet confirmed
+        for i in 0..<workout.count where workout.hasPosition(i) {
+            if abs(workout.latitude[i]) < 1e-7 && abs(workout.longitude[i]) < 1e-7 { drop(i); continue }
+            guard let last = run.last else { run = [i]; continue }
+            if possible(last, i) {
+                if let spike = pending { drop(spike); pending = nil }
+                run.append(i)
+            } else if let start = pending, possible(start, i) {
+                // The track goes on from the jump: a short run before it was the wrong one.
+                if run.count <= 2 { run.forEach(drop) } else { jumps.insert(start) }
+                run = [start, i]
+                pending = nil
+            } else {
+                if let spike = pending { drop(spike) }
+                pending = i
+            }
+        }
+        if let spike = pending, run.count > 1 { drop(spike) }
+        return (workout, dropped, jumps)
     }
 
     /// A still spell up to 10 s is part of moving time (a red light); a longer one is a pause.

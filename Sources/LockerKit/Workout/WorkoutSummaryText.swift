@@ -42,14 +42,20 @@ public enum WorkoutSummaryText {
         return rows
     }
 
-    /// The distance with where it comes from when that is not the route.
+    /// The distance with where it comes from: the device's own total or count, or the
+    /// positions (saying how many impossible ones were left out).
     public static func distance(_ s: WorkoutSummary, _ l: Localizer) -> String {
         guard let meters = s.distanceMeters else { return l.t("unknown (no positions or distances in the file)") }
         let value = MeasureText.distance(meters, l)
         switch s.distanceSource {
-        case .route, .none: return value
-        case .device: return l.t("{distance} (the device's own, no GPS)", ["distance": value])
-        case .declared: return l.t("{distance} (the device's lap totals)", ["distance": value])
+        case .none: return value
+        case .route:
+            guard s.droppedPositions > 0 else { return l.t("{distance} (from the positions)", ["distance": value]) }
+            return l.n("{distance} (from the positions; {count} impossible position left out)",
+                       "{distance} (from the positions; {count} impossible positions left out)",
+                       count: s.droppedPositions, ["distance": value])
+        case .device: return l.t("{distance} (the device's own count)", ["distance": value])
+        case .declared: return l.t("{distance} (the device's own total)", ["distance": value])
         }
     }
 
