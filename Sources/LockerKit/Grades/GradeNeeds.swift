@@ -38,13 +38,23 @@ public struct GradeNeeds: Equatable, Sendable {
 }
 
 extension GradeBook {
+    /// Each unit's position in `units` by id (the first of a repeated id), built once per
+    /// solve so a book of hundreds of units costs no linear look-ups per block.
+    func unitIndexByID() -> [String: Int] {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(units.count)
+        for (position, unit) in units.enumerated() where index[unit.id] == nil { index[unit.id] = position }
+        return index
+    }
+
     /// Solves "what do I need" for every block and the year; `leverage: false` skips the
     /// per-course effects (what the header needs after every slider step).
     public func needs(leverage withLeverage: Bool = true) -> GradeNeeds {
         var blockNeeds: [BlockNeed] = []
         var leverage: [CourseLeverage] = []
+        let index = unitIndexByID()
         for block in blocks {
-            let (need, blockLeverage) = need(for: block, leverage: withLeverage)
+            let (need, blockLeverage) = need(for: block, leverage: withLeverage, index: index)
             blockNeeds.append(need)
             leverage += blockLeverage
         }
@@ -65,12 +75,12 @@ extension GradeBook {
 
     /// The block average as a function of one mark m given to every ungraded course is
     /// α + β·m (each unit average is linear in m, and so is their weighted mean).
-    private func need(for block: GradeBlock, leverage withLeverage: Bool) -> (BlockNeed, [CourseLeverage]) {
+    private func need(for block: GradeBlock, leverage withLeverage: Bool, index: [String: Int]) -> (BlockNeed, [CourseLeverage]) {
         var seen = Set<String>()
         var alpha = 0.0, beta = 0.0, unitWeights = 0.0
         var perCourse: [(id: String, share: Double)] = []
         for id in block.units where seen.insert(id).inserted {
-            guard let unit = unit(id) else { continue }
+            guard let unit = index[id].map({ units[$0] }) else { continue }
             var graded = 0.0, weights = 0.0, unknown = 0.0
             for course in unit.courses {
                 weights += course.coefficient

@@ -94,8 +94,9 @@ extension GradeBook {
     /// The same from needs already solved.
     public func outlook(needs: GradeNeeds) -> (blocks: [GradeOutlook], year: GradeOutlook) {
         var outlooks: [GradeOutlook] = []
+        let index = unitIndexByID()
         for (block, need) in zip(blocks, needs.blocks) {
-            outlooks.append(outlook(of: block, need: need))
+            outlooks.append(outlook(of: block, need: need, index: index))
         }
         let status = GradeStatus.year(of: outlooks.map(\.status))
         let open = outlooks.filter { !$0.status.isFinal }
@@ -106,16 +107,17 @@ extension GradeBook {
 
     /// One block's outlook: how many of its courses are marked, its average, and what the
     /// solver says the rest need.
-    func outlook(of block: GradeBlock, need: BlockNeed) -> GradeOutlook {
+    func outlook(of block: GradeBlock, need: BlockNeed, index: [String: Int]) -> GradeOutlook {
         var marked = 0, missing = 0
         var seen = Set<String>()
         for id in block.units where seen.insert(id).inserted {
-            guard let unit = unit(id) else { continue }
+            guard let unit = index[id].map({ units[$0] }) else { continue }
             for course in unit.courses where course.coefficient > 0 {
                 if course.mark == nil { missing += 1 } else { marked += 1 }
             }
         }
-        let average = average(ofBlock: block)
+        let average = GradeBook.weightedMean(block.units.lazy.compactMap { index[$0].map { self.units[$0] } }
+            .map { (weight: $0.coefficient, value: self.average(ofUnit: $0)) })
         if missing == 0 {
             guard let average, marked > 0 else { return GradeOutlook(status: .notStarted, needed: nil) }
             return GradeOutlook(status: average >= passMark ? .passed : .failed, needed: nil)
