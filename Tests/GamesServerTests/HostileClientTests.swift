@@ -186,6 +186,21 @@ final class ClientAddressTests: XCTestCase {
         }
         XCTAssertNoThrow(try GamesHTTPClient(url: "http://127.0.0.1:8787"))
     }
+
+    /// A server that is not there is said at once, in words, not after the time limit.
+    func testARefusedOrUnknownServerIsSaidAtOnce() async throws {
+        for (url, expected) in [("http://127.0.0.1:9", GamesError.unreachable("nothing listens at http://127.0.0.1:9")),
+                                ("https://no-such-host.invalid:8787", GamesError.unreachable("the name no-such-host.invalid is not known"))] {
+            let started = Date()
+            do {
+                _ = try await GamesHTTPClient(url: url).grounds(near: .postcode("3977"))
+                XCTFail("\(url) answered")
+            } catch {
+                XCTAssertEqual(error as? GamesError, expected)
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 1, url)
+        }
+    }
 }
 
 /// The same on both stores (these run in `SQLiteContractTests` and `PostgresContractTests`).

@@ -160,7 +160,9 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
             let text = String(describing: error)
             if let refusal = GamesTrust.refusal(error, host: host) { throw refusal }
             if text.contains("Connection refused") { throw GamesError.unreachable("nothing listens at \(baseURL)") }
-            if text.contains("NXDOMAIN") || text.contains("lookup") { throw GamesError.unreachable("the name of \(baseURL) is not known") }
+            if text.contains("NXDOMAIN") || text.contains("lookup") || text.contains("UnknownHost") || text.contains("Name or service not known") {
+                throw GamesError.unreachable("the name \(host) is not known")
+            }
             throw GamesError.unreachable(text)
         }
         let data = Data(bytes.readableBytesView)
