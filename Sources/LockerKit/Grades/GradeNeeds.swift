@@ -18,6 +18,11 @@ public struct BlockNeed: Equatable, Sendable {
     /// The mark that would be needed without the 0 … scale bounds (nil when nothing is ungraded);
     /// shows how far out of reach an impossible block is.
     public var unbounded: Double?
+    /// Courses of the block with a mark, and without one (counted once per unit).
+    public var marked = 0
+    public var missing = 0
+    /// The block's average over the marks given (its units' averages weighted by coefficient).
+    public var gradedAverage: Double?
 }
 
 /// How much one more point on an ungraded course raises a block's average (with every ungraded
@@ -78,13 +83,25 @@ extension GradeBook {
     private func need(for block: GradeBlock, leverage withLeverage: Bool, index: [String: Int]) -> (BlockNeed, [CourseLeverage]) {
         var seen = Set<String>()
         var alpha = 0.0, beta = 0.0, unitWeights = 0.0
+        var marked = 0, missing = 0, gradedSum = 0.0, gradedUnitWeights = 0.0
         var perCourse: [(id: String, share: Double)] = []
         for id in block.units where seen.insert(id).inserted {
             guard let unit = index[id].map({ units[$0] }) else { continue }
-            var graded = 0.0, weights = 0.0, unknown = 0.0
+            var graded = 0.0, weights = 0.0, unknown = 0.0, gradedWeights = 0.0
             for course in unit.courses {
                 weights += course.coefficient
-                if let mark = course.mark { graded += course.coefficient * mark } else { unknown += course.coefficient }
+                if let mark = course.mark {
+                    graded += course.coefficient * mark
+                    gradedWeights += course.coefficient
+                    if course.coefficient > 0 { marked += 1 }
+                } else {
+                    unknown += course.coefficient
+                    if course.coefficient > 0 { missing += 1 }
+                }
+            }
+            if gradedWeights > 0 {
+                gradedSum += unit.coefficient * graded / gradedWeights
+                gradedUnitWeights += unit.coefficient
             }
             guard weights > 0 else { continue }   // a unit without courses has no average
             alpha += unit.coefficient * graded / weights
@@ -96,20 +113,22 @@ extension GradeBook {
                 }
             }
         }
-        guard unitWeights > 0 else {
-            return (BlockNeed(blockID: block.id, status: .impossible, needed: nil, unbounded: nil), [])
+        func answer(_ status: NeedStatus, needed: Double?, unbounded: Double?) -> BlockNeed {
+            BlockNeed(blockID: block.id, status: status, needed: needed, unbounded: unbounded, marked: marked, missing: missing,
+                      gradedAverage: gradedUnitWeights > 0 ? gradedSum / gradedUnitWeights : nil)
         }
+        guard unitWeights > 0 else { return (answer(.impossible, needed: nil, unbounded: nil), []) }
         alpha /= unitWeights
         beta /= unitWeights
         let leverage = perCourse.map { CourseLeverage(courseID: $0.id, blockID: block.id, pointsPerPoint: $0.share / unitWeights) }
         let tolerance = 1e-9
         guard beta > tolerance else {
             let status: NeedStatus = alpha >= passMark - tolerance ? .secured : .impossible
-            return (BlockNeed(blockID: block.id, status: status, needed: status == .secured ? 0 : nil, unbounded: nil), leverage)
+            return (answer(status, needed: status == .secured ? 0 : nil, unbounded: nil), leverage)
         }
         let m = (passMark - alpha) / beta
-        if m <= tolerance { return (BlockNeed(blockID: block.id, status: .secured, needed: 0, unbounded: m), leverage) }
-        if m > scale + tolerance { return (BlockNeed(blockID: block.id, status: .impossible, needed: nil, unbounded: m), leverage) }
-        return (BlockNeed(blockID: block.id, status: .reachable, needed: min(m, scale), unbounded: m), leverage)
+        if m <= tolerance { return (answer(.secured, needed: 0, unbounded: m), leverage) }
+        if m > scale + tolerance { return (answer(.impossible, needed: nil, unbounded: m), leverage) }
+        return (answer(.reachable, needed: min(m, scale), unbounded: m), leverage)
     }
 }

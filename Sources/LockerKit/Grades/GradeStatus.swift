@@ -93,11 +93,7 @@ extension GradeBook {
 
     /// The same from needs already solved.
     public func outlook(needs: GradeNeeds) -> (blocks: [GradeOutlook], year: GradeOutlook) {
-        var outlooks: [GradeOutlook] = []
-        let index = unitIndexByID()
-        for (block, need) in zip(blocks, needs.blocks) {
-            outlooks.append(outlook(of: block, need: need, index: index))
-        }
+        let outlooks = needs.blocks.map(outlook(of:))
         let status = GradeStatus.year(of: outlooks.map(\.status))
         let open = outlooks.filter { !$0.status.isFinal }
         let year = GradeOutlook(status: status, needed: status.isFinal ? (status == .secured ? 0 : nil) : open.compactMap(\.needed).max(),
@@ -105,28 +101,18 @@ extension GradeBook {
         return (outlooks, year)
     }
 
-    /// One block's outlook: how many of its courses are marked, its average, and what the
-    /// solver says the rest need.
-    func outlook(of block: GradeBlock, need: BlockNeed, index: [String: Int]) -> GradeOutlook {
-        var marked = 0, missing = 0
-        var seen = Set<String>()
-        for id in block.units where seen.insert(id).inserted {
-            guard let unit = index[id].map({ units[$0] }) else { continue }
-            for course in unit.courses where course.coefficient > 0 {
-                if course.mark == nil { missing += 1 } else { marked += 1 }
-            }
-        }
-        let average = GradeBook.weightedMean(block.units.lazy.compactMap { index[$0].map { self.units[$0] } }
-            .map { (weight: $0.coefficient, value: self.average(ofUnit: $0)) })
-        if missing == 0 {
-            guard let average, marked > 0 else { return GradeOutlook(status: .notStarted, needed: nil) }
+    /// One block's outlook, from what the solver counted: how many of its courses are marked,
+    /// the average of those marks, and what the rest need.
+    func outlook(of need: BlockNeed) -> GradeOutlook {
+        if need.missing == 0 {
+            guard let average = need.gradedAverage, need.marked > 0 else { return GradeOutlook(status: .notStarted, needed: nil) }
             return GradeOutlook(status: average >= passMark ? .passed : .failed, needed: nil)
         }
         switch need.status {
         case .secured: return GradeOutlook(status: .secured, needed: 0, unbounded: need.unbounded)
         case .impossible: return GradeOutlook(status: .outOfReach, needed: nil, unbounded: need.unbounded)
         case .reachable:
-            let status: GradeStatus = marked == 0 ? .notStarted : ((average ?? 0) >= passMark ? .onTrack : .atRisk)
+            let status: GradeStatus = need.marked == 0 ? .notStarted : ((need.gradedAverage ?? 0) >= passMark ? .onTrack : .atRisk)
             return GradeOutlook(status: status, needed: need.needed, unbounded: need.unbounded)
         }
     }
