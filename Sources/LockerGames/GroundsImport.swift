@@ -119,9 +119,11 @@ public enum GameCalendar {
     /// How long an event is assumed to last (games have a start, not an end).
     public static let assumedHours = 3.0
 
-    public static func ics(_ game: GameListing, now: Double) -> String {
+    /// `store` tells the game's store from others (`GamesConnection.storeTag`), so game 1 of a
+    /// server and game 1 of the local file are two events in a calendar, not one.
+    public static func ics(_ game: GameListing, store: String, now: Double) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Locker//Games//EN", "CALSCALE:GREGORIAN", "BEGIN:VEVENT",
-                     "UID:game-\(game.id)@locker",
+                     "UID:game-\(game.id)-\(store)@locker",
                      "DTSTAMP:" + utc(now), "DTSTART:" + utc(game.start), "DTEND:" + utc(game.start + assumedHours * 3600),
                      "SUMMARY:" + escape("Cricket at \(game.groundName)"),
                      "LOCATION:" + escape("\(game.groundName), \(game.suburb) \(game.postcode)"),

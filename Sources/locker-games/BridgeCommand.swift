@@ -149,7 +149,7 @@ final class Bridge: @unchecked Sendable {
         case .ics:
             let game = try await api.game(try required(r.game, "game"), token: token)
             let path = try required(r.text, "path")
-            do { try AtomicFile.write(Data(GameCalendar.ics(game, now: Date().timeIntervalSince1970).utf8), to: URL(fileURLWithPath: path)) } catch {
+            do { try AtomicFile.write(Data(GameCalendar.ics(game, store: connection.storeTag, now: Date().timeIntervalSince1970).utf8), to: URL(fileURLWithPath: path)) } catch {
                 throw GamesError.database(StorageError.explain(error, localizer))
             }
             return GamesBridgeReply(id: r.id)

@@ -492,7 +492,7 @@ struct GamesICSCommand: AsyncParsableCommand {
         let connection = await GamesContext.connection()
         let found = await GamesContext.run { try await connection.api.game(game, token: connection.session.read()) }
         do {
-            try AtomicFile.write(Data(GameCalendar.ics(found, now: GamesContext.now).utf8), to: URL(fileURLWithPath: out))
+            try AtomicFile.write(Data(GameCalendar.ics(found, store: connection.storeTag, now: GamesContext.now).utf8), to: URL(fileURLWithPath: out))
         } catch {
             fail(localizer.t("{file} could not be written: {reason}", ["file": out, "reason": StorageError.explain(error, localizer)]), status: 1)
         }

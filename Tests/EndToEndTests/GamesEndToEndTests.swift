@@ -125,6 +125,27 @@ final class GamesCommandLineTests: XCTestCase {
         XCTAssertFalse(local.stdout.contains("certificate"), local.stdout)
     }
 
+    /// Game 1 of the local file and game 1 of a server are two events in a calendar (issue 26).
+    func testCalendarFilesOfTwoStoresDoNotCollide() throws {
+        let port = 29_000 + Int(getpid() % 1000)
+        let server = try startServer(port: port)
+        defer { kill(server, SIGKILL) }
+        var uids: [String] = []
+        for target in [[], ["--games-server", "http://127.0.0.1:\(port)"]] {
+            XCTAssertEqual(try locker("ics", target + ["account", "create", "ics", "--password-stdin"], input: "password-ics\n").status, 0)
+            XCTAssertEqual(try locker("ics", target + ["login", "ics", "--password-stdin"], input: "password-ics\n").status, 0)
+            let created = try locker("ics", target + ["games", "create", "--ground", "casey-fields", "--at", soonLocalTime(days: 9), "--players", "2", "--json"])
+            let game = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any], created.stderr)
+            XCTAssertEqual(game["id"] as? Int, 1, "game 1 on both stores")
+            let file = root.appendingPathComponent("game-\(uids.count).ics")
+            XCTAssertEqual(try locker("ics", target + ["games", "ics", "1", "--out", file.path]).status, 0)
+            let text = try String(contentsOf: file, encoding: .utf8)
+            uids.append(text.split(separator: "\r\n").first { $0.hasPrefix("UID:") }.map(String.init) ?? "")
+        }
+        XCTAssertTrue(uids.allSatisfy { $0.hasPrefix("UID:game-1-") }, "\(uids)")
+        XCTAssertNotEqual(uids[0], uids[1])
+    }
+
     func testTwentyConcurrentBookersNeverOverbook() throws {
         guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
         try signUp("organiser")

@@ -41,9 +41,10 @@ final class GamesFilesTests: XCTestCase {
                                latitude: -38.1, longitude: 145.3, startsAt: Instant.string(start), capacity: 22, players: 4, going: 0,
                                waitlisted: 0, status: .open, myStatus: .organiser, organiser: "sam",
                                note: "Bring a bat; and, water\nplease", cancelReason: nil, map: "https://www.openstreetmap.org/?mlat=-38.1&mlon=145.3")
-        let ics = GameCalendar.ics(game, now: start - 1800)
+        let ics = GameCalendar.ics(game, store: "0123456789ab", now: start - 1800)
         XCTAssertTrue(ics.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
-        XCTAssertTrue(ics.contains("UID:game-7@locker\r\n"))
+        XCTAssertTrue(ics.contains("UID:game-7-0123456789ab@locker\r\n"), "game 7 of this store, not of every store")
+        XCTAssertNotEqual(GameCalendar.ics(game, store: "ba9876543210", now: start - 1800), ics)
         XCTAssertTrue(ics.contains("DTSTART:" + GameCalendar.utc(start) + "\r\n"))
         XCTAssertTrue(ics.contains("GEO:-38.1;145.3\r\n"))
         XCTAssertTrue(ics.replacingOccurrences(of: "\r\n ", with: "").contains("Bring a bat\\; and\\, water\\nplease"), ics)

@@ -8,6 +8,10 @@ import Logging
 public struct GamesConnection: Sendable {
     public let api: GamesAPI
     public let session: GamesSessionFile
+    /// 12 hex digits that tell this store from every other: of the server's address, or of this
+    /// machine's name and the local file's path. Game 1 of one store is not game 1 of another
+    /// (calendar files' UIDs carry it).
+    public let storeTag: String
 
     /// The server address in force, if any.
     public static func serverAddress(flag: String?, environment: [String: String], paths: DataPaths) -> String? {
@@ -24,11 +28,13 @@ public struct GamesConnection: Sendable {
         guard paths.prepare() else { throw GamesError.dataFolderUnwritable(paths.directory.path) }
         if let server {
             let client = try GamesHTTPClient(url: server, allowInsecure: insecure, trust: trust)
-            let tag = SHA256.hex(SHA256.hash(Array(client.baseURL.utf8))).prefix(12)
-            return GamesConnection(api: client, session: GamesSessionFile(directory: paths.directory, name: "games-session-\(tag)"))
+            let tag = String(SHA256.hex(SHA256.hash(Array(client.baseURL.utf8))).prefix(12))
+            return GamesConnection(api: client, session: GamesSessionFile(directory: paths.directory, name: "games-session-\(tag)"), storeTag: tag)
         }
         let service = try await localService(database: SQLiteGamesDatabase(path: paths.gamesDatabase.path), bundled: bundled)
-        return GamesConnection(api: service, session: GamesSessionFile(directory: paths.directory))
+        let file = "file:" + (ProcessInfo.processInfo.hostName) + ":" + paths.gamesDatabase.standardizedFileURL.path
+        return GamesConnection(api: service, session: GamesSessionFile(directory: paths.directory),
+                               storeTag: String(SHA256.hex(SHA256.hash(Array(file.utf8))).prefix(12)))
     }
 
     /// A service over a store with the bundled suburbs (for postcodes); an empty store gets the
