@@ -11,36 +11,20 @@ import XCTest
 /// level: starve it of connections, hold them with trickled bytes, make it read an oversized
 /// body. The store does not matter here (SQLite); `GamesContractTests` covers the rest on both.
 final class ConnectionLimitTests: XCTestCase {
-    var database: SQLiteGamesDatabase!
-    var server: Task<Void, Error>?
-    var port = 0
+    var server: TestServer!
+    var port: Int { server.port }
 
     override func setUp() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("games-limits-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        database = try SQLiteGamesDatabase(path: dir.appendingPathComponent("games.sqlite").path)
-        let suburbs = try SuburbsFile.read(packageRoot.appendingPathComponent("Data/games/suburbs.csv"))
-        let service = GamesService(database: database, suburbs: suburbs)
-        var options = GamesServerOptions()
-        options.port = 0
-        options.maxConnections = 40
-        options.maxConnectionsPerAddress = 4
-        options.idleTimeoutSeconds = 1
-        options.requestSeconds = 1
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try GamesServer.application(service: service, options: options, logger: logger) { continuation.yield($0) }
-        server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        port = await iterator.next() ?? 0
+        server = try await TestServer.start { options, _ in
+            options.maxConnections = 40
+            options.maxConnectionsPerAddress = 4
+            options.idleTimeoutSeconds = 1
+            options.requestSeconds = 1
+        }
     }
 
     override func tearDown() async throws {
-        server?.cancel()
-        _ = try? await server?.value
-        await database.close()
+        await server.stop()
     }
 
     func healthz(from source: String) -> String {
@@ -109,24 +93,11 @@ final class ConnectionLimitTests: XCTestCase {
 
 /// Behind a reverse proxy: its X-Forwarded-For names the player, and only its.
 final class TrustedProxyTests: XCTestCase {
-    func serve(trusting proxies: [String]) async throws -> (Task<Void, Error>, Int, SQLiteGamesDatabase) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("games-proxy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
-        let database = try SQLiteGamesDatabase(path: dir.appendingPathComponent("games.sqlite").path)
-        let suburbs = try SuburbsFile.read(packageRoot.appendingPathComponent("Data/games/suburbs.csv"))
-        var options = GamesServerOptions()
-        options.port = 0
-        options.accountRequestsPerMinute = 10_000
-        options.trustedProxies = try TrustedProxies(proxies)
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try GamesServer.application(service: GamesService(database: database, suburbs: suburbs), options: options,
-                                              logger: logger) { continuation.yield($0) }
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        return (server, await iterator.next() ?? 0, database)
+    func serve(trusting proxies: [String]) async throws -> TestServer {
+        try await TestServer.start { options, _ in
+            options.accountRequestsPerMinute = 10_000
+            options.trustedProxies = try TrustedProxies(proxies)
+        }
     }
 
     func login(_ port: Int, forwardedFor: String) async throws -> Int {
@@ -140,23 +111,19 @@ final class TrustedProxyTests: XCTestCase {
 
     func testATrustedProxysForwardedAddressIsThePlayersAndNoOneElsesIs() async throws {
         // Trusted: the guesser behind the proxy waits, another player behind it does not.
-        var (server, port, database) = try await serve(trusting: ["127.0.0.0/8"])
-        for _ in 0..<3 { _ = try await login(port, forwardedFor: "198.51.100.1") }
-        var guesser = try await login(port, forwardedFor: "198.51.100.1")
-        var other = try await login(port, forwardedFor: "203.0.113.8, 198.51.100.2")
+        var server = try await serve(trusting: ["127.0.0.0/8"])
+        for _ in 0..<3 { _ = try await login(server.port, forwardedFor: "198.51.100.1") }
+        var guesser = try await login(server.port, forwardedFor: "198.51.100.1")
+        var other = try await login(server.port, forwardedFor: "203.0.113.8, 198.51.100.2")
         XCTAssertEqual([guesser, other], [423, 401], "each forwarded address has its own counter")
-        server.cancel()
-        _ = try? await server.value
-        await database.close()
+        await server.stop()
         // Not trusted: the header is ignored, and every request is the peer's.
-        (server, port, database) = try await serve(trusting: [])
-        for _ in 0..<3 { _ = try await login(port, forwardedFor: "198.51.100.1") }
-        guesser = try await login(port, forwardedFor: "198.51.100.1")
-        other = try await login(port, forwardedFor: "198.51.100.2")
+        server = try await serve(trusting: [])
+        for _ in 0..<3 { _ = try await login(server.port, forwardedFor: "198.51.100.1") }
+        guesser = try await login(server.port, forwardedFor: "198.51.100.1")
+        other = try await login(server.port, forwardedFor: "198.51.100.2")
         XCTAssertEqual([guesser, other], [423, 423], "a header anyone can write changes nothing")
-        server.cancel()
-        _ = try? await server.value
-        await database.close()
+        await server.stop()
     }
 }
 

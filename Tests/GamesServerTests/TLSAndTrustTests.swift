@@ -10,9 +10,8 @@ import XCTest
 /// A club's own certificate: refused until the player trusts it, then used; old TLS refused.
 final class TLSAndTrustTests: XCTestCase {
     var dir: URL!
-    var database: SQLiteGamesDatabase!
-    var server: Task<Void, Error>?
-    var port = 0
+    var server: TestServer!
+    var port: Int { server.port }
 
     /// A self-signed certificate for 127.0.0.1 and localhost, made with the openssl command.
     func makeCertificate(name: String) throws -> (certificate: String, key: String) {
@@ -34,26 +33,14 @@ final class TLSAndTrustTests: XCTestCase {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("games-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let (certificate, key) = try makeCertificate(name: "club")
-        database = try SQLiteGamesDatabase(path: dir.appendingPathComponent("games.sqlite").path)
-        let suburbs = try SuburbsFile.read(packageRoot.appendingPathComponent("Data/games/suburbs.csv"))
-        let service = GamesService(database: database, suburbs: suburbs)
-        var options = GamesServerOptions()
-        options.port = 0
-        options.tlsCertificate = certificate
-        options.tlsKey = key
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try GamesServer.application(service: service, options: options, logger: logger) { continuation.yield($0) }
-        server = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        port = await iterator.next() ?? 0
+        server = try await TestServer.start { options, _ in
+            options.tlsCertificate = certificate
+            options.tlsKey = key
+        }
     }
 
     override func tearDown() async throws {
-        server?.cancel()
-        _ = try? await server?.value
-        await database.close()
+        await server.stop()
         try? FileManager.default.removeItem(at: dir)
     }
 
