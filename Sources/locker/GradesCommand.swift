@@ -68,15 +68,20 @@ struct GradesResultsCommand: ParsableCommand {
             return
         }
         let l = localizer
-        for unit in book.units {
-            let average = book.average(ofUnit: unit)
-            print("UE\(unit.code)  \(GradeFormat.mark(average).padded(toWidth: 5, alignment: .right))  ×\(NumberText.compact(unit.coefficient))  \(TerminalText.inert(unit.name))")
+        // Columns: code, average (right-aligned), coefficient, name; then blocks by name.
+        let codes = book.units.map { "UE\($0.code)" }, coefficients = book.units.map { "×" + NumberText.compact($0.coefficient) }
+        let codeWidth = codes.map(\.displayWidth).max() ?? 0, coefficientWidth = coefficients.map(\.displayWidth).max() ?? 0
+        for (index, unit) in book.units.enumerated() {
+            let average = GradeFormat.mark(book.average(ofUnit: unit)).padded(toWidth: 5, alignment: .right)
+            print("\(codes[index].padded(toWidth: codeWidth))  \(average)  \(coefficients[index].padded(toWidth: coefficientWidth))  \(TerminalText.inert(unit.name))")
         }
         print("")
         let outlook = book.outlook()
-        for (block, entry) in zip(book.blocks, outlook.blocks) {
-            let average = book.average(ofBlock: block)
-            print("\(TerminalText.inert(block.name))  \(GradeFormat.mark(average))  \(entry.status.sentence(needed: entry.needed, unbounded: entry.unbounded, l))")
+        let names = book.blocks.map { TerminalText.inert($0.name) }
+        let nameWidth = names.map(\.displayWidth).max() ?? 0
+        for (index, (block, entry)) in zip(book.blocks, outlook.blocks).enumerated() {
+            let average = GradeFormat.mark(book.average(ofBlock: block)).padded(toWidth: 5, alignment: .right)
+            print("\(names[index].padded(toWidth: nameWidth))  \(average)  \(entry.status.sentence(needed: entry.needed, unbounded: entry.unbounded, l))")
         }
         let year = outlook.year
         print(l.t("Year") + ": " + year.status.sentence(needed: year.needed, unbounded: year.unbounded, l))

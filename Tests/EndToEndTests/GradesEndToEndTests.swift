@@ -43,6 +43,11 @@ final class GradesEndToEndTests: XCTestCase {
         let text = try runProcess([binary.path, "--data-dir", data.path, "grades"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
         XCTAssertTrue(text.stdout.contains("Year: on track — needs"), text.stdout)
         XCTAssertFalse(text.stdout.contains("passed"), text.stdout)
+        // The columns line up (issue 28): every unit's name starts in the same column, ×15 too.
+        let unitLines = text.stdout.split(separator: "\n").filter { $0.hasPrefix("UE") }
+        XCTAssertEqual(unitLines.count, 7)
+        XCTAssertEqual(Set(unitLines.map { line in line.distance(from: line.startIndex, to: line.range(of: "×")!.lowerBound) }).count, 1, text.stdout)
+        XCTAssertEqual(Set(unitLines.map { line in line.firstIndex(where: { $0.isLetter && $0 != "U" && $0 != "E" }).map { line.distance(from: line.startIndex, to: $0) } ?? -1 }).count, 1, text.stdout)
         XCTAssertEqual((needs["blocks"] as? [[String: Any]])?.count, 2)
     }
 
