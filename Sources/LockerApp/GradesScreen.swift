@@ -259,7 +259,10 @@ public final class GradesScreen: Screen {
         if let form = editForm, let problem = form.problem { return problem }
         if !reportedLoadProblem, let problem = viewModel.loadProblem { return problem }
         if case .course(let id, let unitID, _)? = selectedRow, let course = viewModel.course(id), let unit = viewModel.unit(unitID) {
-            return l.t("{unit} · coefficient {coefficient} · {course}", ["unit": unit.title, "coefficient": NumberText.compact(course.coefficient), "course": course.name])
+            // Each coefficient next to what it weighs: the unit's in the block, the course's in the unit.
+            return l.t("{unit} (coefficient {unitCoefficient}) · {course} (coefficient {coefficient} in the unit)",
+                       ["unit": unit.title, "unitCoefficient": NumberText.compact(unit.coefficient),
+                        "coefficient": NumberText.compact(course.coefficient), "course": course.name])
         }
         return nil
     }

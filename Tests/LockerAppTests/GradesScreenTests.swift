@@ -49,6 +49,15 @@ final class GradesScreenTests: XCTestCase {
         assertGolden(render(french, frLocalizer, 80, 21, ascii: true), "grades-fr-ascii-80x24")
     }
 
+    /// The status line says which coefficient is which (issue 28): the unit's, then the course's.
+    func testTheStatusLineLabelsBothCoefficients() throws {
+        let (screen, localizer, _) = try makeScreen()
+        _ = screen.handle(.down); _ = screen.handle(.down)      // the first course of UE1 (unit coefficient 6)
+        let status = try XCTUnwrap(screen.status(localizer))
+        XCTAssertTrue(status.hasPrefix("UE1 Génie Logiciel (coefficient 6) · "), status)
+        XCTAssertTrue(status.hasSuffix(" in the unit)"), status)
+    }
+
     func testSliderKeysChangeTheMarkAndTheAverages() throws {
         let (screen, localizer, repository) = try makeScreen()
         _ = screen.handle(.down); _ = screen.handle(.down)
