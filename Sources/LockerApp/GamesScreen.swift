@@ -496,7 +496,7 @@ public final class GamesScreen: Screen {
             // What matters first, so a narrow terminal cuts the least useful part: when, the
             // status and your part, the places, then the ground and the note (all in details).
             let wide = inner.width >= 110
-            let when = GameTimeText.when(g, l) + (wide ? " (" + self.viewModel.relative(g.start) + ")" : "")
+            let when = wide ? GameTimeText.when(g, relative: self.viewModel.relative(g.start), l) : GameTimeText.when(g, l)
             // Names, notes and reasons other people typed: inert, bidi overrides included.
             var spans = [Span(" #\(g.id) ", Style(.muted)), Span(when + "  ", Style(.text)),
                          Span(GameStatusText.status(g.status, l), Style(g.status == .cancelled ? .bad : g.status == .full ? .warn : .good))]

@@ -176,5 +176,23 @@ final class GamesViewModelTests: XCTestCase {
         XCTAssertEqual(model.relative(now + 45 * 60), "in 45 minutes")
         XCTAssertEqual(model.relative(now + 3 * 3600), "in 3 hours")
         XCTAssertEqual(model.relative(now - 1), "started")
+        XCTAssertEqual(model.attention()?.text, "Cricket today: 10:15 Casey Fields (in 45 minutes) · 18:00 Casey Fields (in 8 hours)")
+    }
+
+    /// The reminder names the ground's zone when the user's clock differs, in one bracket (issue 26).
+    func testTheReminderSaysWhoseClockInOneBracket() throws {
+        let now = try XCTUnwrap(FastTime.parse(string: "2026-11-21T09:30:00Z"))
+        setenv("TZ", "UTC", 1); tzset()
+        let client = FakeGamesClient()
+        client.user = "alice"
+        client.games = [GameListing(id: 9, ground: "pioneers", groundName: "Pioneers Park", suburb: "Berwick", startsAt: "2026-11-21T10:15:00Z",
+                                    timeZone: "Australia/Melbourne", localStart: "2026-11-21T21:15:00+11:00", capacity: 22, players: 3,
+                                    going: 1, waitlisted: 0, status: .open, myStatus: .going, organiser: "org", note: nil, cancelReason: nil, map: "")]
+        let model = model(client, now: now)
+        model.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.attention()?.text, "Cricket today: 21:15 Pioneers Park (Melbourne time, in 45 minutes)")
+        XCTAssertEqual(GameTimeText.when(client.games[0], relative: "in 17 days", .english), "2026-11-21 21:15 (Melbourne time, in 17 days)")
+        XCTAssertEqual(GameTimeText.when(client.games[0], relative: "in 17 days", .english, userOffset: { _ in 39_600 }), "2026-11-21 21:15 (in 17 days)")
     }
 }

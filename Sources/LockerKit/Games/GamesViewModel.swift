@@ -304,7 +304,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         let today = todaysGames()
         guard !today.isEmpty else { return nil }
         let games = today.map { game in
-            GameTimeText.clock(game) + " " + TerminalText.inert(game.groundName) + " (" + relative(game.start) + ")"
+            GameTimeText.clock(game) + " " + TerminalText.inert(game.groundName) + " " + GameTimeText.note(game, relative: relative(game.start), localizer)
         }.joined(separator: " · ")
         let urgent = urgentGame()
         return AttentionLine(text: localizer.t("Cricket today: {games}", ["games": games]), urgent: urgent != nil,
