@@ -344,8 +344,8 @@ public final class GradesScreen: Screen {
                 let fold = folded.contains(id) ? (g.ascii ? "+" : "▸") : (g.ascii ? "-" : "▾")
                 surface.write(" " + fold + " " + block.name.truncated(toWidth: nameWidth - 3, ellipsis: g.ellipsis), x: row.x, y: row.y, style: styled(Style(.title, [.bold])), clip: row)
                 // A block's mark is the block's status (✓ only when passed or secured), not its average's.
-                let text = GradesStyle.mark(average, g).padded(toWidth: 5, alignment: .right) + " " + GradesStyle.glyph(status, g)
-                surface.write(text, x: markX, y: row.y, style: selected ? Style(.selection, [.bold]) : GradesStyle.style(status, bold: true), clip: row)
+                writeAverage(average, glyph: GradesStyle.glyph(status, g), style: GradesStyle.style(status, bold: true),
+                             x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
                 let word = status.word(context.localizer)
                 surface.write(word, x: sliderX + sliderWidth - word.displayWidth, y: row.y, style: selected ? base : GradesStyle.style(status, bold: true), clip: row)
             case .unit(let id, let blockID):
@@ -357,7 +357,9 @@ public final class GradesScreen: Screen {
                 if unit.professional {
                     surface.write(context.localizer.t("pro"), x: sliderX, y: row.y, style: styled(Style(.muted)), clip: row)
                 }
-                writeAverage(average, viewModel.book.standing(average), x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
+                let standing = viewModel.book.standing(average)
+                writeAverage(average, glyph: GradesStyle.glyph(standing, g), style: GradesStyle.style(standing, bold: true),
+                             x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
             case .course(let id, _, _):
                 guard let c = viewModel.course(id) else { continue }
                 let standing = viewModel.book.standing(c.mark)
@@ -365,7 +367,8 @@ public final class GradesScreen: Screen {
                 surface.write((GradesStyle.times(g) + NumberText.compact(c.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
                 Slider(value: c.mark, maximum: viewModel.book.scale, marker: viewModel.book.passMark, style: GradesStyle.style(standing, bold: false))
                     .render(into: surface, rect: Rect(x: sliderX, y: row.y, width: sliderWidth, height: 1))
-                writeAverage(c.mark, standing, x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row, glyph: false)
+                writeAverage(c.mark, glyph: nil, style: GradesStyle.style(standing, bold: true),
+                             x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
                 if c.locked { surface.write(g.lock, x: lockX, y: row.y, style: styled(Style(.warn, [.bold])), clip: row) }
             }
             if selected { surface.parkCursor(x: row.x, y: row.y) }
@@ -379,11 +382,12 @@ public final class GradesScreen: Screen {
         }
     }
 
-    /// "12.31 ✓" in the standing's colour (the glyph keeps the meaning without colour).
-    private func writeAverage(_ value: Double?, _ standing: GradeStanding, x: Int, y: Int, surface: Surface, g: Glyphs,
-                              selected: Bool, clip: Rect, glyph: Bool = true) {
-        let text = GradesStyle.mark(value, g).padded(toWidth: 5, alignment: .right) + (glyph ? " " + GradesStyle.glyph(standing, g) : "")
-        surface.write(text, x: x, y: y, style: selected ? Style(.selection, [.bold]) : GradesStyle.style(standing, bold: true), clip: clip)
+    /// "12.31 ✓": a mark or average right-aligned in its column, then `glyph` (when given; it
+    /// keeps the meaning without colour), in `style`.
+    private func writeAverage(_ value: Double?, glyph: String?, style: Style, x: Int, y: Int, surface: Surface, g: Glyphs,
+                              selected: Bool, clip: Rect) {
+        let text = GradesStyle.mark(value, g).padded(toWidth: 5, alignment: .right) + (glyph.map { " " + $0 } ?? "")
+        surface.write(text, x: x, y: y, style: selected ? Style(.selection, [.bold]) : style, clip: clip)
     }
 }
 

@@ -22,9 +22,8 @@ public enum IPAddress {
     /// Whether `host` is this machine: an address in 127.0.0.0/8, `::1`, or exactly `localhost`.
     /// Decided from the text before any look-up, so `127.0.0.1.example.org` is not.
     public static func isLoopback(_ host: String) -> Bool {
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if bare.lowercased() == "localhost" { return true }
-        guard let bytes = bytes(of: bare) else { return false }
+        if host.lowercased() == "localhost" { return true }
+        guard let bytes = bytes(of: host) else { return false }
         return bytes.count == 4 ? bytes[0] == 127 : bytes == [UInt8](repeating: 0, count: 15) + [1]
     }
 }

@@ -28,14 +28,16 @@ public struct GamesConnection: Sendable {
         guard paths.prepare() else { throw GamesError.dataFolderUnwritable(paths.directory.path) }
         if let server {
             let client = try GamesHTTPClient(url: server, allowInsecure: insecure, trust: trust)
-            let tag = String(SHA256.hex(SHA256.hash(Array(client.baseURL.utf8))).prefix(12))
+            let tag = tag(of: client.baseURL)
             return GamesConnection(api: client, session: GamesSessionFile(directory: paths.directory, name: "games-session-\(tag)"), storeTag: tag)
         }
         let service = try await localService(database: SQLiteGamesDatabase(path: paths.gamesDatabase.path), bundled: bundled)
-        let file = "file:" + (ProcessInfo.processInfo.hostName) + ":" + paths.gamesDatabase.standardizedFileURL.path
         return GamesConnection(api: service, session: GamesSessionFile(directory: paths.directory),
-                               storeTag: String(SHA256.hex(SHA256.hash(Array(file.utf8))).prefix(12)))
+                               storeTag: tag(of: "file:" + ProcessInfo.processInfo.hostName + ":" + paths.gamesDatabase.standardizedFileURL.path))
     }
+
+    /// The first 12 hex digits of the SHA-256 of `text`.
+    static func tag(of text: String) -> String { String(SHA256.hex(SHA256.hash(Array(text.utf8))).prefix(12)) }
 
     /// A service over a store with the bundled suburbs (for postcodes); an empty store gets the
     /// bundled grounds.

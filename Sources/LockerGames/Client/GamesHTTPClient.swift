@@ -14,13 +14,14 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
     let http: HTTPClient
     let timeout: TimeAmount
 
-    /// Refuses plain `http://` to a host that is not this machine unless `allowInsecure`: tokens
-    /// and passwords would cross the network readable.
     /// Trusting certificate authorities beyond the system's (a club's own, `GamesTrust`).
     public convenience init(url: String, allowInsecure: Bool = false, trust: GamesTrust, timeout: TimeAmount = .seconds(10)) throws {
         try self.init(url: url, allowInsecure: allowInsecure, timeout: timeout, http: try trust.httpClient())
     }
 
+    /// Refuses plain `http://` to a host that is not this machine unless `allowInsecure`: tokens
+    /// and passwords would cross the network readable. Without `http`, the client of the
+    /// system's trust (`GamesTrust()`).
     public init(url: String, allowInsecure: Bool = false, timeout: TimeAmount = .seconds(10), http: HTTPClient? = nil) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else {

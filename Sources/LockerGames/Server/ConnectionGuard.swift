@@ -11,13 +11,11 @@ import Glibc
 /// cannot take every descriptor (docs/RELIABILITY.md, "Hostile clients"). A connection beyond
 /// either limit is closed as soon as it is accepted. Trusted proxies count only towards the
 /// total: every player behind them shares their address.
-final class ConnectionLimits: @unchecked Sendable {
+final class ConnectionLimits: Sendable {
     let total: Int
     let perAddress: Int
     private let proxies: TrustedProxies
-    private let lock = NSLock()
-    private var open: [String: Int] = [:]
-    private var all = 0
+    private let open = OpenCounts()
 
     /// `total` is lowered to what the process's descriptor limit leaves after the descriptors
     /// open now (the store, the listening socket, the event loops) and `reserved` more (store
@@ -34,26 +32,11 @@ final class ConnectionLimits: @unchecked Sendable {
 
     /// Counts the connection in, or answers false when it would go over a limit.
     func admit(_ address: String) -> Bool {
-        lock.withLock {
-            guard all < total else { return false }
-            let mine = open[address, default: 0]
-            if !proxies.contains(address) && mine >= perAddress { return false }
-            open[address] = mine + 1
-            all += 1
-            return true
-        }
+        let trusted = proxies.contains(address)
+        return open.take(address) { mine, all in all < total && (trusted || mine < perAddress) }
     }
 
-    func release(_ address: String) {
-        lock.withLock {
-            all -= 1
-            let left = open[address, default: 1] - 1
-            open[address] = left > 0 ? left : nil
-        }
-    }
-
-    /// Connections open now (for tests and the log).
-    var count: Int { lock.withLock { all } }
+    func release(_ address: String) { open.give(address) }
 
     /// The soft limit on open descriptors (`ulimit -n`), if there is one.
     static func descriptorLimit() -> Int? {
@@ -100,7 +83,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func admit(_ context: ChannelHandlerContext) {
-        guard !admitted, address == nil else { return }
+        guard address == nil else { return }
         let peer = context.channel.remoteAddress?.ipAddress ?? "unknown"
         address = peer
         if limits.admit(peer) {

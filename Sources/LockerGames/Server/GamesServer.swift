@@ -472,7 +472,7 @@ final class RateLimiter: @unchecked Sendable {
 
 /// Live event streams open at once per client (an account, or an address when signed out).
 /// A stream holds a `Lease`; the slot frees when the lease goes, however the stream ends.
-final class EventStreamLimiter: @unchecked Sendable {
+final class EventStreamLimiter: Sendable {
     final class Lease: Sendable {
         let release: @Sendable () -> Void
         init(release: @escaping @Sendable () -> Void) { self.release = release }
@@ -480,31 +480,16 @@ final class EventStreamLimiter: @unchecked Sendable {
     }
 
     private let perClient: Int
-    private let lock = NSLock()
-    private var open: [String: Int] = [:]
+    private let open = OpenCounts()
 
     init(perClient: Int) { self.perClient = max(1, perClient) }
 
     /// A lease for one more stream of `client`, or nil when it has as many as it may.
     func open(_ client: String) -> Lease? {
-        let granted = lock.withLock { () -> Bool in
-            guard open[client, default: 0] < perClient else { return false }
-            open[client, default: 0] += 1
-            return true
-        }
-        guard granted else { return nil }
-        return Lease { [weak self] in self?.close(client) }
+        let limit = perClient
+        guard open.take(client, if: { mine, _ in mine < limit }) else { return nil }
+        return Lease { [open] in open.give(client) }
     }
-
-    private func close(_ client: String) {
-        lock.withLock {
-            let left = open[client, default: 1] - 1
-            open[client] = left > 0 ? left : nil
-        }
-    }
-
-    /// Streams open now, for tests.
-    var count: Int { lock.withLock { open.values.reduce(0, +) } }
 }
 
 /// The methods each route's path answers, for a 405 with an `Allow` header when a request

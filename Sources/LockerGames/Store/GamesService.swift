@@ -66,36 +66,48 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         guard GamesLimits.isValidUsername(credentials.name) else { throw GamesError.badUsername }
         guard GamesLimits.isValidPassword(credentials.password) else { throw GamesError.badPassword }
         let time = now()
-        let keys = GamesService.throttleKeys(name: credentials.name.lowercased(), source: source ?? "local")
+        let counters = LoginCounters(name: credentials.name.lowercased(), source: source ?? "local")
         await forgetOldFailures(now: time)
         let account = try await database.transaction { db -> SQLRow? in
-            try await GamesService.countAttempt(db, keys: keys, now: time)
+            try await GamesService.countAttempt(db, counters: counters, now: time)
             return try await db.one("SELECT id, name, passwordHash FROM account WHERE nameKey = ?", [credentials.name.lowercased()])
         }
         let hash = account?.string("passwordhash") ?? GamesCrypto.decoyHash
         guard GamesCrypto.verify(credentials.password, against: hash), let account, let id = account.int("id"),
               let name = account.string("name") else { throw GamesError.wrongCredentials }
         return try await database.transaction { db in
-            try await db.query("DELETE FROM loginThrottle WHERE key = ?", [keys[0].key])
+            try await db.query("DELETE FROM loginThrottle WHERE key = ?", [counters.pair])
             try await db.query("UPDATE loginThrottle SET failures = failures - 1 WHERE (key = ? OR key = ?) AND failures > 0",
-                               [keys[1].key, keys[2].key])
+                               [counters.address, counters.name])
             return try await GamesService.openSession(db, accountID: id, name: name, now: time)
         }
     }
 
-    /// The three log-in counters of a name and an address, the name-and-address one first.
-    static func throttleKeys(name: String, source: String) -> [(key: String, rule: LoginThrottle)] {
-        [("pair:\(name) \(source)", GamesLimits.pairThrottle), ("address:\(source)", GamesLimits.addressThrottle),
-         ("name:\(name)", GamesLimits.nameThrottle)]
+    /// The keys of the three log-in counters of a name (lower case) and an address.
+    struct LoginCounters {
+        let pair: String, address: String, name: String
+
+        init(name: String, source: String) {
+            pair = "pair:\(name) \(source)"
+            address = "address:\(source)"
+            self.name = "name:\(name)"
+        }
+
+        /// Each key with its rule, in key order (the order every attempt locks them in).
+        var all: [(key: String, rule: LoginThrottle)] {
+            [(pair, GamesLimits.pairThrottle), (address, GamesLimits.addressThrottle), (name, GamesLimits.nameThrottle)]
+                .sorted { $0.key < $1.key }
+        }
     }
 
     /// Refuses the attempt while any counter's wait runs; otherwise counts it as one more
     /// failure on each. Each counter row is locked as it is read (an upsert), in key order, so
     /// concurrent attempts on the same counters take turns (SQLite's write lock does the same).
     /// A count forgotten after an hour starts again at one.
-    static func countAttempt(_ db: SQLSession, keys: [(key: String, rule: LoginThrottle)], now: Double) async throws {
+    static func countAttempt(_ db: SQLSession, counters: LoginCounters, now: Double) async throws {
         var until = 0.0
-        for (key, rule) in keys.sorted(by: { $0.key < $1.key }) {
+        let keys = counters.all
+        for (key, rule) in keys {
             let row = try await db.one("""
                 INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (?, 0, 0)
                 ON CONFLICT (key) DO UPDATE SET failures = loginThrottle.failures RETURNING failures, lastFailureAt

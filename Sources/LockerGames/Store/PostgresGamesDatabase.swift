@@ -80,17 +80,17 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
     /// a connection comes again: the store answers as soon as PostgreSQL does.
     static let connectionPatience: Duration = .seconds(5)
     static let patienceWhileUnreachable: Duration = .seconds(1)
-    private let unreachable = LeaseMark()
+    private let unreachable = Flag()
 
     public func transaction<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
         do {
             return try await withConnection { connection in
-                let session = Session(connection: connection, logger: self.logger, changes: ChangeMark())
+                let session = Session(connection: connection, logger: self.logger, changes: Flag())
                 try await session.query("BEGIN", [])
                 do {
                     let result = try await body(session)
                     try await session.query("COMMIT", [])
-                    if session.changes.changed { self.notifier.signal() }
+                    if session.changes.isSet { self.notifier.signal() }
                     return result
                 } catch {
                     _ = try? await session.query("ROLLBACK", [])
@@ -106,7 +106,7 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
     /// `connectionPatience` (the wait is cancelled; a transaction that has its connection is
     /// never cut short).
     private func withConnection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let leased = LeaseMark()
+        let leased = Flag()
         let patience = unreachable.isSet ? PostgresGamesDatabase.patienceWhileUnreachable : PostgresGamesDatabase.connectionPatience
         return try await withoutActuallyEscaping(body) { body in
             try await withThrowingTaskGroup(of: T?.self) { group in
@@ -173,7 +173,7 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
     struct Session: SQLSession, @unchecked Sendable {
         let connection: PostgresConnection
         let logger: Logger
-        let changes: ChangeMark
+        let changes: Flag
 
         func query(_ sql: String, _ arguments: [SQLBindable]) async throws -> [SQLRow] {
             var binds = PostgresBindings()
@@ -213,30 +213,23 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
         func query(_ sql: String, _ arguments: [SQLBindable], recording change: RecordedChange) async throws -> [SQLRow] {
             let rows = try await query("WITH recorded AS (INSERT INTO gamesChange (at, kind, gameId, groundId) VALUES (?, ?, ?, ?)) " + sql,
                                        [change.at, change.kind.rawValue, change.game, change.ground] + arguments)
-            changes.mark()
+            changes.set()
             return rows
         }
 
         func notifyChange(_ sequence: Int64) async throws {
-            changes.mark()
+            changes.set()
         }
     }
 
-    /// A flag shared between tasks: whether a transaction has its connection yet, whether the
-    /// store was last found unreachable.
-    final class LeaseMark: Sendable {
+    /// A flag shared between tasks: whether a transaction recorded a change (set inside it,
+    /// read after its commit), whether it has its connection yet, whether the store was last
+    /// found unreachable.
+    final class Flag: Sendable {
         private let value = Mutex(false)
         var isSet: Bool { value.withLock { $0 } }
         func set() { value.withLock { $0 = true } }
         func clear() { value.withLock { $0 = false } }
-    }
-
-    /// Whether a transaction recorded a change (set inside it, read after its commit).
-    final class ChangeMark: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var changed: Bool { lock.withLock { value } }
-        func mark() { lock.withLock { value = true } }
     }
 
     /// Sends the change signal after commits, outside them. A NOTIFY inside a transaction holds

@@ -9,6 +9,18 @@ public enum NeedStatus: String, Sendable, Codable {
     case impossible
 }
 
+/// One unit's marks added up: the weighted sum and weight of its marks, the weight still
+/// unmarked, and how many courses are marked or not.
+public struct UnitTally: Sendable {
+    /// The unit's place in `GradeBook.units`.
+    public var position: Int
+    public var graded = 0.0, gradedWeights = 0.0, weights = 0.0, unknown = 0.0
+    public var marked = 0, missing = 0
+
+    /// Σ(coef × mark) ÷ Σ coef over the marked courses; nil when none is.
+    public var average: Double? { gradedWeights > 0 ? graded / gradedWeights : nil }
+}
+
 /// What one block needs.
 public struct BlockNeed: Equatable, Sendable {
     public var blockID: String
@@ -43,23 +55,38 @@ public struct GradeNeeds: Equatable, Sendable {
 }
 
 extension GradeBook {
-    /// Each unit's position in `units` by id (the first of a repeated id), built once per
-    /// solve so a book of hundreds of units costs no linear look-ups per block.
-    func unitIndexByID() -> [String: Int] {
-        var index: [String: Int] = [:]
-        index.reserveCapacity(units.count)
-        for (position, unit) in units.enumerated() where index[unit.id] == nil { index[unit.id] = position }
-        return index
+    /// Every unit's marks added up, by unit id (the first unit of a repeated id): one pass over
+    /// the courses that the unit averages and every block's needs are then read from.
+    public func tallies() -> [String: UnitTally] {
+        var tallies: [String: UnitTally] = [:]
+        tallies.reserveCapacity(units.count)
+        for (position, unit) in units.enumerated() where tallies[unit.id] == nil {
+            var tally = UnitTally(position: position)
+            for course in unit.courses {
+                tally.weights += course.coefficient
+                if let mark = course.mark {
+                    tally.graded += course.coefficient * mark
+                    tally.gradedWeights += course.coefficient
+                    if course.coefficient > 0 { tally.marked += 1 }
+                } else {
+                    tally.unknown += course.coefficient
+                    if course.coefficient > 0 { tally.missing += 1 }
+                }
+            }
+            tallies[unit.id] = tally
+        }
+        return tallies
     }
 
     /// Solves "what do I need" for every block and the year; `leverage: false` skips the
     /// per-course effects (what the header needs after every slider step).
-    public func needs(leverage withLeverage: Bool = true) -> GradeNeeds {
+    /// `tallies`, when the caller has them already (`tallies()` of this book).
+    public func needs(leverage withLeverage: Bool = true, tallies given: [String: UnitTally]? = nil) -> GradeNeeds {
         var blockNeeds: [BlockNeed] = []
         var leverage: [CourseLeverage] = []
-        let index = unitIndexByID()
+        let tallies = given ?? tallies()
         for block in blocks {
-            let (need, blockLeverage) = need(for: block, leverage: withLeverage, index: index)
+            let (need, blockLeverage) = need(for: block, leverage: withLeverage, tallies: tallies)
             blockNeeds.append(need)
             leverage += blockLeverage
         }
@@ -80,36 +107,27 @@ extension GradeBook {
 
     /// The block average as a function of one mark m given to every ungraded course is
     /// α + β·m (each unit average is linear in m, and so is their weighted mean).
-    private func need(for block: GradeBlock, leverage withLeverage: Bool, index: [String: Int]) -> (BlockNeed, [CourseLeverage]) {
+    private func need(for block: GradeBlock, leverage withLeverage: Bool, tallies: [String: UnitTally]) -> (BlockNeed, [CourseLeverage]) {
         var seen = Set<String>()
         var alpha = 0.0, beta = 0.0, unitWeights = 0.0
         var marked = 0, missing = 0, gradedSum = 0.0, gradedUnitWeights = 0.0
         var perCourse: [(id: String, share: Double)] = []
         for id in block.units where seen.insert(id).inserted {
-            guard let unit = index[id].map({ units[$0] }) else { continue }
-            var graded = 0.0, weights = 0.0, unknown = 0.0, gradedWeights = 0.0
-            for course in unit.courses {
-                weights += course.coefficient
-                if let mark = course.mark {
-                    graded += course.coefficient * mark
-                    gradedWeights += course.coefficient
-                    if course.coefficient > 0 { marked += 1 }
-                } else {
-                    unknown += course.coefficient
-                    if course.coefficient > 0 { missing += 1 }
-                }
-            }
-            if gradedWeights > 0 {
-                gradedSum += unit.coefficient * graded / gradedWeights
+            guard let tally = tallies[id] else { continue }
+            let unit = units[tally.position]
+            marked += tally.marked
+            missing += tally.missing
+            if let average = tally.average {
+                gradedSum += unit.coefficient * average
                 gradedUnitWeights += unit.coefficient
             }
-            guard weights > 0 else { continue }   // a unit without courses has no average
-            alpha += unit.coefficient * graded / weights
-            beta += unit.coefficient * unknown / weights
+            guard tally.weights > 0 else { continue }   // a unit without courses has no average
+            alpha += unit.coefficient * tally.graded / tally.weights
+            beta += unit.coefficient * tally.unknown / tally.weights
             unitWeights += unit.coefficient
             if withLeverage {
                 for course in unit.courses where course.mark == nil {
-                    perCourse.append((course.id, unit.coefficient * course.coefficient / weights))
+                    perCourse.append((course.id, unit.coefficient * course.coefficient / tally.weights))
                 }
             }
         }
