@@ -12,8 +12,6 @@ public enum NeedStatus: String, Sendable, Codable {
 /// One unit's marks added up: the weighted sum and weight of its marks, the weight still
 /// unmarked, and how many courses are marked or not.
 public struct UnitTally: Sendable {
-    /// The unit's place in `GradeBook.units`.
-    public var position: Int
     public var graded = 0.0, gradedWeights = 0.0, weights = 0.0, unknown = 0.0
     public var marked = 0, missing = 0
 
@@ -55,13 +53,11 @@ public struct GradeNeeds: Equatable, Sendable {
 }
 
 extension GradeBook {
-    /// Every unit's marks added up, by unit id (the first unit of a repeated id): one pass over
-    /// the courses that the unit averages and every block's needs are then read from.
-    public func tallies() -> [String: UnitTally] {
-        var tallies: [String: UnitTally] = [:]
-        tallies.reserveCapacity(units.count)
-        for (position, unit) in units.enumerated() where tallies[unit.id] == nil {
-            var tally = UnitTally(position: position)
+    /// Every unit's marks added up, in the order of `units`: one pass over the courses that
+    /// the unit averages and every block's needs are then read from.
+    public func tallies() -> [UnitTally] {
+        units.map { unit in
+            var tally = UnitTally()
             for course in unit.courses {
                 tally.weights += course.coefficient
                 if let mark = course.mark {
@@ -73,20 +69,28 @@ extension GradeBook {
                     if course.coefficient > 0 { tally.missing += 1 }
                 }
             }
-            tallies[unit.id] = tally
+            return tally
         }
-        return tallies
+    }
+
+    /// Each unit's place in `units` by id (the first of a repeated id).
+    public func unitPositions() -> [String: Int] {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(units.count)
+        for (position, unit) in units.enumerated() where positions[unit.id] == nil { positions[unit.id] = position }
+        return positions
     }
 
     /// Solves "what do I need" for every block and the year; `leverage: false` skips the
     /// per-course effects (what the header needs after every slider step).
-    /// `tallies`, when the caller has them already (`tallies()` of this book).
-    public func needs(leverage withLeverage: Bool = true, tallies given: [String: UnitTally]? = nil) -> GradeNeeds {
+    /// `tallies` and `positions`, when the caller has them already (`tallies()` and
+    /// `unitPositions()` of this book).
+    public func needs(leverage withLeverage: Bool = true, tallies: [UnitTally]? = nil, positions: [String: Int]? = nil) -> GradeNeeds {
         var blockNeeds: [BlockNeed] = []
         var leverage: [CourseLeverage] = []
-        let tallies = given ?? tallies()
+        let tallies = tallies ?? self.tallies(), positions = positions ?? unitPositions()
         for block in blocks {
-            let (need, blockLeverage) = need(for: block, leverage: withLeverage, tallies: tallies)
+            let (need, blockLeverage) = need(for: block, leverage: withLeverage, tallies: tallies, positions: positions)
             blockNeeds.append(need)
             leverage += blockLeverage
         }
@@ -107,14 +111,15 @@ extension GradeBook {
 
     /// The block average as a function of one mark m given to every ungraded course is
     /// α + β·m (each unit average is linear in m, and so is their weighted mean).
-    private func need(for block: GradeBlock, leverage withLeverage: Bool, tallies: [String: UnitTally]) -> (BlockNeed, [CourseLeverage]) {
+    private func need(for block: GradeBlock, leverage withLeverage: Bool, tallies: [UnitTally],
+                      positions: [String: Int]) -> (BlockNeed, [CourseLeverage]) {
         var seen = Set<String>()
         var alpha = 0.0, beta = 0.0, unitWeights = 0.0
         var marked = 0, missing = 0, gradedSum = 0.0, gradedUnitWeights = 0.0
         var perCourse: [(id: String, share: Double)] = []
         for id in block.units where seen.insert(id).inserted {
-            guard let tally = tallies[id] else { continue }
-            let unit = units[tally.position]
+            guard let position = positions[id] else { continue }
+            let unit = units[position], tally = tallies[position]
             marked += tally.marked
             missing += tally.missing
             if let average = tally.average {

@@ -124,7 +124,7 @@ public final class GradesViewModel: ViewModel {
         // One pass over the courses: the unit averages and the blocks' needs both read it.
         let tallies = book.tallies()
         var units: [String: Double?] = [:]
-        for unit in book.units { units[unit.id] = tallies[unit.id]?.average }
+        for (position, unit) in book.units.enumerated() { units[unit.id] = tallies[position].average }
         var blocks: [String: Double?] = [:]
         for block in book.blocks {
             // The unit averages just computed, through the index (no linear lookups).
@@ -133,7 +133,7 @@ public final class GradesViewModel: ViewModel {
             })
             blocks[block.id] = average
         }
-        let outlook = book.outlook(needs: book.needs(leverage: false, tallies: tallies))
+        let outlook = book.outlook(needs: book.needs(leverage: false, tallies: tallies, positions: unitIndex))
         var blockOutlooks: [String: GradeOutlook] = [:]
         for (block, entry) in zip(book.blocks, outlook.blocks) { blockOutlooks[block.id] = entry }
         return Results(units: units, blocks: blocks, blockOutlooks: blockOutlooks, year: outlook.year)
