@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Locker: a full-screen terminal app (ncurses) with six tabs.
-// Module boundaries follow ../shared/docs/design.md §1: only TerminalUI imports CNcurses.
+// Module boundaries: docs/ARCHITECTURE.md §1 (only TerminalUI imports CNcurses). Each target
+// names every module it imports, none reached only through another.
 /// Static Swift runtime for release builds, plus the libraries FoundationEssentials pulls in
 /// that `-static-stdlib` alone does not name on Linux. Not position-independent: a PIE would
 /// need 41,000 relative relocations at start, dirtying every page that holds a pointer
@@ -104,6 +105,7 @@ let package = Package(
             dependencies: [
                 "LockerGames", "LockerKit", "LockerCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

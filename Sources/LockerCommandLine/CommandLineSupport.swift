@@ -39,14 +39,23 @@ public func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
+/// The exit status of every usage error (EX_USAGE of sysexits.h): an unknown command or
+/// option, a missing value, or a value an option cannot take. README's "Exit status" lists them.
+public let usageStatus: Int32 = 64
+
+/// A usage error: one translated sentence and exit status 64, like every other usage error.
+public func usageError(_ message: String) -> Never {
+    fail(message, status: usageStatus)
+}
+
 public func validValues<T: RawRepresentable & CaseIterable>(_ type: T.Type) -> String where T.RawValue == String {
     T.allCases.map(\.rawValue).joined(separator: ", ")
 }
 
-/// A `--lang` value as a language; anything else is one translated line and exit status 2.
+/// A `--lang` value as a language; anything else is a usage error.
 public func checkedLanguage(_ value: String) -> Language {
     guard let language = Language(rawValue: value.lowercased()) else {
-        fail(localizer.t("Unknown language \"{value}\". Valid languages: {values}.", ["value": value, "values": validValues(Language.self)]), status: 2)
+        usageError(localizer.t("Unknown language \"{value}\". Valid languages: {values}.", ["value": value, "values": validValues(Language.self)]))
     }
     return language
 }
@@ -86,17 +95,84 @@ public func inertJSON(_ json: String) -> String {
     return String(result)
 }
 
-/// Root options that subcommands need (ArgumentParser parses them on the root command).
-public enum RootOptions {
-    public nonisolated(unsafe) static var dataDir: String?
-    public nonisolated(unsafe) static var gamesDB: String?
-    public static var paths: DataPaths { DataPaths.resolve(dataDir: dataDir, gamesDB: nil, environment: environment) }
-}
-
-/// Documents `--lang` in a subcommand's help; the value itself is parsed by the root command.
-public struct LanguageHelp: ParsableArguments {
+/// The options both programs take before (or after) any command, declared once. `locker` and
+/// `locker-games` put them on their root command and every subcommand that reads them declares
+/// `@OptionGroup var shared: SharedOptions`: ArgumentParser hands it the root's parsed value.
+public struct SharedOptions: ParsableArguments {
     public init() {}
-    @Flag(name: .customLong("lang L"), help: ArgumentHelp(localizer.t("Interface language: {values} (default from LC_ALL, LC_MESSAGES, LANG).", ["values": validValues(Language.self)])))
-    public var documented = false
+
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Interface language: {values} (default from LC_ALL, LC_MESSAGES, LANG).", ["values": validValues(Language.self)]), valueName: "lang"),
+            completion: .list(Language.allCases.map(\.rawValue)))
+    public var lang: String?
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(localizer.t("Folder for settings, grades, quiz history and workouts."), valueName: "dir"), completion: .directory)
+    public var dataDir: String?
+
+    @Option(name: .customLong("games-db"), help: ArgumentHelp(localizer.t("Your local games database file (default: games.sqlite in the data folder). It must be yours alone: a club shares games through a games server."), valueName: "file"), completion: .file())
+    public var gamesDB: String?
+
+    @Option(name: .customLong("games-server"), help: ArgumentHelp(localizer.t("A Locker games server (https://host:port) for the Games tab and commands; also LOCKER_GAMES_SERVER or `locker games server URL`."), valueName: "url"))
+    public var gamesServer: String?
+
+    @Flag(name: .customLong("games-server-insecure"), help: ArgumentHelp(localizer.t("Allow plain http:// to a games server on another machine.")))
+    public var gamesServerInsecure = false
+
+    @Option(name: .customLong("games-ca"), help: ArgumentHelp(localizer.t("A PEM file of the certificate authority (or certificate) of your club's games server, trusted besides the system's; also SSL_CERT_FILE and SSL_CERT_DIR."), valueName: "file"), completion: .file(extensions: ["pem", "crt"]))
+    public var gamesCA: String?
+
+    public func validate() throws {
+        if let lang { _ = checkedLanguage(lang) }
+    }
+
+    /// The data folder and games file these options and the environment name.
+    public var paths: DataPaths { DataPaths.resolve(dataDir: dataDir, gamesDB: gamesDB, environment: environment) }
 }
 
+/// Parses the command line of `Root` and runs the command it names, with one form for every
+/// usage error: `locker: <sentence>`, the usage line, and exit status 64. Help and version
+/// print as ArgumentParser writes them and exit 0; a command's own failure keeps its status.
+public enum CommandLineEntry {
+    public static func parse<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) -> ParsableCommand {
+        do {
+            return try Root.parseAsRoot(arguments)
+        } catch {
+            if Root.exitCode(for: error) == .success { Root.exit(withError: error) }
+            reportUsageError(root, error)
+        }
+    }
+
+    /// Runs a parsed synchronous command; an error it throws ends the process as ArgumentParser would.
+    public static func run<Root: ParsableCommand>(_ parsed: ParsableCommand, of root: Root.Type) -> Never {
+        var command = parsed
+        do {
+            try command.run()
+            exit(0)
+        } catch {
+            Root.exit(withError: error)
+        }
+    }
+
+    /// Runs a command that may be asynchronous.
+    public static func main<Root: ParsableCommand>(_ root: Root.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        var command = parse(root, arguments)
+        do {
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+            exit(0)
+        } catch {
+            Root.exit(withError: error)
+        }
+    }
+
+    private static func reportUsageError<Root: ParsableCommand>(_ root: Root.Type, _ error: Error) -> Never {
+        var lines = Root.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let first = lines.first {
+            lines[0] = "locker: " + (first.hasPrefix("Error: ") ? String(first.dropFirst(7)) : first)
+        }
+        fputs(lines.joined(separator: "\n") + "\n", stderr)
+        exit(usageStatus)
+    }
+}

@@ -12,14 +12,11 @@ import LockerKit
 import Glibc
 #endif
 
-struct BridgeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bridge", abstract: "The Games tab's helper (JSON lines).",
-                                                    shouldDisplay: false)
-
-    func run() async throws {
+extension BridgeCommand: GamesCommandBody {
+    public func execute() async throws {
         let connection: GamesConnection
         do {
-            connection = try await Bridge.open()
+            connection = try await Bridge.open(shared)
         } catch let error as GamesError {
             // Answer every request with the reason, so the tab can say it.
             while let line = readLine() {
@@ -51,9 +48,9 @@ final class Bridge: @unchecked Sendable {
 
     init(connection: GamesConnection) { self.connection = connection }
 
-    static func open() async throws -> GamesConnection {
+    static func open(_ options: SharedOptions) async throws -> GamesConnection {
         guard let bundled = resources?.dataDirectory else { throw GamesError.database("Locker's bundled data was not found") }
-        return try await GamesContext.openConnection(bundled: bundled)
+        return try await options.openConnection(bundled: bundled)
     }
 
     /// Replies go out one whole line at a time.

@@ -10,36 +10,44 @@ import LockerKit
 import Glibc
 #endif
 
-/// The games target of this run and the helpers every command shares.
-enum GamesContext {
-    static var paths: DataPaths { DataPaths.resolve(dataDir: RootOptions.dataDir, gamesDB: RootOptions.gamesDB, environment: environment) }
-
-    static var now: Double { Date().timeIntervalSince1970 }
-
+/// The games target of this run's options.
+extension SharedOptions {
     /// Opens the server client or the local file (created and seeded when new), or exits 1.
-    static func connection() async -> GamesConnection {
-        await run { try await openConnection(bundled: bundledData()) }
+    func connection() async -> GamesConnection {
+        await GamesContext.run { try await openConnection(bundled: bundledData()) }
     }
 
-    /// The games target of this run's options (also the tab helper's, which answers failures
+    /// The games target of these options (also the tab helper's, which answers failures
     /// instead of exiting).
-    static func openConnection(bundled: URL) async throws -> GamesConnection {
-        let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths)
-        return try await GamesConnection.open(paths: paths, server: server, insecure: GamesOptions.insecure, trust: GamesOptions.trust,
+    func openConnection(bundled: URL) async throws -> GamesConnection {
+        let server = GamesConnection.serverAddress(flag: gamesServer, environment: environment, paths: paths)
+        return try await GamesConnection.open(paths: paths, server: server, insecure: gamesServerInsecure, trust: trust,
                                              bundled: bundled)
     }
 
     /// The connection and the logged-in account's token, or exit 1 saying how to log in.
-    static func signedIn() async -> (GamesConnection, String) {
+    func signedIn() async -> (GamesConnection, String) {
         let connection = await connection()
-        return (connection, token(connection))
+        return (connection, GamesContext.token(connection))
     }
 
+    /// The certificate authorities trusted besides the system's: `--games-ca`, else the one
+    /// saved with the server; then `SSL_CERT_FILE` and `SSL_CERT_DIR`.
+    var trust: GamesTrust {
+        let saved = (try? DataFileError.decode(Settings.self, from: paths.settingsFile))?.gamesCertificate
+        return GamesTrust.from(option: gamesCA ?? saved, environment: environment)
+    }
+}
+
+/// The helpers every games command shares.
+enum GamesContext {
+    static var now: Double { Date().timeIntervalSince1970 }
+
     /// A start typed on the command line, checked for its form (the server reads it on the
-    /// ground's clock), or exit 2.
+    /// ground's clock), or a usage error.
     static func startTime(_ text: String) -> String {
         guard WallTime.parse(text) != nil || Instant.parse(text) != nil else {
-            fail(localizer.t("“{value}” is not a date and time: write 2026-12-05T10:00 (the time at the ground).", ["value": TerminalText.inert(text)]), status: 2)
+            usageError(localizer.t("“{value}” is not a date and time: write 2026-12-05T10:00 (the time at the ground).", ["value": TerminalText.inert(text)]))
         }
         return text
     }
@@ -61,13 +69,13 @@ enum GamesContext {
         }
     }
 
-    /// The password from standard input; without `--password-stdin` (`flagGiven`), a message
-    /// saying how to give it and exit status 2. Passwords never go on the command line, where
-    /// every user of the machine could read them in the process list.
+    /// The password from standard input; without `--password-stdin` (`flagGiven`), a usage error
+    /// saying how to give it. Passwords never go on the command line, where every user of the
+    /// machine could read them in the process list.
     static func passwordFromStdin(flagGiven: Bool) -> String {
-        guard flagGiven else { fail(localizer.t("Give the password on standard input with --password-stdin."), status: 2) }
+        guard flagGiven else { usageError(localizer.t("Give the password on standard input with --password-stdin.")) }
         guard let line = readLine(strippingNewline: true) else {
-            fail(localizer.t("Give the password on standard input, e.g. printf '%s' \"$PASSWORD\" | locker login NAME --password-stdin"), status: 2)
+            usageError(localizer.t("Give the password on standard input, e.g. printf '%s' \"$PASSWORD\" | locker login NAME --password-stdin"))
         }
         return line
     }
@@ -76,65 +84,31 @@ enum GamesContext {
     static func newKey() -> String { UUID().uuidString.lowercased() }
 }
 
-/// `--games-server URL`, `--games-server-insecure` and `--games-ca FILE`, parsed on the root command.
-enum GamesOptions {
-    nonisolated(unsafe) static var server: String?
-    nonisolated(unsafe) static var insecure = false
-    nonisolated(unsafe) static var certificateAuthority: String?
 
-    /// The certificate authorities trusted besides the system's: `--games-ca`, else the one
-    /// saved with the server; then `SSL_CERT_FILE` and `SSL_CERT_DIR`.
-    static var trust: GamesTrust {
-        let saved = (try? DataFileError.decode(Settings.self, from: GamesContext.paths.settingsFile))?.gamesCertificate
-        return GamesTrust.from(option: certificateAuthority ?? saved, environment: environment)
-    }
-}
-
-struct AccountCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "account", abstract: localizer.t("Games accounts."),
-        subcommands: [AccountCreateCommand.self, AccountPasswordCommand.self, AccountDeleteCommand.self, AccountAdminCommand.self])
-}
-
-struct AccountPasswordCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "password",
-        abstract: localizer.t("Change your password: the current one, then the new one, each on its own line of standard input. Your other sessions are logged out."))
-    @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the current and the new password from standard input, one per line."))) var passwordStdin = false
-
-    func run() async throws {
+extension AccountPasswordCommand: GamesCommandBody {
+    public func execute() async throws {
         let current = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
         let new = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
-        let (connection, token) = await GamesContext.signedIn()
+        let (connection, token) = await shared.signedIn()
         await GamesContext.run { try await connection.api.changePassword(PasswordChange(current: current, new: new), token: token) }
         print(localizer.t("Password changed; your other sessions are logged out."))
     }
 }
 
-struct AccountDeleteCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "delete",
-        abstract: localizer.t("Delete your account: your future bookings and games are cancelled and your name is removed."))
-    @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password from standard input."))) var passwordStdin = false
-
-    func run() async throws {
+extension AccountDeleteCommand: GamesCommandBody {
+    public func execute() async throws {
         let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
-        let (connection, token) = await GamesContext.signedIn()
+        let (connection, token) = await shared.signedIn()
         await GamesContext.run { try await connection.api.deleteAccount(password: password, token: token) }
         connection.session.remove()
         print(localizer.t("Your account is deleted."))
     }
 }
 
-struct AccountAdminCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "admin",
-        abstract: localizer.t("Make an account an administrator (or, with --revoke, a player again), on the store itself."))
-    @Argument(help: ArgumentHelp(localizer.t("The account's username."), valueName: "name")) var name: String
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Make the account a player again."))) var revoke = false
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The store: a SQLite file or postgres://… (the server's --db). Default: the local games file."), valueName: "store"))
-    var db: String?
-
-    func run() async throws {
+extension AccountAdminCommand: GamesCommandBody {
+    public func execute() async throws {
         // Roles are the store owner's to give: on the store itself, never through the API.
-        let database = await GamesContext.run { try await ServeCommand.openStore(db ?? GamesContext.paths.gamesDatabase.path) }
+        let database = await GamesContext.run { try await ServeCommand.openStore(db ?? shared.paths.gamesDatabase.path) }
         let service = await GamesContext.run { try await GamesConnection.localService(database: database, bundled: bundledData()) }
         await GamesContext.run { try await service.setAdministrator(name, !revoke) }
         await database.close()
@@ -143,27 +117,19 @@ struct AccountAdminCommand: AsyncParsableCommand {
     }
 }
 
-struct AccountCreateCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "create", abstract: localizer.t("Create a games account."))
-    @Argument(help: ArgumentHelp(localizer.t("3 to 32 letters, digits, dot, underscore or hyphen."), valueName: "name")) var name: String
-    @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password (8 characters or more) from standard input."))) var passwordStdin = false
-
-    func run() async throws {
+extension AccountCreateCommand: GamesCommandBody {
+    public func execute() async throws {
         let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
-        let connection = await GamesContext.connection()
+        let connection = await shared.connection()
         let session = await GamesContext.run { try await connection.api.signUp(Credentials(name: name, password: password)) }
         print(localizer.t("Account {name} created. Log in with: locker login {name} --password-stdin", ["name": TerminalText.inert(session.name)]))
     }
 }
 
-struct LoginCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "login", abstract: localizer.t("Log in to the games database (the session is kept in the data folder)."))
-    @Argument(help: ArgumentHelp(localizer.t("Your username."), valueName: "name")) var name: String
-    @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password from standard input."))) var passwordStdin = false
-
-    func run() async throws {
+extension LoginCommand: GamesCommandBody {
+    public func execute() async throws {
         let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
-        let connection = await GamesContext.connection()
+        let connection = await shared.connection()
         let session = await GamesContext.run { try await connection.api.login(Credentials(name: name, password: password)) }
         do {
             try connection.session.write(session.token)
@@ -174,12 +140,9 @@ struct LoginCommand: AsyncParsableCommand {
     }
 }
 
-struct LogoutCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "logout", abstract: localizer.t("Log out of the games database."))
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Log out every session of your account, on every machine."))) var everywhere = false
-
-    func run() async throws {
-        let connection = await GamesContext.connection()
+extension LogoutCommand: GamesCommandBody {
+    public func execute() async throws {
+        let connection = await shared.connection()
         let unended = connection.session.unended()
         if everywhere {
             // The current session, or one an earlier log-out could not end on the server.
@@ -209,35 +172,7 @@ struct LogoutCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "games",
-        abstract: localizer.t("Pickup cricket games in the City of Casey: grounds, games, bookings."),
-        subcommands: [GamesGroundsCommand.self, GamesCreateCommand.self, GamesListCommand.self, GamesShowCommand.self,
-                      GamesBookCommand.self, GamesCancelCommand.self, GamesEditCommand.self, GamesRosterCommand.self,
-                      GamesCancelGameCommand.self, GamesRemoveCommand.self, GamesUpcomingCommand.self, GamesTodayCommand.self, GamesICSCommand.self,
-                      GamesWhoAmICommand.self, GamesServerCommand.self, ServeCommand.self, BridgeCommand.self])
-}
 
-/// `--postcode P` or `--near LAT,LON`.
-struct PlaceOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(localizer.t("A Casey postcode (4 digits)."), valueName: "postcode")) var postcode: String?
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("A position as latitude,longitude."), valueName: "lat,lon")) var near: String?
-
-    func place() -> Place {
-        if let near {
-            guard let place = Place(near), case .position = place else {
-                fail(localizer.t("“{value}” is not a position: write latitude,longitude, e.g. -38.03,145.34.", ["value": TerminalText.inert(near)]), status: 2)
-            }
-            return place
-        }
-        guard let postcode else { fail(localizer.t("Give --postcode P or --near LAT,LON."), status: 2) }
-        guard let place = Place(postcode), case .postcode = place else {
-            fail(GamesError.badPostcode(postcode).message(localizer), status: 2)
-        }
-        return place
-    }
-}
 
 /// One game as a line of text; names and notes other people typed are made inert.
 func gameLine(_ g: GameListing) -> String {
@@ -251,21 +186,9 @@ func gameLine(_ g: GameListing) -> String {
     return line
 }
 
-struct GamesGroundsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "grounds", abstract: localizer.t("The 5 grounds nearest to a postcode or a position, with their distance."),
-        subcommands: [GamesGroundsNearCommand.self, GamesGroundsImportCommand.self], defaultSubcommand: GamesGroundsNearCommand.self)
-}
 
-struct GamesGroundsImportCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: localizer.t("Add or update grounds from the council's playgrounds export (CSV or GeoJSON)."))
-    @Argument(help: ArgumentHelp(localizer.t("A CSV or GeoJSON file with record id, playground name, suburb name, postcode, latitude and longitude."), valueName: "file"))
-    var file: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The store to import into: a SQLite file or postgres://… (the server's --db). Default: the local games file."), valueName: "store"))
-    var db: String?
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Change grounds already in the store when the file gives other details for them."))) var replace = false
-
-    func run() async throws {
+extension GamesGroundsImportCommand: GamesCommandBody {
+    public func execute() async throws {
         guard let data = FileManager.default.contents(atPath: file) else { fail(localizer.t("Cannot read {file}.", ["file": file]), status: 1) }
         let grounds: [Ground]
         do {
@@ -274,7 +197,7 @@ struct GamesGroundsImportCommand: AsyncParsableCommand {
             fail(localizer.t("{place}: {problem}. Nothing was imported.", ["place": problem.place, "problem": problem.message]), status: 1)
         }
         // Grounds are the club's to change: on the store itself, never through the API.
-        let database = await GamesContext.run { try await ServeCommand.openStore(db ?? GamesContext.paths.gamesDatabase.path) }
+        let database = await GamesContext.run { try await ServeCommand.openStore(db ?? shared.paths.gamesDatabase.path) }
         let service = await GamesContext.run { try await GamesConnection.localService(database: database, bundled: bundledData()) }
         await GamesContext.run { try await service.importGrounds(grounds, replacing: replace) }
         await database.close()
@@ -282,14 +205,10 @@ struct GamesGroundsImportCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesGroundsNearCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "near", abstract: localizer.t("The 5 grounds nearest to a postcode or a position, with their distance."))
-    @OptionGroup var place: PlaceOptions
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-
-    func run() async throws {
+extension GamesGroundsNearCommand: GamesCommandBody {
+    public func execute() async throws {
         let place = place.place()
-        let connection = await GamesContext.connection()
+        let connection = await shared.connection()
         let nearest = await GamesContext.run { try await connection.api.grounds(near: place) }
         if json { printJSON(nearest); return }
         for n in nearest {
@@ -300,19 +219,10 @@ struct GamesGroundsNearCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesCreateCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "create", abstract: localizer.t("Create a game at a ground."))
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Ground id (see locker games grounds)."), valueName: "id")) var ground: String
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Local date and time, e.g. 2026-12-05T10:00."), valueName: "time")) var at: String
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Players you already have, yourself included."), valueName: "n")) var players: Int
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Most players (2–50, default 22)."), valueName: "n")) var capacity: Int = 22
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Players needed for the game to be on."), valueName: "n")) var min: Int?
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("A note for the players."), valueName: "text")) var note: String?
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-
-    func run() async throws {
+extension GamesCreateCommand: GamesCommandBody {
+    public func execute() async throws {
         let startsAt = GamesContext.startTime(at)
-        let (connection, token) = await GamesContext.signedIn()
+        let (connection, token) = await shared.signedIn()
         let game = await GamesContext.run {
             try await connection.api.create(NewGame(ground: ground, startsAt: startsAt, players: players, capacity: capacity, minimum: min, note: note),
                                             idempotencyKey: GamesContext.newKey(), token: token)
@@ -323,18 +233,11 @@ struct GamesCreateCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesEditCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "edit", abstract: localizer.t("Change the time, capacity or note of a game you organise (booked players see it)."))
-    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Local date and time, e.g. 2026-12-05T10:00."), valueName: "time")) var at: String?
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Most players (2–50); players beyond it go to the head of the waitlist."), valueName: "n")) var capacity: Int?
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("A note for the players (empty removes it)."), valueName: "text")) var note: String?
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-
-    func run() async throws {
+extension GamesEditCommand: GamesCommandBody {
+    public func execute() async throws {
         let changes = GameChanges(startsAt: at.map(GamesContext.startTime), capacity: capacity, note: note)
-        guard !changes.isEmpty else { fail(localizer.t("Give --at, --capacity or --note."), status: 2) }
-        let (connection, token) = await GamesContext.signedIn()
+        guard !changes.isEmpty else { usageError(localizer.t("Give --at, --capacity or --note.")) }
+        let (connection, token) = await shared.signedIn()
         let edited = await GamesContext.run { try await connection.api.edit(game, changes, token: token) }
         if json { printJSON(edited); return }
         print(localizer.t("Game {id} changed.", ["id": String(game)]))
@@ -342,13 +245,9 @@ struct GamesEditCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesRosterCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "roster", abstract: localizer.t("Who is going and who is waitlisted, for a game you organise."))
-    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-
-    func run() async throws {
-        let (connection, token) = await GamesContext.signedIn()
+extension GamesRosterCommand: GamesCommandBody {
+    public func execute() async throws {
+        let (connection, token) = await shared.signedIn()
         let roster = await GamesContext.run { try await connection.api.roster(game, token: token) }
         if json { printJSON(roster); return }
         print(localizer.t("Going ({count}):", ["count": String(roster.going.count)]))
@@ -358,14 +257,10 @@ struct GamesRosterCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesListCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: localizer.t("Games still to come at the 5 grounds nearest to a postcode or a position."))
-    @OptionGroup var place: PlaceOptions
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-
-    func run() async throws {
+extension GamesListCommand: GamesCommandBody {
+    public func execute() async throws {
         let place = place.place()
-        let connection = await GamesContext.connection()
+        let connection = await shared.connection()
         let list = await GamesContext.run { try await connection.api.games(near: place, token: connection.session.read()) }
         if json { printJSON(list); return }
         if list.isEmpty { print(localizer.t("No games planned at these grounds yet.")) }
@@ -373,13 +268,9 @@ struct GamesListCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesShowCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: localizer.t("One game, with its note and map link."))
-    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-
-    func run() async throws {
-        let connection = await GamesContext.connection()
+extension GamesShowCommand: GamesCommandBody {
+    public func execute() async throws {
+        let connection = await shared.connection()
         let found = await GamesContext.run { try await connection.api.game(game, token: connection.session.read()) }
         if json { printJSON(found); return }
         print(gameLine(found))
@@ -389,13 +280,9 @@ struct GamesShowCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesBookCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "book", abstract: localizer.t("Book a place in a game (the waitlist when it is full)."))
-    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-
-    func run() async throws {
-        let (connection, token) = await GamesContext.signedIn()
+extension GamesBookCommand: GamesCommandBody {
+    public func execute() async throws {
+        let (connection, token) = await shared.signedIn()
         let booked = await GamesContext.run { try await connection.api.book(game, idempotencyKey: GamesContext.newKey(), token: token) }
         if json { printJSON(booked); return }
         print(booked.myStatus == .waitlisted ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game)])
@@ -403,46 +290,33 @@ struct GamesBookCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesCancelCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "cancel", abstract: localizer.t("Cancel your booking or leave the waitlist (the first player waiting gets your place)."))
-    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
-
-    func run() async throws {
-        let (connection, token) = await GamesContext.signedIn()
+extension GamesCancelCommand: GamesCommandBody {
+    public func execute() async throws {
+        let (connection, token) = await shared.signedIn()
         _ = await GamesContext.run { try await connection.api.cancelBooking(game, token: token) }
         print(localizer.t("Your booking for game {id} is cancelled.", ["id": String(game)]))
     }
 }
 
-struct GamesRemoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: localizer.t("Remove a game and its bookings altogether (administrators only, for spam)."))
-    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
-
-    func run() async throws {
-        let (connection, token) = await GamesContext.signedIn()
+extension GamesRemoveCommand: GamesCommandBody {
+    public func execute() async throws {
+        let (connection, token) = await shared.signedIn()
         await GamesContext.run { try await connection.api.removeGame(game, token: token) }
         print(localizer.t("Game {id} is removed.", ["id": String(game)]))
     }
 }
 
-struct GamesCancelGameCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "cancel-game", abstract: localizer.t("Cancel a game you organise, with a reason the players see."))
-    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Why the game is off."), valueName: "text")) var reason: String
-
-    func run() async throws {
-        let (connection, token) = await GamesContext.signedIn()
+extension GamesCancelGameCommand: GamesCommandBody {
+    public func execute() async throws {
+        let (connection, token) = await shared.signedIn()
         _ = await GamesContext.run { try await connection.api.cancelGame(game, reason: reason, token: token) }
         print(localizer.t("Game {id} is cancelled.", ["id": String(game)]))
     }
 }
 
-struct GamesUpcomingCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "upcoming", abstract: localizer.t("Your games still to come (organised or booked), earliest first."))
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-
-    func run() async throws {
-        let (connection, token) = await GamesContext.signedIn()
+extension GamesUpcomingCommand: GamesCommandBody {
+    public func execute() async throws {
+        let (connection, token) = await shared.signedIn()
         let list = await GamesContext.run { try await connection.api.upcoming(token: token) }.filter { $0.start > GamesContext.now }
         if json { printJSON(list); return }
         if list.isEmpty { print(localizer.t("No games to come.")) }
@@ -450,21 +324,17 @@ struct GamesUpcomingCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesTodayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "today",
-        abstract: localizer.t("Your games today, for a shell start-up file: prints nothing when there are none (or when you are not logged in)."))
-
-    func run() async throws {
-        let paths = GamesContext.paths
-        let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths)
+extension GamesTodayCommand: GamesCommandBody {
+    public func execute() async throws {
+        let paths = shared.paths
+        let server = GamesConnection.serverAddress(flag: shared.gamesServer, environment: environment, paths: paths)
         guard server != nil || FileManager.default.fileExists(atPath: paths.gamesDatabase.path) else { return }
         // A shell start-up file must never hang or fail: no answer within 2 s is no answer.
         let deadline = Task.detached {
             try await Task.sleep(nanoseconds: 2_000_000_000)
             Glibc.exit(0)
         }
-        guard let connection = try? await GamesContext.openConnection(bundled: bundledData()), let token = connection.session.read(),
+        guard let connection = try? await shared.openConnection(bundled: bundledData()), let token = connection.session.read(),
               let games = try? await connection.api.upcoming(token: token) else { return }
         deadline.cancel()
         let now = GamesContext.now
@@ -483,13 +353,9 @@ struct GamesTodayCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesICSCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ics", abstract: localizer.t("Write a game as an iCalendar (.ics) file for your calendar."))
-    @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) var game: Int64
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The .ics file to write."), valueName: "file")) var out: String
-
-    func run() async throws {
-        let connection = await GamesContext.connection()
+extension GamesICSCommand: GamesCommandBody {
+    public func execute() async throws {
+        let connection = await shared.connection()
         let found = await GamesContext.run { try await connection.api.game(game, token: connection.session.read()) }
         do {
             try AtomicFile.write(Data(GameCalendar.ics(found, store: connection.storeTag, now: GamesContext.now).utf8), to: URL(fileURLWithPath: out))
@@ -500,27 +366,20 @@ struct GamesICSCommand: AsyncParsableCommand {
     }
 }
 
-struct GamesWhoAmICommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "whoami", abstract: localizer.t("The logged-in games user (exit 1 when nobody is logged in)."))
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-
-    func run() async throws {
-        let (connection, token) = await GamesContext.signedIn()
+extension GamesWhoAmICommand: GamesCommandBody {
+    public func execute() async throws {
+        let (connection, token) = await shared.signedIn()
         let account = await GamesContext.run { try await connection.api.account(token: token) }
         if json { printJSON(account) } else { print(account.name) }
     }
 }
 
-struct GamesServerCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "server", abstract: localizer.t("Show, save or forget the games server the tab and these commands use."))
-    @Argument(help: ArgumentHelp(localizer.t("The server's address, e.g. https://games.example.org:8787."), valueName: "url")) var url: String?
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Forget the saved server: use the local games file."))) var local = false
-
-    func run() async throws {
-        let paths = GamesContext.paths
+extension GamesServerCommand: GamesCommandBody {
+    public func execute() async throws {
+        let paths = shared.paths
         let repository = JSONRepository<Settings>(url: paths.settingsFile)
         if url != nil || local {
-            if let url { _ = await GamesContext.run { try GamesHTTPClient(url: url, allowInsecure: GamesOptions.insecure, trust: GamesOptions.trust) } }
+            if let url { _ = await GamesContext.run { try GamesHTTPClient(url: url, allowInsecure: shared.gamesServerInsecure, trust: shared.trust) } }
             guard paths.prepare() else { fail(localizer.t("The data folder {path} cannot be written.", ["path": paths.directory.path]), status: 1) }
             var settings = Settings()
             if FileManager.default.fileExists(atPath: paths.settingsFile.path) {
@@ -532,7 +391,7 @@ struct GamesServerCommand: AsyncParsableCommand {
             settings.gamesServer = local ? nil : url
             if local {
                 settings.gamesCertificate = nil
-            } else if let file = GamesOptions.certificateAuthority {
+            } else if let file = shared.gamesCA {
                 // A copy beside the settings, so a downloads folder tidied later breaks nothing.
                 let copy = paths.directory.appendingPathComponent("games-ca.pem")
                 do {
@@ -546,7 +405,7 @@ struct GamesServerCommand: AsyncParsableCommand {
                 fail(localizer.t("The settings could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]), status: 1)
             }
         }
-        if let server = GamesConnection.serverAddress(flag: GamesOptions.server, environment: environment, paths: paths) {
+        if let server = GamesConnection.serverAddress(flag: shared.gamesServer, environment: environment, paths: paths) {
             print(localizer.t("Games server: {url}", ["url": TerminalText.inert(server)]))
             if let saved = (try? DataFileError.decode(Settings.self, from: paths.settingsFile))?.gamesCertificate {
                 print(localizer.t("Its certificate authority, trusted besides the system's: {file}", ["file": TerminalText.inert(saved)]))

@@ -25,7 +25,7 @@ struct DiveDDCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
     var json = false
 
-    @OptionGroup var parent: LanguageHelp
+    @OptionGroup var shared: SharedOptions
 
     struct Output: Encodable {
         var code: String
@@ -37,7 +37,7 @@ struct DiveDDCommand: ParsableCommand {
 
     func run() throws {
         guard let height = DiveHeight(parsing: height) else {
-            fail(localizer.t("“{value}” is not a diving height: use 1, 3, 5, 7.5 or 10.", ["value": self.height]), status: 1)
+            usageError(localizer.t("“{value}” is not a diving height: use 1, 3, 5, 7.5 or 10.", ["value": self.height]))
         }
         let dive: DiveCode
         let components: DDComponents
@@ -78,7 +78,7 @@ struct DiveScoreCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
     var json = false
 
-    @OptionGroup var parent: LanguageHelp
+    @OptionGroup var shared: SharedOptions
 
     struct Output: Encodable {
         var dd: Double

@@ -15,12 +15,14 @@ struct GradesSource: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(localizer.t("A grades.json file (default: the one in the data folder)."), valueName: "file"))
     var file: String?
 
+    @OptionGroup var shared: SharedOptions
+
     func load() -> GradeBook {
         let url: URL
         if let file {
             url = URL(fileURLWithPath: file)
         } else {
-            url = RootOptions.paths.gradesFile
+            url = shared.paths.gradesFile
             if !FileManager.default.fileExists(atPath: url.path) {
                 return loadBook(bundledData().appendingPathComponent("grades/grades.json"))
             }
@@ -58,8 +60,6 @@ struct GradesResultsCommand: ParsableCommand {
 
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
     var json = false
-
-    @OptionGroup var parent: LanguageHelp
 
     func run() throws {
         let book = source.load()
@@ -130,8 +130,6 @@ struct GradesNeedCommand: ParsableCommand {
 
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
     var json = false
-
-    @OptionGroup var parent: LanguageHelp
 
     private struct Output: Encodable {
         struct Block: Encodable {
@@ -204,6 +202,8 @@ struct GradesImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(localizer.t("A CSV file as written by locker grades export."), valueName: "file.csv"))
     var file: String
 
+    @OptionGroup var shared: SharedOptions
+
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else {
             fail(localizer.t("Cannot read {file}.", ["file": file]), status: 1)
@@ -211,7 +211,7 @@ struct GradesImportCommand: ParsableCommand {
         guard let text = String(validating: data, as: UTF8.self) else {
             fail(localizer.t("{file} is not UTF-8 text; save it from the spreadsheet as CSV UTF-8.", ["file": file]), status: 1)
         }
-        let paths = RootOptions.paths
+        let paths = shared.paths
         let current: GradeBook
         if FileManager.default.fileExists(atPath: paths.gradesFile.path) {
             current = GradesSource(file: paths.gradesFile.path).load()

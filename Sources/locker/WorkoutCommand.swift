@@ -42,7 +42,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
     @Option(name: .customLong("max-hr"), help: ArgumentHelp(localizer.t("Maximum heart rate for the zones (default: settings, else the workout's maximum)."), valueName: "bpm"))
     var maxHR: Int?
 
-    @OptionGroup var parent: LanguageHelp
+    @OptionGroup var shared: SharedOptions
 
     struct Output: Encodable {
         var file: String
@@ -95,10 +95,10 @@ struct WorkoutSummaryCommand: ParsableCommand {
 
     func run() throws {
         if let maxHR, !(100...250).contains(maxHR) {
-            fail(localizer.t("--max-hr must be between 100 and 250 beats per minute."), status: 2)
+            usageError(localizer.t("--max-hr must be between 100 and 250 beats per minute."))
         }
         let activities = WorkoutActivities.split(readWorkout(file))
-        let settingsMax = maxHR ?? (try? DataFileError.decode(Settings.self, from: RootOptions.paths.settingsFile))?.maxHeartRate
+        let settingsMax = maxHR ?? (try? DataFileError.decode(Settings.self, from: shared.paths.settingsFile))?.maxHeartRate
         let name = URL(fileURLWithPath: file).lastPathComponent
         var outputs: [Output] = []
         for (index, workout) in activities.enumerated() {
@@ -135,9 +135,11 @@ struct WorkoutImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx, .fit or .json workout file."), valueName: "file"))
     var file: String
 
+    @OptionGroup var shared: SharedOptions
+
     func run() throws {
         let workout = readWorkout(file)
-        let paths = RootOptions.paths
+        let paths = shared.paths
         guard paths.prepare() else {
             fail(localizer.t("The data folder {path} cannot be written.", ["path": paths.directory.path]), status: 1)
         }

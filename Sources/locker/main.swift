@@ -20,56 +20,37 @@ struct Locker: ParsableCommand {
         discussion: localizer.t("Keys inside the app: 1…6 switch tabs, ? shows help, L changes language, T changes theme, q quits. Data is kept in --data-dir, else $LOCKER_DATA_DIR, else $XDG_DATA_HOME/locker, else ~/.local/share/locker."),
         version: "locker \(LockerVersion.current)",
         subcommands: [RulesCommand.self, PenaltiesCommand.self, QuizCommand.self, DiveCommand.self, GradesCommand.self, WorkoutCommand.self,
-                      AccountForward.self, LoginForward.self, LogoutForward.self, GamesForward.self,
+                      AccountCommand.self, LoginCommand.self, LogoutCommand.self, GamesCommand.self,
                       DebugSaveLoopCommand.self])
 
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"))
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"), completion: .list(Tab.allCases.map(\.rawValue)))
     var tab: String?
 
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Interface language: {values} (default from LC_ALL, LC_MESSAGES, LANG).", ["values": validValues(Language.self)]), valueName: "lang"))
-    var lang: String?
-
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Colour theme: {values}. NO_COLOR also turns colour off.", ["values": validValues(ThemeChoice.self)]), valueName: "theme"))
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Colour theme: {values}. NO_COLOR also turns colour off.", ["values": validValues(ThemeChoice.self)]), valueName: "theme"), completion: .list(ThemeChoice.allCases.map(\.rawValue)))
     var theme: String?
 
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Draw with ASCII only (no box drawing or braille).")))
     var ascii = false
 
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp(localizer.t("Folder for settings, grades, quiz history and workouts."), valueName: "dir"))
-    var dataDir: String?
-
-    @Option(name: .customLong("games-db"), help: ArgumentHelp(localizer.t("Games database file (shared by several users of one host)."), valueName: "file"))
-    var gamesDB: String?
-
-    @Option(name: .customLong("games-server"), help: ArgumentHelp(localizer.t("A Locker games server (https://host:port) for the Games tab and commands; also LOCKER_GAMES_SERVER or `locker games server URL`."), valueName: "url"))
-    var gamesServer: String?
-
-    @Flag(name: .customLong("games-server-insecure"), help: ArgumentHelp(localizer.t("Allow plain http:// to a games server on another machine.")))
-    var gamesServerInsecure = false
-
-    @Option(name: .customLong("games-ca"), help: ArgumentHelp(localizer.t("A PEM file of the certificate authority (or certificate) of your club's games server, trusted besides the system's; also SSL_CERT_FILE and SSL_CERT_DIR."), valueName: "file"))
-    var gamesCA: String?
+    @OptionGroup var shared: SharedOptions
 
     /// Hidden, for the crash tests: F12 then makes the app fail this way (see DebugFault).
     @Option(name: .customLong("debug-fault"), help: .hidden)
     var debugFault: DebugFault?
 
     func validate() throws {
-        _ = try resolveChoices()
-        // Subcommands run after this and read the root's --data-dir and --games-db from here.
-        RootOptions.dataDir = dataDir
-        RootOptions.gamesDB = gamesDB
+        _ = resolveChoices()
     }
 
     func run() throws {
-        let choices = try resolveChoices()
-        let paths = DataPaths.resolve(dataDir: dataDir, gamesDB: gamesDB, environment: environment)
+        let choices = resolveChoices()
+        let paths = shared.paths
         let utf8 = Terminal.prepareLocale()
         let terminal: Terminal
         do {
             terminal = try Terminal()
         } catch TerminalError.notATerminal {
-            fail(localizer.t("Locker needs a terminal: run it in a terminal window, not through a pipe. Subcommands such as 'locker --help' work anywhere."), status: 2)
+            fail(localizer.t("Locker needs a terminal: run it in a terminal window, not through a pipe. Subcommands such as 'locker --help' work anywhere."), status: 1)
         } catch TerminalError.unknownTerminal(let name) {
             fail(localizer.t("Your terminal type \"{term}\" is not known to ncurses. Try TERM=xterm-256color.", ["term": name]), status: 1)
         }
@@ -83,28 +64,28 @@ struct Locker: ParsableCommand {
         }
         var options = AppOptions(choices: choices, ascii: ascii || !utf8, paths: paths, resources: resources)
         options.debugFault = debugFault
-        options.gamesServer = gamesServer
-        options.gamesServerInsecure = gamesServerInsecure
-        options.gamesCA = gamesCA
+        options.gamesServer = shared.gamesServer
+        options.gamesServerInsecure = shared.gamesServerInsecure
+        options.gamesCA = shared.gamesCA
         let app = App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         let status = app.run()
         throw ExitCode(status)
     }
 
-    /// Checks --tab, --lang and --theme; a bad value is one translated line and exit status 2.
-    func resolveChoices() throws -> StartupChoices {
+    /// Checks --tab, --lang and --theme; a bad value is a usage error.
+    func resolveChoices() -> StartupChoices {
         var choices = StartupChoices(environmentLanguage: Language.fromEnvironment(environment),
                                      colorAllowed: (environment["NO_COLOR"] ?? "").isEmpty)
         if let tab {
             guard let value = Tab(rawValue: tab.lowercased()) else {
-                fail(localizer.t("Unknown tab \"{value}\". Valid tabs: {values}.", ["value": tab, "values": validValues(Tab.self)]), status: 2)
+                usageError(localizer.t("Unknown tab \"{value}\". Valid tabs: {values}.", ["value": tab, "values": validValues(Tab.self)]))
             }
             choices.tab = value
         }
-        if let lang { choices.language = checkedLanguage(lang) }
+        if let lang = shared.lang { choices.language = checkedLanguage(lang) }
         if let theme {
             guard let value = ThemeChoice(rawValue: theme.lowercased()) else {
-                fail(localizer.t("Unknown theme \"{value}\". Valid themes: {values}.", ["value": theme, "values": validValues(ThemeChoice.self)]), status: 2)
+                usageError(localizer.t("Unknown theme \"{value}\". Valid themes: {values}.", ["value": theme, "values": validValues(ThemeChoice.self)]))
             }
             choices.theme = value
         }
@@ -130,7 +111,7 @@ struct RulesCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(localizer.t("Print the articles whose number, title or text contains this (case and accents ignored)."), valueName: "text"))
     var search: String?
 
-    @OptionGroup var parent: LanguageHelp
+    @OptionGroup var shared: SharedOptions
 
     func run() throws {
         let digest = loadDigest(localizer.language)
@@ -162,6 +143,8 @@ struct RulesImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(localizer.t("The rule book PDF (World Aquatics Competition Regulations, Part Four — Diving)."), valueName: "file.pdf"))
     var file: String
 
+    @OptionGroup var shared: SharedOptions
+
     func run() throws {
         let digest = loadDigest(.en)
         guard FileManager.default.isReadableFile(atPath: file) else {
@@ -182,7 +165,7 @@ struct RulesImportCommand: ParsableCommand {
         } catch {
             fail("\(error)", status: 1)
         }
-        let paths = RootOptions.paths
+        let paths = shared.paths
         guard paths.prepare() else {
             fail(localizer.t("The data folder {path} cannot be written.", ["path": paths.directory.path]), status: 1)
         }
@@ -210,6 +193,8 @@ struct QuizHistoryCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print one JSON array instead of text.")))
     var json = false
 
+    @OptionGroup var shared: SharedOptions
+
     struct Row: Encodable {
         var date: String
         var kind: String
@@ -221,7 +206,7 @@ struct QuizHistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let file = RootOptions.paths.quizHistoryFile
+        let file = shared.paths.quizHistoryFile
         let history: QuizHistory
         switch JSONRepository<QuizHistory>(url: file).load() {
         case .loaded(let stored): history = stored
@@ -252,9 +237,7 @@ struct PenaltiesCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print one JSON array instead of text.")))
     var json = false
 
-    // `--lang` belongs to the root command (ArgumentParser gives a parent's options precedence),
-    // so `locker penalties --lang fr` reaches Locker.lang; Locker.validate() checks it.
-    @OptionGroup var parent: LanguageHelp
+    @OptionGroup var shared: SharedOptions
 
     /// One penalty as the JSON output shows it.
     struct Row: Encodable {
@@ -297,5 +280,8 @@ struct PenaltiesCommand: ParsableCommand {
 }
 
 prepareProcess()
-GamesForwarding.execIfGamesCommand()
-Locker.main()
+let arguments = Array(CommandLine.arguments.dropFirst())
+let command = CommandLineEntry.parse(Locker.self, arguments)
+// The games commands run in `locker-games` (see GamesCommandDefinition).
+if command is any GamesCommandDefinition { GamesForwarding.exec(arguments) }
+CommandLineEntry.run(command, of: Locker.self)

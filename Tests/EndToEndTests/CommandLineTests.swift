@@ -1,5 +1,8 @@
 import Foundation
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The command line outside the full-screen app: help, version, bad values, no terminal.
 final class CommandLineTests: XCTestCase {
@@ -27,7 +30,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(version.stdout.hasPrefix("locker "), version.stdout)
     }
 
-    func testUnknownValuesExitTwoWithOneTranslatedLine() throws {
+    func testUnknownValuesAreUsageErrorsOfOneTranslatedLine() throws {
         let cases: [([String], String)] = [
             (["--lang", "de"], "en, fr, es, it"),
             (["--theme", "purple"], "dark, light, mono"),
@@ -35,7 +38,7 @@ final class CommandLineTests: XCTestCase {
         ]
         for (arguments, valid) in cases {
             let result = try locker(arguments)
-            XCTAssertEqual(result.status, 2, "\(arguments)")
+            XCTAssertEqual(result.status, 64, "\(arguments)")
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
             XCTAssertTrue(result.stderr.contains(valid), result.stderr)
         }
@@ -43,9 +46,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(french.stderr.contains("Onglet inconnu"), french.stderr)
     }
 
-    func testWithoutATerminalItSaysSoAndExitsTwo() throws {
+    func testWithoutATerminalItSaysSoAndExitsOne() throws {
         let result = try locker([])
-        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.status, 1, "not a usage error: the same command works in a terminal")
         XCTAssertTrue(result.stderr.contains("needs a terminal"), result.stderr)
         XCTAssertFalse(result.stdout.contains("\u{1B}["), "nothing drawn")
     }
@@ -58,6 +61,85 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("no-such-terminal"), result.stdout)
         XCTAssertTrue(result.stdout.contains("not known"), result.stdout)
         XCTAssertEqual(result.status, 1)
+    }
+
+    /// Every usage error of either program, wherever it is found (ArgumentParser, a value the
+    /// command checks, the games commands run by locker-games): exit status 64 (EX_USAGE) and
+    /// a first line that starts with "locker: ".
+    func testEveryUsageErrorExits64WithTheSamePrefix() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-usage-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let cases: [[String]] = [
+            ["--bogus"], ["--tab"], ["--tab", "swim"], ["--lang", "de"], ["--theme", "purple"], ["no-such-command"],
+            ["penalties", "--bogus"], ["rules", "--search"], ["dive", "dd", "101A", "--height", "2"], ["dive", "dd"],
+            ["workout", "x.gpx", "--max-hr", "20"], ["grades", "need", "--bogus"],
+            ["games", "bogus"], ["games", "list", "--postcode", "12"], ["games", "list"], ["games", "list", "--near", "north"],
+            ["games", "create", "--ground", "x", "--at", "soon", "--players", "2"], ["games", "edit", "1"],
+            ["games", "create", "--players", "two"], ["login", "ann"], ["account", "create"],
+            ["games", "serve", "--listen", "nowhere"], ["games", "serve", "--max-connections", "0"],
+            ["games", "serve", "--tls-cert", "a.pem"], ["games", "serve", "--trusted-proxy", "10.0.0.0/99"],
+        ]
+        for arguments in cases {
+            let result = try locker(["--data-dir", data] + arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("locker: "), "\(arguments): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("Error:"), "\(arguments): one prefix")
+        }
+        let french = try locker(["games", "list", "--postcode", "12"], environment: ["LANG": "fr_FR.UTF-8"])
+        XCTAssertEqual(french.status, 64)
+        XCTAssertTrue(french.stderr.hasPrefix("locker: "), french.stderr)
+        XCTAssertFalse(french.stderr.contains("is not a postcode"), "translated: \(french.stderr)")
+    }
+
+    /// `locker help CMD …`, `locker CMD … --help` and `locker-games --help` print the command's
+    /// real help under the name the user typed, with each default said once.
+    func testNestedHelpIsTheRealHelp() throws {
+        for arguments in [["help", "games", "create"], ["games", "create", "--help"], ["--lang", "en", "games", "create", "-h"]] {
+            let help = try locker(arguments)
+            XCTAssertEqual(help.status, 0, "\(arguments): \(help.stderr)")
+            XCTAssertTrue(help.stdout.contains("USAGE: locker games create"), "\(arguments): \(help.stdout)")
+            for option in ["--ground", "--at", "--players", "--capacity", "--min", "--note"] {
+                XCTAssertTrue(help.stdout.contains(option), "\(arguments) documents \(option)")
+            }
+            XCTAssertFalse(help.stdout.contains("<rest>"), "not a stand-in")
+        }
+        let account = try locker(["help", "account", "create"])
+        XCTAssertTrue(account.stdout.contains("USAGE: locker account create"), account.stdout)
+        XCTAssertTrue(account.stdout.contains("--password-stdin"), account.stdout)
+        guard let games = LockerBinary.url?.deletingLastPathComponent().appendingPathComponent("locker-games") else { return }
+        let own = try runProcess([games.path, "--help"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(own.status, 0)
+        XCTAssertTrue(own.stdout.contains("USAGE: locker-games "), own.stdout)
+        for arguments in [["help", "games", "create"], ["help", "games", "serve"], ["help", "games", "edit"], ["--help"]] {
+            let help = try locker(arguments).stdout
+            for line in help.split(separator: "\n") {
+                XCTAssertLessThan(line.components(separatedBy: "default").count, 3, "a default said twice: \(line)")
+            }
+            XCTAssertFalse(help.contains("(default 22)") || help.contains("default 127.0.0.1"), help)
+        }
+    }
+
+    /// A port another program holds is a sentence saying what to do, not the socket error.
+    func testPortInUseIsASentence() throws {
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &length) == 0 }
+        }
+        XCTAssertTrue(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-port-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let result = try locker(["--data-dir", data, "games", "serve", "--listen", "127.0.0.1:\(port)"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("locker: Port \(port) on 127.0.0.1 is already in use by another program"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("errno"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("bind("), result.stderr)
     }
 
     func testWorksFromAnotherDirectory() throws {
@@ -94,7 +176,6 @@ final class DiveCommandTests: XCTestCase {
         for (arguments, reason) in [(["dive", "dd", "5253A", "--height", "3"], "position"),
                                     (["dive", "dd", "626C", "--height", "1"], "platform"),
                                     (["dive", "dd", "105", "--height", "3"], "not a dive number"),
-                                    (["dive", "dd", "105B", "--height", "2"], "height"),
                                     (["dive", "dd", "1011C", "--height", "3"], "somersaults")] {
             let result = try locker(arguments)
             XCTAssertEqual(result.status, 1, "\(arguments)")
@@ -144,5 +225,70 @@ final class InertTextCommandLineTests: XCTestCase {
         XCTAssertEqual(workout.status, 0, workout.stderr)
         XCTAssertFalse(workout.stdout.contains("\u{1B}"), workout.stdout)
         XCTAssertTrue(workout.stdout.hasPrefix("Run\u{FFFD}[31m red"), workout.stdout)
+    }
+}
+
+/// `scripts/install`: the programs, their manual pages and the shell completions, as a user gets
+/// them under a prefix.
+final class InstallTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func testManualPagesAndCompletionsAreInstalledAndWork() throws {
+        guard LockerBinary.url != nil else { throw XCTSkip("locker binary not built") }
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("locker-install-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let install = try runProcess(["bash", Self.root.appendingPathComponent("scripts/install").path, "--debug", "--ignore-lock", prefix.path])
+        XCTAssertEqual(install.status, 0, install.stderr)
+
+        for page in ["locker", "locker-games"] {
+            let path = prefix.appendingPathComponent("share/man/man1/\(page).1").path
+            let man = try runProcess(["man", "-l", path], environment: ["LANG": "C.UTF-8", "MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat",
+                                                                         "PATH": "/usr/bin:/bin"])
+            XCTAssertEqual(man.status, 0, man.stderr)
+            XCTAssertTrue(man.stdout.contains(page), man.stdout)
+            XCTAssertTrue(man.stdout.contains("--data-dir"), "\(page): the root options")
+            XCTAssertTrue(man.stdout.contains("--players"), "\(page): the games commands' own options")
+        }
+        let manual = try runProcess(["man", "-l", prefix.appendingPathComponent("share/man/man1/locker.1").path],
+                                    environment: ["LANG": "C.UTF-8", "MANWIDTH": "80", "MANPAGER": "cat", "PATH": "/usr/bin:/bin"]).stdout
+        for command in ["rules", "penalties", "grades", "workout", "dive", "cancel-game", "serve"] {
+            XCTAssertTrue(manual.contains(command), "man locker documents \(command)")
+        }
+
+        // bash: what Tab offers after `locker games c`, `locker lo` and `locker --lang `.
+        let bin = prefix.appendingPathComponent("bin").path
+        let script = prefix.appendingPathComponent("share/bash-completion/completions/locker").path
+        func complete(_ words: [String]) throws -> [String] {
+            let line = words.map { $0.isEmpty ? "''" : $0 }.joined(separator: " ")
+            let probe = """
+            source \(script)
+            COMP_WORDS=(\(line)); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
+            _locker locker "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+            let result = try runProcess(["bash", "-c", probe], environment: ["PATH": "\(bin):/usr/bin:/bin", "LANG": "C.UTF-8"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return result.stdout.split(separator: "\n").map(String.init).sorted()
+        }
+        XCTAssertEqual(try complete(["locker", "games", "c"]), ["cancel", "cancel-game", "create"])
+        XCTAssertEqual(try complete(["locker", "lo"]), ["login", "logout"])
+        XCTAssertEqual(try complete(["locker", "--lang", ""]), ["en", "es", "fr", "it"])
+        XCTAssertEqual(try complete(["locker", "account", "c"]), ["create"])
+        XCTAssertTrue(try complete(["locker", "games", "create", "--p"]).contains("--players"))
+        for file in ["share/zsh/site-functions/_locker", "share/zsh/site-functions/_locker-games",
+                     "share/fish/vendor_completions.d/locker.fish", "share/fish/vendor_completions.d/locker-games.fish",
+                     "share/bash-completion/completions/locker-games"] {
+            let text = try String(contentsOf: prefix.appendingPathComponent(file), encoding: .utf8)
+            XCTAssertTrue(text.contains("cancel-game"), "\(file) completes the games commands")
+        }
+    }
+
+    /// Someone who clones the repository can read every document it cites: nothing points to
+    /// the design notes it started from, outside the repository.
+    func testNoCitationOutsideTheRepository() throws {
+        let result = try runProcess(["git", "-C", Self.root.path, "grep", "-n", "-I", "-E", #"shared/docs|design\.md|design §"#, "--",
+                                     ".", ":!Tests/EndToEndTests/CommandLineTests.swift"])
+        guard result.status != 128 else { throw XCTSkip("not a git checkout") }
+        XCTAssertEqual(result.stdout, "", "citations of a document outside the repository")
     }
 }

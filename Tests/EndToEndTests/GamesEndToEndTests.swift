@@ -4,7 +4,8 @@ import XCTest
 import Glibc
 #endif
 
-/// The games database shared by separate processes, as several users of one host would.
+/// One games file used by separate processes of one user, each with its own data folder (Locker
+/// refuses a games file another Unix user owns).
 final class GamesCommandLineTests: XCTestCase {
     var shared: URL!
     var root: URL!
@@ -19,7 +20,7 @@ final class GamesCommandLineTests: XCTestCase {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Runs locker as `user` (own data folder, shared database), with `input` on stdin.
+    /// Runs locker as `user` (own data folder, the one games file), with `input` on stdin.
     @discardableResult
     func locker(_ user: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }

@@ -235,7 +235,7 @@ final class PenaltiesCommandTests: XCTestCase {
         XCTAssertTrue(text.stdout.hasPrefix("1. "))
         XCTAssertTrue(text.stdout.contains("Giudice arbitro"), "language from LANG")
         let bad = try runProcess([binary.path, "penalties", "--lang", "de"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
-        XCTAssertEqual(bad.status, 2)
+        XCTAssertEqual(bad.status, 64, "a usage error")
         XCTAssertTrue(bad.stderr.contains("en, fr, es, it"))
     }
 }

@@ -1,5 +1,5 @@
 // The fuzz targets: each feeds bytes to one of Locker's parsers the way the app or the command
-// line would, then uses what came out (design §9: none of them crashes on any input). A thrown
+// line would, then uses what came out (docs/RELIABILITY.md, rule 3: none crashes on any input). A thrown
 // error is a good outcome (the parser said no); a trap, a sanitizer report, a hang or runaway
 // memory is a bug.
 //

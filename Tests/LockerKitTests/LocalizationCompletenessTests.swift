@@ -76,8 +76,8 @@ final class LocalizationCompletenessTests: XCTestCase {
 
     func testResourcesAreFoundFromAnyWorkingDirectory() throws {
         let previous = FileManager.default.currentDirectoryPath
-        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
-        FileManager.default.changeCurrentDirectoryPath("/")
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath("/"))
         let resources = try XCTUnwrap(Resources.locate(environment: [:]))
         let localizer = Localizer(directory: resources.localizationDirectory, language: .it)
         let problems = localizer.problems

@@ -87,7 +87,7 @@ final class RulesTests: XCTestCase {
         let dir = try makeTemporaryDirectory(self)
         let repository = JSONRepository<OfficialRules>(url: dir.appendingPathComponent("official-rules.json"))
         let localizer = Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .fr)
-        let model = RulesViewModel(localizer: localizer, digestDirectory: packageRoot.appendingPathComponent("Data/diving/digest"),
+        var model = RulesViewModel(localizer: localizer, digestDirectory: packageRoot.appendingPathComponent("Data/diving/digest"),
                                    officialRepository: repository)
         XCTAssertTrue(model.open("8.5.4"))
         XCTAssertEqual(model.selected?.number, "8.5.4")
@@ -95,7 +95,11 @@ final class RulesTests: XCTestCase {
         XCTAssertTrue(model.open("IV.6.5.4"), "the rule book's IV. prefix is accepted")
         XCTAssertFalse(model.open("99.1"))
         XCTAssertFalse(model.toggleOfficial(), "nothing imported yet")
-        try model.storeOfficial(OfficialRules(source: "r.pdf", importedAt: Date(), articles: [.init(number: "6.5.4", text: "official")]))
+        // `locker rules import` saves the official text; the tab reads it when it is built.
+        try repository.save(OfficialRules(source: "r.pdf", importedAt: Date(), articles: [.init(number: "6.5.4", text: "official")]))
+        model = RulesViewModel(localizer: localizer, digestDirectory: packageRoot.appendingPathComponent("Data/diving/digest"),
+                               officialRepository: repository)
+        XCTAssertTrue(model.open("8.5.4"))
         XCTAssertTrue(model.toggleOfficial())
         XCTAssertTrue(model.showOfficial)
         XCTAssertTrue(model.toggleOfficial())

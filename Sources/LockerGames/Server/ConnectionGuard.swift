@@ -161,7 +161,8 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
                                                .connection: "close"])
         context.write(NIOAny(HTTPResponsePart.head(head)), promise: nil)
         context.write(NIOAny(HTTPResponsePart.body(ByteBuffer(bytes: body))), promise: nil)
-        context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil))).whenComplete { _ in context.close(promise: nil) }
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
     }
 }
 

@@ -55,6 +55,27 @@ public struct GamesRequestContext: RequestContext {
 /// The games server: the `/v1` HTTP JSON API (docs/games-api.yaml) on Hummingbird 2, over a
 /// `GamesService`. Refusals are `application/problem+json` documents.
 public enum GamesServer {
+    /// Why the server could not listen on its address, when the system said so.
+    public enum ListenProblem: Equatable, Sendable {
+        /// Another program holds the port.
+        case portInUse
+        /// Ports below 1024 need privileges this process lacks.
+        case notPermitted
+        /// The address is not one of this machine's.
+        case notLocalAddress
+    }
+
+    /// The listening problem behind an error of `runService()`, or nil for any other error.
+    public static func listenProblem(_ error: Error) -> ListenProblem? {
+        guard let io = error as? IOError else { return nil }
+        switch io.errnoCode {
+        case EADDRINUSE: return .portInUse
+        case EACCES, EPERM: return .notPermitted
+        case EADDRNOTAVAIL: return .notLocalAddress
+        default: return nil
+        }
+    }
+
     /// The application, ready for `runService()` (which ends on SIGTERM or SIGINT once the
     /// requests in flight are answered). `onRunning` gets the port it listens on.
     public static func application(service: GamesService, options: GamesServerOptions, logger: Logger,

@@ -139,7 +139,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     }
 
     public func logout(token: String) async throws {
-        try await database.transaction { db in
+        _ = try await database.transaction { db in
             try await db.query("DELETE FROM session WHERE tokenHash = ?", [GamesCrypto.tokenHash(token)])
         }
     }
@@ -192,7 +192,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
                     FROM booking JOIN game ON game.id = booking.gameId
                     WHERE booking.gameId = ? AND booking.accountId = ? AND booking.status <> 'cancelled'
                     """, [game, me.id]) else { continue }
-                try await GamesService.releaseBooking(db, game: game, account: me.id, ground: row.string("groundid") ?? "",
+                _ = try await GamesService.releaseBooking(db, game: game, account: me.id, ground: row.string("groundid") ?? "",
                                                       heldSeat: row.string("status") == "going", gameCancelled: row.string("gamestatus") == "cancelled",
                                                       players: Int(row.int("players") ?? 1), capacity: Int(row.int("capacity") ?? 2), now: time)
             }

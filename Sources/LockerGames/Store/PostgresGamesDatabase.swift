@@ -86,10 +86,10 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
         do {
             return try await withConnection { connection in
                 let session = Session(connection: connection, logger: self.logger, changes: Flag())
-                try await session.query("BEGIN", [])
+                _ = try await session.query("BEGIN", [])
                 do {
                     let result = try await body(session)
-                    try await session.query("COMMIT", [])
+                    _ = try await session.query("COMMIT", [])
                     if session.changes.isSet { self.notifier.signal() }
                     return result
                 } catch {
@@ -143,7 +143,9 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
                 while !Task.isCancelled {
                     do {
                         try await client.withConnection { connection in
-                            for try await _ in try await connection.listen(gamesChangeChannel) { continuation.yield() }
+                            try await connection.listen(on: gamesChangeChannel) { notifications in
+                                for try await _ in notifications { continuation.yield() }
+                            }
                         }
                     } catch {
                         logger.warning("LISTEN \(gamesChangeChannel) stopped: \(String(reflecting: error)); listening again in 1 s")
@@ -204,7 +206,7 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
         }
 
         func lockRow(_ table: String, id: Int64) async throws {
-            try await query("SELECT id FROM \(table) WHERE id = ? FOR UPDATE", [id])
+            _ = try await query("SELECT id FROM \(table) WHERE id = ? FOR UPDATE", [id])
         }
 
         var forUpdate: String { " FOR UPDATE" }

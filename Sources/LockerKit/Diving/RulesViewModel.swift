@@ -6,7 +6,6 @@ import FoundationEssentials
 public final class RulesViewModel: ViewModel {
     public let localizer: Localizer
     private let digestDirectory: URL
-    private let officialRepository: any Repository<OfficialRules>
     private var digests: [Language: RulesDigest] = [:]
     private var failures: [Language: DataFileError] = [:]
     public private(set) var official: OfficialRules?
@@ -22,7 +21,6 @@ public final class RulesViewModel: ViewModel {
     public init(localizer: Localizer, digestDirectory: URL, officialRepository: any Repository<OfficialRules>) {
         self.localizer = localizer
         self.digestDirectory = digestDirectory
-        self.officialRepository = officialRepository
         super.init()
         switch officialRepository.load() {
         case .loaded(let rules): official = rules
@@ -96,13 +94,5 @@ public final class RulesViewModel: ViewModel {
         jumpRequest += 1
         notifyChanged()
         return true
-    }
-
-    /// Stores a freshly imported official text (atomically; the previous copy stays if this fails).
-    public func storeOfficial(_ rules: OfficialRules) throws {
-        try officialRepository.save(rules)
-        official = rules
-        officialProblem = nil
-        notifyChanged()
     }
 }

@@ -232,11 +232,6 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         refreshQuietly()
     }
 
-    public func dismissMessage() {
-        guard message != nil else { return }
-        message = nil
-        notifyChanged()
-    }
 
     // MARK: Live
 

@@ -77,7 +77,7 @@ public struct GradeBlock: Equatable, Sendable, Codable {
     }
 }
 
-/// The whole grades.json file (design §6, version 1).
+/// The whole grades.json file (version 1; docs/DATA-FORMATS.md §6).
 public struct GradeBook: Equatable, Sendable, Codable {
     public static let format = "locker-grades"
     public static let currentVersion = 1

@@ -21,7 +21,7 @@ public enum GradeStanding: String, Sendable, Codable {
     }
 }
 
-/// The averages of design §6, computed from a `GradeBook` (never stored).
+/// The averages of docs/DATA-FORMATS.md §6 (grades.json), computed from a `GradeBook` (never stored).
 extension GradeBook {
     /// Σ(weight × value) / Σ weight over the pairs that have a value; nil when none has.
     static func weightedMean<S: Sequence>(_ pairs: S) -> Double? where S.Element == (weight: Double, value: Double?) {

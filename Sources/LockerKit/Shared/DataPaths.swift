@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// Where Locker keeps the user's files (design §5).
+/// Where Locker keeps the user's files (docs/ARCHITECTURE.md §4, Storage; docs/DATA-FORMATS.md §1).
 ///
 /// Data directory: `--data-dir`, else `LOCKER_DATA_DIR`, else `$XDG_DATA_HOME/locker`, else
 /// `~/.local/share/locker`. The games database is `--games-db`, else `LOCKER_GAMES_DB`, else

@@ -6,7 +6,7 @@ public enum WorkoutFormat: String, Sendable, Codable {
     case gpx
     /// Garmin Training Center (`Trackpoint`, `HeartRateBpm/Value`).
     case tcx
-    /// Locker's own JSON (design §6).
+    /// Locker's own JSON (docs/DATA-FORMATS.md §6, Workouts).
     case json
     /// The original app's JSON: an array of `[latitude, longitude, heartRate]` without time.
     case triples
