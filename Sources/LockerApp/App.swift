@@ -93,62 +93,14 @@ public final class App {
     }
 }
 
-/// Creates the screen of every tab.
+/// Creates the screen of every tab, from `TabRegistry`.
 enum ScreenFactory {
     /// `navigate` switches tabs (used for links from one tab to another).
     static func makeScreens(options: AppOptions, localizer: Localizer, work: BackgroundWork,
                             navigate: @escaping (Tab) -> Void) -> ([Screen], GamesViewModel) {
-        let diving = options.resources?.dataDirectory.appendingPathComponent("diving")
-            ?? URL(fileURLWithPath: "Data/diving")
-        // Each tab is built when first shown; bundled files are read once, when first needed.
-        let rules = Lazy {
-            RulesViewModel(localizer: localizer, digestDirectory: diving.appendingPathComponent("digest"),
-                           officialRepository: JSONRepository<OfficialRules>(url: options.paths.officialRulesFile))
-        }
-        let penalties = Lazy { PenaltiesViewModel(localizer: localizer, loading: diving.appendingPathComponent("penalties.json")) }
-        // The database lives in locker-games (ARCHITECTURE §7j), found beside locker. The games
-        // view-model is also the shell's attention source (today's games above every tab), so it
-        // exists from the start; it reads nothing until the shell starts it.
-        let program = Resources.executableURL()?.deletingLastPathComponent().appendingPathComponent("locker-games").path ?? "locker-games"
-        var helperArguments = ["--data-dir", options.paths.directory.path, "--games-db", options.paths.gamesDatabase.path]
-        if let server = options.gamesServer { helperArguments += ["--games-server", server] }
-        if options.gamesServerInsecure { helperArguments.append("--games-server-insecure") }
-        if let file = options.gamesCA { helperArguments += ["--games-ca", file] }
-        let gamesClient = BridgeGamesClient(program: program, arguments: { helperArguments + ["--lang", localizer.language.rawValue] })
-        let games = GamesViewModel(localizer: localizer, client: gamesClient, work: work)
-        return ([
-            LazyScreen(tab: .rules) { RulesScreen(viewModel: rules.get, calculator: DiveCalculatorViewModel(localizer: localizer)) },
-            LazyScreen(tab: .penalties) {
-                let screen = PenaltiesScreen(viewModel: penalties.get)
-                screen.openArticle = { number in
-                    guard rules.get.open(number, preferOfficial: true) else { return false }
-                    navigate(.rules)
-                    return true
-                }
-                return screen
-            },
-            LazyScreen(tab: .quiz) {
-                let bank = try? QuestionBank.load(from: diving.appendingPathComponent("questions.json"))
-                return QuizScreen(viewModel: QuizViewModel(
-                    localizer: localizer, penalties: penalties.get.book, bank: bank,
-                    historyRepository: JSONRepository<QuizHistory>(url: options.paths.quizHistoryFile),
-                    leitnerRepository: JSONRepository<LeitnerBoxes>(url: options.paths.quizLeitnerFile)))
-            },
-            LazyScreen(tab: .grades) {
-                let defaultsFile = options.resources?.dataDirectory.appendingPathComponent("grades/grades.json")
-                let (defaults, _) = GradesViewModel.bundledDefaults(defaultsFile, localizer)
-                return GradesScreen(viewModel: GradesViewModel(
-                    localizer: localizer, repository: GradesViewModel.repository(options.paths.gradesFile, localizer), defaults: defaults))
-            },
-            LazyScreen(tab: .games) { GamesScreen(viewModel: games, exportDirectory: options.paths.directory.path) },
-            LazyScreen(tab: .workout) {
-                // Read without side effects: the shell owns settings.json and reports its problems.
-                let settings = try? DataFileError.decode(Settings.self, from: options.paths.settingsFile)
-                return WorkoutScreen(viewModel: WorkoutViewModel(
-                    localizer: localizer, library: WorkoutLibrary(directory: options.paths.workoutsDirectory),
-                    sample: options.resources?.dataDirectory.appendingPathComponent("workout/sample-run.gpx"),
-                    maxHeartRate: settings?.maxHeartRate, work: work))
-            },
-        ], games)
+        let context = TabContext(options: options, localizer: localizer, work: work, navigate: navigate)
+        // Each tab is built when first shown.
+        let screens: [Screen] = TabRegistry.entries.map { entry in LazyScreen(tab: entry.tab) { entry.make(context) } }
+        return (screens, context.games)
     }
 }

@@ -106,10 +106,10 @@ public final class PenaltiesScreen: Screen {
                       apply: { self.updateSearch(from: self.viewModel.selectedIndex) })
     }
 
-    /// The article focus, back to the first article whenever another penalty is selected.
+    /// The article focus within the selected penalty's articles (only reads: `layout` moves it
+    /// back to the first article when another penalty is selected).
     private var currentArticleFocus: Int {
         guard let penalty = viewModel.selected else { return 0 }
-        if focusedPenalty != penalty.id { focusedPenalty = penalty.id; articleFocus = 0 }
         return min(articleFocus, max(0, penalty.articles.count - 1))
     }
 
@@ -200,6 +200,10 @@ public final class PenaltiesScreen: Screen {
 
     public func layout(_ area: Rect, context: RenderContext) {
         listHeight = panes(area.splitTop(1).1).list.height
+        if focusedPenalty != viewModel.selected?.id {
+            focusedPenalty = viewModel.selected?.id
+            articleFocus = 0
+        }
         list.setCount(viewModel.visible.count)
         list.select(viewModel.selectedIndex)
         list.scrollToSelection(height: listHeight)

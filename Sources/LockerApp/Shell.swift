@@ -126,9 +126,11 @@ public final class Shell {
             KeyBinding([.character("?"), .function(1)], "? F1", help: l.t("This help"), footer: l.t("help"), footerKeys: "?") { [unowned self] in
                 self.help = TextViewState()
             },
-            KeyBinding(matching: { ("1"..."6").contains($0.character ?? " ") }, "1 … 6",
-                       help: l.t("Rules, Penalties, Quiz, Grades, Workout, Games"), footer: l.t("tabs"), footerKeys: "1-6") { [unowned self] key in
-                self.viewModel.select(Tab.allCases[Int(String(key.character!))! - 1])
+            KeyBinding(matching: { Shell.tabNumber($0) != nil }, "1 … \(TabRegistry.entries.count)",
+                       help: TabRegistry.entries.map { $0.title(l) }.joined(separator: ", "), footer: l.t("tabs"),
+                       footerKeys: "1-\(TabRegistry.entries.count)") { [unowned self] key in
+                guard let number = Shell.tabNumber(key) else { return false }
+                self.viewModel.select(TabRegistry.entries[number - 1].tab)
                 return true
             },
             KeyBinding([.character("]"), .character("[")], "] [", help: l.t("Next / previous tab")) { [unowned self] key in
@@ -296,7 +298,7 @@ public final class Shell {
         }
         let context = renderContext
         let bounds = surface.bounds
-        let titles = Tab.allCases.map(title(of:))
+        let titles = TabRegistry.entries.map { $0.title(localizer) }
         let selectedTab = TabBar(titles: titles, selected: viewModel.tab.number - 1)
             .render(into: surface, row: bounds.row(0))
         if let line = frame.attention { AttentionBar.render(line, into: surface, row: bounds.row(1)) }
@@ -315,16 +317,11 @@ public final class Shell {
         attention.lazy.filter { $0.started && $0.tab != self.viewModel.tab }.compactMap { $0.attention() }.first
     }
 
-    /// The tab's name in the current language.
-    public func title(of tab: Tab) -> String {
-        switch tab {
-        case .rules: return localizer.t("Rules")
-        case .penalties: return localizer.t("Penalties")
-        case .quiz: return localizer.t("Quiz")
-        case .grades: return localizer.t("Grades")
-        case .workout: return localizer.t("Workout")
-        case .games: return localizer.t("Games")
-        }
+    /// The tab a digit key selects (1 is the first tab of `TabRegistry`), or nil.
+    static func tabNumber(_ key: Key) -> Int? {
+        guard let character = key.character, let number = character.wholeNumberValue, character.isASCII,
+              (1...TabRegistry.entries.count).contains(number) else { return nil }
+        return number
     }
 
     private func footerHints() -> [KeyHint] {
@@ -380,7 +377,7 @@ public final class Shell {
     }
 
     private func helpOverlay() -> HelpOverlay {
-        HelpOverlay(title: localizer.t("Help — {tab}", ["tab": title(of: viewModel.tab)]),
+        HelpOverlay(title: localizer.t("Help — {tab}", ["tab": TabRegistry.title(of: viewModel.tab, localizer)]),
                     sections: [globalKeys().helpSection] + currentScreen.helpSections(localizer),
                     closeHint: localizer.t("Esc or ? closes · ↑↓ PgUp PgDn scroll"))
     }

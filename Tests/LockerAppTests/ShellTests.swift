@@ -61,6 +61,14 @@ final class ShellTests: XCTestCase {
         XCTAssertTrue(surface.text.contains("50×15"))
     }
 
+    /// The shell enumerates the registry: its tabs are `Tab`'s, in the same order.
+    func testTheRegistryHoldsEveryTabInOrder() {
+        XCTAssertEqual(TabRegistry.entries.map(\.tab), Tab.allCases)
+        let keys = makeShell(language: .en).globalKeys()
+        XCTAssertTrue(keys.bindings.contains { $0.label == "1 … \(Tab.allCases.count)" })
+        XCTAssertTrue(keys.bindings.contains { $0.help == "Rules, Penalties, Quiz, Grades, Workout, Games" })
+    }
+
     func testEveryLanguageFitsAt60Columns() {
         for language in Language.allCases {
             let shell = makeShell(language: language)
@@ -69,7 +77,7 @@ final class ShellTests: XCTestCase {
                 let surface = render(shell, 60, 20)
                 let bar = surface.lines[0]
                 for n in 1...6 { XCTAssertTrue(bar.contains("\(n) "), "\(language) \(tab): \(bar)") }
-                XCTAssertTrue(bar.contains(shell.title(of: tab)), "\(language): the current tab's full name shows: \(bar)")
+                XCTAssertTrue(bar.contains(TabRegistry.title(of: tab, shell.viewModel.localizer)), "\(language): the current tab's full name shows: \(bar)")
             }
         }
     }

@@ -1,0 +1,107 @@
+import FoundationEssentials
+import LockerKit
+import TerminalUI
+
+/// One tab of the app: its name and how its screen is built.
+struct TabEntry {
+    /// The tab's id (settings.json and `--tab` use it).
+    let tab: Tab
+    /// The tab's name in the interface language (tab bar, help title, the digit keys' help).
+    let title: (Localizer) -> String
+    /// Builds the tab's screen, when it is first shown.
+    let make: (TabContext) -> Screen
+}
+
+/// Every tab, in the order of the tab bar and of the digit keys. Adding a tab is adding an
+/// entry here (and its id to `Tab`, in the same place of the order): the shell enumerates this
+/// list and never names a tab.
+enum TabRegistry {
+    static let entries: [TabEntry] = [
+        TabEntry(tab: .rules, title: { $0.t("Rules") }) { context in
+            RulesScreen(viewModel: context.rules.get, calculator: DiveCalculatorViewModel(localizer: context.localizer))
+        },
+        TabEntry(tab: .penalties, title: { $0.t("Penalties") }) { context in
+            let screen = PenaltiesScreen(viewModel: context.penalties.get)
+            screen.openArticle = { number in
+                guard context.rules.get.open(number, preferOfficial: true) else { return false }
+                context.navigate(.rules)
+                return true
+            }
+            return screen
+        },
+        TabEntry(tab: .quiz, title: { $0.t("Quiz") }) { context in
+            let bank = try? QuestionBank.load(from: context.diving.appendingPathComponent("questions.json"))
+            return QuizScreen(viewModel: QuizViewModel(
+                localizer: context.localizer, penalties: context.penalties.get.book, bank: bank,
+                historyRepository: JSONRepository<QuizHistory>(url: context.options.paths.quizHistoryFile),
+                leitnerRepository: JSONRepository<LeitnerBoxes>(url: context.options.paths.quizLeitnerFile)))
+        },
+        TabEntry(tab: .grades, title: { $0.t("Grades") }) { context in
+            let defaultsFile = context.options.resources?.dataDirectory.appendingPathComponent("grades/grades.json")
+            let (defaults, _) = GradesViewModel.bundledDefaults(defaultsFile, context.localizer)
+            return GradesScreen(viewModel: GradesViewModel(
+                localizer: context.localizer, repository: GradesViewModel.repository(context.options.paths.gradesFile, context.localizer),
+                defaults: defaults))
+        },
+        TabEntry(tab: .workout, title: { $0.t("Workout") }) { context in
+            // Read without side effects: the shell owns settings.json and reports its problems.
+            let settings = try? DataFileError.decode(Settings.self, from: context.options.paths.settingsFile)
+            return WorkoutScreen(viewModel: WorkoutViewModel(
+                localizer: context.localizer, library: WorkoutLibrary(directory: context.options.paths.workoutsDirectory),
+                sample: context.options.resources?.dataDirectory.appendingPathComponent("workout/sample-run.gpx"),
+                maxHeartRate: settings?.maxHeartRate, work: context.work))
+        },
+        TabEntry(tab: .games, title: { $0.t("Games") }) { context in
+            GamesScreen(viewModel: context.games, exportDirectory: context.options.paths.directory.path)
+        },
+    ]
+
+    /// The entry of `tab`.
+    static func entry(_ tab: Tab) -> TabEntry {
+        guard let entry = entries.first(where: { $0.tab == tab }) else { preconditionFailure("\(tab) is not in TabRegistry") }
+        return entry
+    }
+
+    /// The tab's name in the interface language.
+    static func title(of tab: Tab, _ localizer: Localizer) -> String { entry(tab).title(localizer) }
+}
+
+/// What the tabs' factories share: the options, the localizer, background work, the link from
+/// one tab to another, and the models more than one tab reads (each built once, when needed).
+final class TabContext {
+    let options: AppOptions
+    let localizer: Localizer
+    let work: BackgroundWork
+    /// Switches to another tab (Penalties → Rules opens an article there).
+    let navigate: (Tab) -> Void
+    let diving: URL
+    /// Rules and the Penalties links share the digest's view-model.
+    let rules: Lazy<RulesViewModel>
+    /// Penalties and Quiz share the penalty table, read once.
+    let penalties: Lazy<PenaltiesViewModel>
+    /// The Games tab's view-model, which is also the shell's attention source (today's games above
+    /// every tab), so it exists from the start; it reads nothing until the shell starts it.
+    let games: GamesViewModel
+
+    init(options: AppOptions, localizer: Localizer, work: BackgroundWork, navigate: @escaping (Tab) -> Void) {
+        self.options = options
+        self.localizer = localizer
+        self.work = work
+        self.navigate = navigate
+        let diving = options.resources?.dataDirectory.appendingPathComponent("diving") ?? URL(fileURLWithPath: "Data/diving")
+        self.diving = diving
+        rules = Lazy {
+            RulesViewModel(localizer: localizer, digestDirectory: diving.appendingPathComponent("digest"),
+                           officialRepository: JSONRepository<OfficialRules>(url: options.paths.officialRulesFile))
+        }
+        penalties = Lazy { PenaltiesViewModel(localizer: localizer, loading: diving.appendingPathComponent("penalties.json")) }
+        // The database lives in locker-games (ARCHITECTURE §7j), found beside locker.
+        let program = Resources.executableURL()?.deletingLastPathComponent().appendingPathComponent("locker-games").path ?? "locker-games"
+        var helperArguments = ["--data-dir", options.paths.directory.path, "--games-db", options.paths.gamesDatabase.path]
+        if let server = options.gamesServer { helperArguments += ["--games-server", server] }
+        if options.gamesServerInsecure { helperArguments.append("--games-server-insecure") }
+        if let file = options.gamesCA { helperArguments += ["--games-ca", file] }
+        let gamesClient = BridgeGamesClient(program: program, arguments: { helperArguments + ["--lang", localizer.language.rawValue] })
+        games = GamesViewModel(localizer: localizer, client: gamesClient, work: work)
+    }
+}
