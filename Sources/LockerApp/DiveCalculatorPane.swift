@@ -25,8 +25,9 @@ final class DiveCalculatorPane {
                 self.focus = Field(rawValue: (self.focus.rawValue + step) % count) ?? .code
                 return true
             },
+            // ← → act on the height and the event only; in the text fields they move the cursor.
             KeyBinding([.left, .right, .character(" ")], "← →", help: l.t("Calculator: change the height or the event"),
-                       footer: l.t("change")) { key in
+                       footer: focus == .height || focus == .event ? l.t("change") : nil) { key in
                 switch self.focus {
                 case .height: self.viewModel.stepHeight(by: key == .left ? -1 : 1)
                 case .event: self.viewModel.setSynchro(!self.viewModel.synchro)

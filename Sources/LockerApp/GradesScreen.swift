@@ -103,7 +103,7 @@ public final class GradesScreen: Screen {
             if !form.prehandle(key) { _ = formKeys(form, l).handle(key) }
             return true
         }
-        if search.isTyping { return searchKeys(l).handle(key) }
+        if search.isTyping { return activeKeys(l).handle(key) }
         // A key closing the needs panel keeps the message; any other clears it.
         if !(showNeeds && Self.needsClosingKeys.contains(key)) { message = nil }
         return browsingKeys(l).handle(key)
@@ -120,6 +120,7 @@ public final class GradesScreen: Screen {
     /// footer stays the tree's).
     public func activeKeys(_ l: Localizer) -> KeyTable {
         if let editForm { return formKeys(editForm, l) }
+        if search.isTyping { return searchKeys(l) }
         return browsingKeys(l)
     }
 

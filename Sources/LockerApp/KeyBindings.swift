@@ -65,8 +65,8 @@ public struct KeyTable {
     public static func searchTyping(id: String, _ l: Localizer, type: @escaping (Key) -> SearchState.Event,
                                     clear: @escaping () -> Void, apply: @escaping () -> Void) -> KeyTable {
         KeyTable(id: id, title: l.t("Search:"), [
-            KeyBinding([.enter], "Enter", help: l.t("keep")) { _ = type(.enter); apply() },
-            KeyBinding([.escape], "Esc", help: l.t("cancel")) { _ = type(.escape); clear() },
+            KeyBinding([.enter], "Enter", help: l.t("keep"), footer: l.t("keep")) { _ = type(.enter); apply() },
+            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ = type(.escape); clear() },
             KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
                 if type(key) == .changed { apply() }
                 return true

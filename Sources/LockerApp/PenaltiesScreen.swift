@@ -32,7 +32,7 @@ public final class PenaltiesScreen: Screen {
     public func handle(_ key: Key) -> Bool {
         let l = viewModel.localizer
         // While the search is typed, every key goes to the field.
-        if search.isTyping { return searchKeys(l).handle(key) }
+        if search.isTyping { return activeKeys(l).handle(key) }
         // Any key but a move in the list drops the message about an article Enter could not open.
         let problem = linkProblem
         linkProblem = nil
@@ -48,8 +48,9 @@ public final class PenaltiesScreen: Screen {
     }
 
     /// The list's keys, also while the search is typed (the footer stays the list's).
+    /// The search field's keys while it is typed into (every key goes to it), else the list's.
     public func activeKeys(_ l: Localizer) -> KeyTable {
-        listKeys(l)
+        search.isTyping ? searchKeys(l) : listKeys(l)
     }
 
     /// The keys of the list and its detail pane.

@@ -42,8 +42,6 @@ public final class RulesScreen: Screen {
     public func handle(_ key: Key) -> Bool {
         let l = viewModel.localizer
         message = nil
-        // While a field is typed into, every key goes to it.
-        if !calculatorOpen, let typing = typingKeys(l) { return typing.handle(key) }
         return activeKeys(l).handle(key)
     }
 
@@ -51,10 +49,11 @@ public final class RulesScreen: Screen {
         [textKeys(l), searchKeys(l), gotoKeys(l), calculatorKeys(l)]
     }
 
-    /// The calculator's keys while it is open, else the text's (also while a field is typed
-    /// into: the footer stays the text's).
+    /// The calculator's keys while it is open, else the typed field's (every key goes to it),
+    /// else the text's.
     public func activeKeys(_ l: Localizer) -> KeyTable {
-        calculatorOpen ? calculatorKeys(l) : textKeys(l)
+        if calculatorOpen { return calculatorKeys(l) }
+        return typingKeys(l) ?? textKeys(l)
     }
 
     /// The table of the field being typed into (the search or the article number), if any.
@@ -133,14 +132,14 @@ public final class RulesScreen: Screen {
     /// The keys while an article number is typed (after `g`).
     private func gotoKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "rules-goto", title: l.t("Go to article:"), [
-            KeyBinding([.enter], "Enter", help: l.t("go to")) {
+            KeyBinding([.enter], "Enter", help: l.t("go to"), footer: l.t("go to")) {
                 let number = self.gotoField?.text ?? ""
                 self.gotoField = nil
                 if !number.isEmpty && !self.viewModel.open(number) {
                     self.message = self.viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
                 }
             },
-            KeyBinding([.escape], "Esc", help: l.t("cancel")) {
+            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) {
                 self.gotoField = nil
             },
             KeyBinding(matching: { _ in true }, "0-9 . ← → Backspace", help: l.t("edit field")) { key in

@@ -307,8 +307,13 @@ public final class Shell {
         if surface.cursor == nil { surface.parkCursor(x: selectedTab.lowerBound, y: 0) }
         let statusRows = max(1, frame.status.lines.count)
         renderStatus(frame.status, into: surface, rows: Rect(x: 0, y: bounds.height - 1 - statusRows, width: bounds.width, height: statusRows))
-        Footer(hints: footerHints()).render(into: surface, row: bounds.row(bounds.height - 1))
-        if let help, let layout = frame.help { helpOverlay().render(help, layout: layout, into: surface) }
+        if let help, let layout = frame.help {
+            // The help covers the tab below it completely.
+            surface.fill(Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 2))
+            helpOverlay().render(help, layout: layout, into: surface)
+        }
+        let footer = footer()
+        Footer(hints: footer.hints, pinned: footer.pinned).render(into: surface, row: bounds.row(bounds.height - 1))
         if let quitDialog { quitDialog.render(into: surface, area: bounds) }
     }
 
@@ -324,8 +329,22 @@ public final class Shell {
         return number
     }
 
-    private func footerHints() -> [KeyHint] {
-        currentScreen.footerHints(localizer) + globalKeys().footerHints
+    /// The footer: the screen's hints, then the global keys' when they act (not while a field
+    /// is typed into, where they would be typed).
+    func footerHints() -> [KeyHint] {
+        let footer = footer()
+        return footer.hints + footer.pinned
+    }
+
+    /// The footer's hints, and those it keeps at its end: `? help` and `q quit` stay when space
+    /// is short, and the screen's hints give way first.
+    func footer() -> (hints: [KeyHint], pinned: [KeyHint]) {
+        if help != nil { return ([KeyHint("↑↓", localizer.t("scroll")), KeyHint("Esc", localizer.t("close"))], []) }
+        let screen = currentScreen.footerHints(localizer)
+        if currentScreen.capturesText { return (screen, []) }
+        let global = globalKeys().footerHints
+        let pinnedKeys: Set<String> = ["?", "q"]
+        return (screen + global.filter { !pinnedKeys.contains($0.key) }, global.filter { pinnedKeys.contains($0.key) })
     }
 
     static let maxStatusRows = 3
@@ -376,9 +395,16 @@ public final class Shell {
         }
     }
 
+    /// The keys of the mode the screen is in first, then its other modes', then the global keys.
+    private func helpSections() -> [HelpSection] {
+        let active = currentScreen.activeKeys(localizer)
+        let others = currentScreen.keyTables(localizer).filter { $0.id != active.id }
+        return ([active.helpSection] + others.map(\.helpSection) + [globalKeys().helpSection]).filter { !$0.hints.isEmpty }
+    }
+
     private func helpOverlay() -> HelpOverlay {
         HelpOverlay(title: localizer.t("Help — {tab}", ["tab": TabRegistry.title(of: viewModel.tab, localizer)]),
-                    sections: [globalKeys().helpSection] + currentScreen.helpSections(localizer),
+                    sections: helpSections(),
                     closeHint: localizer.t("Esc or ? closes · ↑↓ PgUp PgDn scroll"))
     }
 

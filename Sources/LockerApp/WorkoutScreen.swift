@@ -42,7 +42,8 @@ public final class WorkoutScreen: Screen {
     }
 
     public func handle(_ key: Key) -> Bool {
-        activeKeys(viewModel.localizer).handle(key)
+        viewModel.dismissReloadReport()
+        return activeKeys(viewModel.localizer).handle(key)
     }
 
     private func listKeys(_ l: Localizer) -> KeyTable {
@@ -53,7 +54,8 @@ public final class WorkoutScreen: Screen {
     private func listBindings(_ l: Localizer) -> [KeyBinding] {
         [
             KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn Home End",
-                       help: l.t("Move; Home and End jump to the ends"), footer: l.t("move"), footerKeys: "↑↓") { key in
+                       help: l.t("Move; Home and End jump to the ends"),
+                       footer: viewModel.items.count > 1 ? l.t("move") : nil, footerKeys: "↑↓") { key in
                 self.moveInList(key)
             },
             KeyBinding([.enter], "Enter", help: l.t("Choose a workout in the list and open it (.gpx, .tcx, .fit or .json)"),
@@ -63,7 +65,7 @@ public final class WorkoutScreen: Screen {
             },
             KeyBinding([.character("r")], "r", help: l.t("Read the workouts folder again (add files with locker workout import FILE)"),
                        footer: l.t("reload")) {
-                self.viewModel.reload()
+                self.viewModel.reload(announce: true)
             },
         ]
     }
@@ -195,6 +197,7 @@ public final class WorkoutScreen: Screen {
                        ["file": opening.fileName, "percent": String(Int(opening.progress * 100))])
         }
         if let problem = viewModel.openProblem { return problem }
+        if let report = viewModel.reloadReport { return report }
         guard let current = viewModel.current else {
             guard viewModel.items.indices.contains(viewModel.selectedIndex) else { return nil }
             let item = viewModel.items[viewModel.selectedIndex]

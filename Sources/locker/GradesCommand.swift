@@ -17,12 +17,15 @@ struct GradesSource: ParsableArguments {
 
     @OptionGroup var shared: SharedOptions
 
-    func load() -> GradeBook {
+    func load() -> GradeBook { Self.load(file: file, paths: shared.paths) }
+
+    /// `file`, else the data folder's grades.json, else the bundled curriculum; or exit 1.
+    static func load(file: String?, paths: DataPaths) -> GradeBook {
         let url: URL
         if let file {
             url = URL(fileURLWithPath: file)
         } else {
-            url = shared.paths.gradesFile
+            url = paths.gradesFile
             if !FileManager.default.fileExists(atPath: url.path) {
                 return loadBook(bundledData().appendingPathComponent("grades/grades.json"))
             }
@@ -30,7 +33,7 @@ struct GradesSource: ParsableArguments {
         return loadBook(url)
     }
 
-    private func loadBook(_ url: URL) -> GradeBook {
+    private static func loadBook(_ url: URL) -> GradeBook {
         guard FileManager.default.fileExists(atPath: url.path) else {
             fail(localizer.t("Cannot read {file}.", ["file": url.path]), status: 1)
         }
@@ -212,12 +215,7 @@ struct GradesImportCommand: ParsableCommand {
             fail(localizer.t("{file} is not UTF-8 text; save it from the spreadsheet as CSV UTF-8.", ["file": file]), status: 1)
         }
         let paths = shared.paths
-        let current: GradeBook
-        if FileManager.default.fileExists(atPath: paths.gradesFile.path) {
-            current = GradesSource(file: paths.gradesFile.path).load()
-        } else {
-            current = GradesSource(file: nil).load()
-        }
+        let current = GradesSource.load(file: nil, paths: paths)
         let imported: GradeBook
         do {
             imported = try GradesCSV.importing(text, into: current, localizer)

@@ -204,7 +204,8 @@ final class ShellTests: XCTestCase {
     func testScreenHintsAndHelpAreShown() {
         let shell = makeShell(screens: [EditingScreen()])
         shell.viewModel.select(.grades)
-        XCTAssertTrue(render(shell, 80, 24).lines[23].hasPrefix(" e edit  ? help"))
+        XCTAssertTrue(render(shell, 80, 24).lines[23].hasPrefix(" e edit  1-6 tabs"))
+        XCTAssertTrue(render(shell, 80, 24).lines[23].hasSuffix("? help  q quit"), "help and quit end the footer")
         _ = shell.handle(.character("?"), size: Size(width: 80, height: 24))
         let text = render(shell, 80, 24).text
         XCTAssertTrue(text.contains("Global keys"))

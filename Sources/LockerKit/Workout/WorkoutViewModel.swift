@@ -34,6 +34,8 @@ public final class WorkoutViewModel: ViewModel {
     }
 
     public private(set) var items: [Item] = []
+    /// What an asked-for reload found ("The workouts folder holds 3 workouts."), until the next key.
+    public private(set) var reloadReport: String?
     public private(set) var selectedIndex = 0
     /// True until the folder has been listed once.
     public private(set) var isListing = true
@@ -99,8 +101,9 @@ public final class WorkoutViewModel: ViewModel {
     // MARK: List
 
     /// Lists the folder again in the background; files already summarised (same size and
-    /// date) are not re-read.
-    public func reload() {
+    /// date) are not re-read. `announce` says what was found when it is done (the user asked).
+    public func reload(announce: Bool = false) {
+        reloadReport = nil
         listJob?.cancel()
         let library = self.library, sample = self.sample, index = indexURL
         let needsIndex = !summariesLoaded
@@ -122,9 +125,20 @@ public final class WorkoutViewModel: ViewModel {
             summariesLoaded = true
             files = listing.files
             isListing = false
+            if announce {
+                let count = listing.files.filter { !$0.isSample }.count
+                reloadReport = localizer.n("The workouts folder holds {count} file.", "The workouts folder holds {count} files.", count: count)
+            }
             rebuildItems()
             summariseNext()
         })
+    }
+
+    /// Forgets the reload report (the next key came).
+    public func dismissReloadReport() {
+        guard reloadReport != nil else { return }
+        reloadReport = nil
+        notifyChanged()
     }
 
     /// What listing the folder finds.
