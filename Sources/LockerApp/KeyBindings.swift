@@ -15,6 +15,16 @@ public struct KeyBinding {
     /// Runs the intent for the key; false when it does nothing now, so the key falls through to
     /// the next binding or to the shell.
     public let action: (Key) -> Bool
+    /// Why the binding cannot act now, or nil when it can (lazygit's `GetDisabledReason`): the
+    /// key then does not run the action, and the shell shows the reason in the status line.
+    public var disabledReason: (() -> String?)?
+
+    /// The binding, with `reason` saying when it cannot act.
+    public func disabled(when reason: @escaping () -> String?) -> KeyBinding {
+        var binding = self
+        binding.disabledReason = reason
+        return binding
+    }
 
     /// A binding for a fixed set of keys. `footer` is the footer's short label (`footerKeys`
     /// writes the keys shorter there, "↑↓"); leave it nil for keys only help describes.
@@ -74,12 +84,21 @@ public struct KeyTable {
         ])
     }
 
-    /// Runs the first binding that matches `key` and takes it. Returns whether one did.
+    /// Runs the first binding that matches `key`, can act now and takes it. Returns whether one did.
     public func handle(_ key: Key) -> Bool {
         for binding in bindings where binding.matches(key) {
+            if binding.disabledReason?() != nil { continue }
             if binding.action(key) { return true }
         }
         return false
+    }
+
+    /// Why `key` does nothing now: the reason of the first binding for it that cannot act.
+    public func disabledReason(for key: Key) -> String? {
+        for binding in bindings where binding.matches(key) {
+            if let reason = binding.disabledReason?() { return reason }
+        }
+        return nil
     }
 
     /// The footer's hints, in the table's order.

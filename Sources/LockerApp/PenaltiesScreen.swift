@@ -85,6 +85,9 @@ public final class PenaltiesScreen: Screen {
                 let count = penalty.articles.count
                 self.articleFocus = (self.currentArticleFocus + (key == .tab ? 1 : count - 1)) % count
                 return true
+            }.disabled {
+                guard let penalty = self.viewModel.selected else { return l.t("No penalty matches these filters. Esc clears them.") }
+                return penalty.articles.count < 2 ? l.t("This penalty cites one article: Enter opens it.") : nil
             },
             KeyBinding([.enter], "Enter", help: l.t("Open the chosen article in the Rules tab"), footer: l.t("open article")) { _ in
                 guard let penalty = self.viewModel.selected, let open = self.openArticle else { return false }
@@ -93,6 +96,8 @@ public final class PenaltiesScreen: Screen {
                     self.linkProblem = self.viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
                 }
                 return true
+            }.disabled {
+                self.viewModel.selected == nil ? l.t("No penalty matches these filters. Esc clears them.") : nil
             },
             KeyBinding([.escape], "Esc", help: l.t("Clear the search, then the filters")) { _ in
                 if !self.search.query.isEmpty { self.search.clear(); return true }

@@ -187,6 +187,8 @@ public final class QuizScreen: Screen {
                 self.reviewList = ListState()
                 self.viewModel.openPast(self.historyList.selected)
                 return true
+            }.disabled {
+                self.viewModel.history.quizzes.isEmpty ? l.t("No finished quiz yet.") : nil
             },
             KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("back")) {
                 self.viewModel.backToStart()

@@ -111,6 +111,8 @@ public final class RulesScreen: Screen {
                 guard self.showsContents else { return false }
                 self.focus = self.focus == .text ? .contents : .text
                 return true
+            }.disabled {
+                self.showsContents ? nil : l.t("The contents are hidden: t shows them, then Tab moves between them and the text.")
             },
             KeyBinding([.character("t")], "t", help: l.t("Show or hide the contents"), footer: hasSideContents ? nil : l.t("contents")) {
                 self.contentsOpen.toggle()

@@ -103,7 +103,14 @@ public final class Shell {
         }
         if key == .character("q") { return requestQuit() }
         if globalKeys().handle(key) { return .none }
-        if !screen.handle(key), key == .escape { viewModel.clearNotice() }
+        if !screen.handle(key) {
+            // A key that cannot act now says why; an unused Esc clears the message.
+            if let reason = screen.activeKeys(localizer).disabledReason(for: key) {
+                viewModel.post(.info, reason)
+            } else if key == .escape {
+                viewModel.clearNotice()
+            }
+        }
         return .none
     }
 

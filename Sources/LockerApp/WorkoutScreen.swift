@@ -62,6 +62,8 @@ public final class WorkoutScreen: Screen {
                        footer: l.t("open")) {
                 self.viewModel.openSelected()
                 self.focus = .map
+            }.disabled {
+                self.viewModel.items.isEmpty ? l.t("No workout to open yet: add one with locker workout import FILE.") : nil
             },
             KeyBinding([.character("r")], "r", help: l.t("Read the workouts folder again (add files with locker workout import FILE)"),
                        footer: l.t("reload")) {

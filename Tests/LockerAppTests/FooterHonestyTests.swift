@@ -150,6 +150,17 @@ final class FooterHonestyTests: XCTestCase {
         }
     }
 
+    /// A key that cannot act now says why, in the status line, instead of falling through.
+    func testAKeyThatCannotActSaysWhy() {
+        let history = shell(.quiz, [.character("h")])
+        _ = history.handle(.enter, size: Self.size)
+        XCTAssertTrue(frame(history).0.lines.joined(separator: "\n").contains("No finished quiz yet."))
+        // The first penalty (a late dive after the warning) cites one article.
+        let penalties = shell(.penalties, [])
+        _ = penalties.handle(.tab, size: Self.size)
+        XCTAssertTrue(frame(penalties).0.lines.joined(separator: "\n").contains("This penalty cites one article: Enter opens it."))
+    }
+
     /// `?` shows the keys of the mode the screen is in first: during a quiz question, the
     /// question's keys, not the start page's.
     func testHelpStartsWithTheCurrentModesKeys() {
