@@ -138,6 +138,34 @@ final class GamesViewModelTests: XCTestCase {
         XCTAssertEqual(model.nearby.map(\.id), [4, 6], "another player's new game shows without a key")
     }
 
+    /// The live feed echoes the user's own booking; the booking's answer already showed it, so
+    /// the echo reads nothing again. Another player's booking of the same game still does.
+    func testTheUsersOwnChangeIsNotReadTwice() {
+        let client = FakeGamesClient()
+        client.user = "alice"
+        var clock = 1000.0
+        let model = GamesViewModel(localizer: .english, client: client, work: work, now: { clock })
+        model.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        model.search(postcode: "3977")
+        XCTAssertTrue(work.waitUntilIdle())
+        model.book(client.game(id: 4, startsAt: "2099-01-01T10:00:00Z"))
+        XCTAssertTrue(work.waitUntilIdle())
+        let watcher = try! XCTUnwrap(client.watcher)
+        watcher(GamesChange(sequence: 10, kind: .booked, game: 4, ground: "casey-fields"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(client.calls, ["search 3977", "book 4"], "the echo of the user's own booking reads nothing")
+        watcher(GamesChange(sequence: 11, kind: .booked, game: 4, ground: "casey-fields"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(client.calls, ["search 3977", "book 4", "search 3977"], "another player's booking reads the lists")
+        model.cancel(client.game(id: 4, startsAt: "2099-01-01T10:00:00Z"))
+        XCTAssertTrue(work.waitUntilIdle())
+        clock += GamesViewModel.echoWait + 1
+        watcher(GamesChange(sequence: 12, kind: .unbooked, game: 4, ground: "casey-fields"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(client.calls.last, "search 3977", "an echo that never came stops being waited for")
+    }
+
     func testTheOrganiserCallsAGameOffEditsItAndSeesTheRoster() {
         let client = FakeGamesClient()
         client.user = "org"

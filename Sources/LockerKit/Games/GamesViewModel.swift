@@ -32,6 +32,12 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     private var request: BackgroundJob?
     private var quietRefresh: BackgroundJob?
     private var refreshAgain = false
+    /// The live feed's echoes of the user's own changes, not yet seen: the answer to the request
+    /// already put the changed game in the lists, so its echo need not read them again.
+    private var expectedEchoes: [(kind: GamesChange.Kind, game: Int64, until: Double)] = []
+    /// How long an own change's echo is waited for (the feed answers within a second or two;
+    /// an expected echo that never comes must not hide another player's change for long).
+    static let echoWait: Double = 5
     private var watching = false
 
     public init(localizer: Localizer, client: GamesClient, work: BackgroundWork,
@@ -139,6 +145,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public func book(_ game: GameListing) {
         perform(localizer.t("Booking…"), { try $0.book(game.id) }) { [weak self] (booked: GameListing) in
             guard let self else { return }
+            expectEcho(.booked, booked)
             apply(booked)
             message = booked.myStatus == .waitlisted ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game.id)])
                                                      : localizer.t("You are going to game {id}.", ["id": String(game.id)])
@@ -149,6 +156,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public func cancel(_ game: GameListing) {
         perform(localizer.t("Cancelling your booking…"), { try $0.cancelBooking(game.id) }) { [weak self] (changed: GameListing) in
             guard let self else { return }
+            expectEcho(.unbooked, changed)
             apply(changed)
             message = localizer.t("Your booking for game {id} is cancelled.", ["id": String(game.id)])
         }
@@ -160,6 +168,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         guard !text.isEmpty else { return fail(GamesError.reasonMissing.message(localizer)) }
         perform(localizer.t("Calling the game off…"), { try $0.cancelGame(game.id, reason: text) }) { [weak self] (changed: GameListing) in
             guard let self else { return }
+            expectEcho(.cancelled, changed)
             apply(changed)
             message = localizer.t("Game {id} is cancelled.", ["id": String(game.id)])
         }
@@ -175,6 +184,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         let game = NewGame(ground: ground, startsAt: localTime, players: players, capacity: capacity, minimum: minimum, note: note)
         perform(localizer.t("Creating the game…"), { try $0.create(game) }) { [weak self] (created: GameListing) in
             guard let self else { return }
+            expectEcho(.created, created)
             apply(created)
             message = localizer.t("Game {id} created.", ["id": String(created.id)])
         }
@@ -191,6 +201,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         let changes = GameChanges(startsAt: localTime, capacity: capacity, note: note)
         perform(localizer.t("Saving the game…"), { try $0.edit(game.id, changes) }) { [weak self] (changed: GameListing) in
             guard let self else { return }
+            expectEcho(.edited, changed)
             apply(changed)
             message = localizer.t("Game {id} changed.", ["id": String(game.id)])
         }
@@ -247,6 +258,15 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     func changeArrived(_ change: GamesChange) {
         guard user != nil else { return }
+        let time = now()
+        expectedEchoes.removeAll { $0.until < time }
+        // The user's own change, already shown from the request's answer: one echo is skipped.
+        // A second player's same change at the same moment still refreshes: the echo it takes
+        // the place of comes later and reads the lists then.
+        if let echo = expectedEchoes.firstIndex(where: { $0.kind == change.kind && $0.game == change.game }) {
+            expectedEchoes.remove(at: echo)
+            return
+        }
         let relevant = change.kind == .reload || grounds.contains { $0.id == change.ground } || upcoming.contains { $0.id == change.game }
             || nearby.contains { $0.id == change.game }
         if relevant { refreshQuietly() }
@@ -264,6 +284,11 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             }
             if refreshAgain { refreshAgain = false; refreshQuietly() }
         }
+    }
+
+    /// Notes that the live feed will echo the user's own change to `game`.
+    private func expectEcho(_ kind: GamesChange.Kind, _ game: GameListing) {
+        expectedEchoes.append((kind, game.id, now() + Self.echoWait))
     }
 
     /// Puts a changed game into both lists (added to "your games" when it is now yours).
