@@ -346,6 +346,9 @@ public final class Shell {
     /// The footer's hints, and those it keeps at its end: `? help` and `q quit` stay when space
     /// is short, and the screen's hints give way first.
     func footer() -> (hints: [KeyHint], pinned: [KeyHint]) {
+        if let quitDialog {
+            return ([KeyHint("y", quitDialog.yesLabel), KeyHint("n Esc", quitDialog.noLabel), KeyHint("←→", localizer.t("choose"))], [])
+        }
         if help != nil { return ([KeyHint("↑↓", localizer.t("scroll")), KeyHint("Esc", localizer.t("close"))], []) }
         let screen = currentScreen.footerHints(localizer)
         if currentScreen.capturesText { return (screen, []) }

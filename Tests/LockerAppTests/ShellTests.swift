@@ -180,6 +180,7 @@ final class ShellTests: XCTestCase {
         XCTAssertEqual(shell.handle(.character("q"), size: size), .none)
         XCTAssertTrue(shell.isAskingToQuit)
         XCTAssertTrue(render(shell, 80, 24).text.contains("You have unsaved changes"))
+        XCTAssertEqual(render(shell, 80, 24).lines[23], " y Quit  n Esc Stay  ←→ choose", "the footer names the question's keys only")
         XCTAssertEqual(shell.handle(.escape, size: size), .none)
         XCTAssertFalse(shell.isAskingToQuit)
         _ = shell.handle(.character("q"), size: size)
