@@ -56,8 +56,6 @@ public protocol Screen: AnyObject {
 extension Screen {
     /// The active table's footer hints, most important first.
     public func footerHints(_ localizer: Localizer) -> [KeyHint] { activeKeys(localizer).footerHints }
-    /// Every table as a section of the help overlay.
-    public func helpSections(_ localizer: Localizer) -> [HelpSection] { keyTables(localizer).map(\.helpSection) }
     public func status(_ localizer: Localizer) -> String? { nil }
     public func layout(_ area: Rect, context: RenderContext) {}
     public var capturesText: Bool { false }

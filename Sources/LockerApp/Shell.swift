@@ -86,14 +86,8 @@ public final class Shell {
             quitDialog = answer == nil ? dialog : nil
             return answer == .yes ? .quit : .none
         }
-        if var state = help {
-            switch key {
-            case .escape, .character("?"), .function(1), .character("q"), .enter:
-                help = nil
-            default:
-                _ = state.handle(key, height: frame?.help?.inner.height ?? 1)
-                help = state
-            }
+        if help != nil {
+            _ = helpKeys().handle(key)
             return .none
         }
         let screen = currentScreen
@@ -336,20 +330,28 @@ public final class Shell {
         return number
     }
 
-    /// The footer: the screen's hints, then the global keys' when they act (not while a field
-    /// is typed into, where they would be typed).
-    func footerHints() -> [KeyHint] {
-        let footer = footer()
-        return footer.hints + footer.pinned
+    /// The keys of the open help overlay: the footer shows them and `handle` runs them.
+    private func helpKeys() -> KeyTable {
+        let l = localizer
+        return KeyTable(id: "help", title: l.t("Help — {tab}", ["tab": TabRegistry.title(of: viewModel.tab, l)]), [
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")], "↑ ↓ PgUp PgDn Space Home End", help: l.t("scroll"),
+                       footer: l.t("scroll"), footerKeys: "↑↓") { [unowned self] key in
+                guard var state = self.help else { return false }
+                _ = state.handle(key, height: self.frame?.help?.inner.height ?? 1)
+                self.help = state
+                return true
+            },
+            KeyBinding([.escape, .character("?"), .function(1), .character("q"), .enter], "Esc ? F1 q Enter", help: l.t("close"),
+                       footer: l.t("close"), footerKeys: "Esc") { [unowned self] in self.help = nil },
+        ])
     }
 
-    /// The footer's hints, and those it keeps at its end: `? help` and `q quit` stay when space
+    /// The footer (the global keys only when they act, not while a field is typed into, where
+    /// they would be typed): its hints, and those it keeps at its end: `? help` and `q quit` stay when space
     /// is short, and the screen's hints give way first.
     func footer() -> (hints: [KeyHint], pinned: [KeyHint]) {
-        if let quitDialog {
-            return ([KeyHint("y", quitDialog.yesLabel), KeyHint("n Esc", quitDialog.noLabel), KeyHint("←→", localizer.t("choose"))], [])
-        }
-        if help != nil { return ([KeyHint("↑↓", localizer.t("scroll")), KeyHint("Esc", localizer.t("close"))], []) }
+        if let quitDialog { return (quitDialog.footerHints(choose: localizer.t("choose")), []) }
+        if help != nil { return (helpKeys().footerHints, []) }
         let screen = currentScreen.footerHints(localizer)
         if currentScreen.capturesText { return (screen, []) }
         let global = globalKeys().footerHints

@@ -154,13 +154,10 @@ public enum CommandLineEntry {
 
     /// Runs a command that may be asynchronous.
     public static func main<Root: ParsableCommand>(_ root: Root.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
-        var command = parse(root, arguments)
+        let command = parse(root, arguments)
+        guard var asynchronous = command as? AsyncParsableCommand else { run(command, of: root) }
         do {
-            if var asynchronous = command as? AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
-            }
+            try await asynchronous.run()
             exit(0)
         } catch {
             Root.exit(withError: error)

@@ -19,6 +19,11 @@ public struct ConfirmDialog: Equatable, Sendable {
         self.noLabel = noLabel
     }
 
+    /// The keys `handle` answers, for a footer; `choose` names ← → (light the other button).
+    public func footerHints(choose: String) -> [KeyHint] {
+        [KeyHint("y", yesLabel), KeyHint("n Esc", noLabel), KeyHint("←→", choose)]
+    }
+
     /// Feeds a key; returns the answer once there is one.
     public mutating func handle(_ key: Key) -> Answer? {
         switch key {
