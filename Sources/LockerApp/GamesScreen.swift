@@ -2,6 +2,39 @@ import FoundationEssentials
 import LockerKit
 import TerminalUI
 
+/// What the Games tab is doing: one value whose cases carry their own state. The keys, the
+/// footer, `capturesText`, the help and the drawing all derive from it.
+indirect enum GamesMode {
+    /// Logged out, or the session not known yet: the log-in / sign-up form.
+    case account(Form, sent: Int?)
+    /// Your games and the games near a place.
+    case list
+    /// One game in full (Enter), by id so that live changes show in it.
+    case details(gameID: Int64)
+    /// `n`: a new game at one of the grounds found. `sent` is the submission awaited.
+    case create(Form, grounds: [GroundListing], sent: Int?)
+    /// `e` on a game you organise: its time, capacity and note.
+    case change(Form, game: GameListing, sent: Int?, over: GamesMode)
+    /// `b`: the status line asks before booking.
+    case confirmBooking(GameListing, over: GamesMode)
+    /// `x`: the reason a game is called off, typed above the lists.
+    case reason(GameListing, TextFieldState, over: GamesMode)
+    /// `p`: a postcode or a position, typed above the lists.
+    case postcode(TextFieldState, over: GamesMode)
+    /// `w`: who is going and who waits (the roster is the view-model's answer).
+    case roster(over: GamesMode)
+
+    /// The mode a passing one (a question, a typed line, the roster, a form) returns to.
+    var underneath: GamesMode {
+        switch self {
+        case .confirmBooking(_, let over), .reason(_, _, let over), .postcode(_, let over), .roster(let over), .change(_, _, _, let over):
+            return over.underneath
+        case .create: return .list
+        default: return self
+        }
+    }
+}
+
 /// The Games tab. Logged out: a log-in / sign-up form. Logged in: your upcoming games and the
 /// games near a postcode, a reminder line for today's games, and forms to create a game.
 public final class GamesScreen: Screen {
@@ -10,14 +43,9 @@ public final class GamesScreen: Screen {
     /// Where `i` writes .ics files.
     let exportDirectory: String
 
-    // Log-in / sign-up form.
-    private var signingUp = false
-    private var formFocus = 0
-    private var nameField = TextFieldState("", maxLength: 32)
-    private var passwordField = TextFieldState("", masked: true, maxLength: 128)
-    private var confirmField = TextFieldState("", masked: true, maxLength: 128)
+    private(set) var mode = GamesMode.account(GamesForms.account(), sent: nil)
 
-    // Lists.
+    // The lists' selection and scroll, kept while other modes pass over them.
     private enum Pane { case upcoming, nearby }
     private var pane = Pane.upcoming
     private var upcomingList = ListState()
@@ -25,125 +53,174 @@ public final class GamesScreen: Screen {
     private var listHeight = 5
     /// Today's games as last laid out (nil when none), drawn above the lists.
     private var reminder: AttentionLine?
-    private var postcodeField: TextFieldState?
-    /// The reason typed when the organiser calls a game off (`x`).
-    private var reasonField: (game: GameListing, field: TextFieldState)?
-    private var createForm: GamesCreateForm?
-    private var editForm: GamesEditForm?
-    /// The game whose details are open (Enter), by id so that live changes show in it.
-    private var detailID: Int64?
-    /// The game waiting for y to be booked (b).
-    private var bookingToConfirm: GameListing?
 
     public init(viewModel: GamesViewModel, exportDirectory: String) {
         self.viewModel = viewModel
         self.exportDirectory = exportDirectory
+        followViewModel()
     }
 
-    /// Typing goes to a field while one has focus; on the form's first line (and after Esc) the
-    /// global keys work, so the tabs stay reachable while logged out.
+    /// Typing goes to a field while one has focus; on the account form's first line (and after
+    /// Esc) the global keys work, so the tabs stay reachable while logged out.
     public var capturesText: Bool {
-        (viewModel.user == nil && formFocus > 0) || postcodeField != nil || createForm != nil || editForm != nil || reasonField != nil
-            || bookingToConfirm != nil
+        switch mode {
+        case .account(let form, _): return form.state.row > 0
+        case .list, .details, .roster: return false
+        case .create, .change, .confirmBooking, .reason, .postcode: return true
+        }
     }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
-        viewModel.observe(callback)
+        viewModel.observe { [weak self] in
+            self?.followViewModel()
+            callback()
+        }
+    }
+
+    /// Moves the mode along with what the view-model learnt: a log-in or log-out, a roster that
+    /// arrived or closed, a form's answer (accepted: the form closes; refused: it stays, with
+    /// every value, its focus on the field at fault).
+    func followViewModel() {
+        guard viewModel.user != nil else {
+            if case .account(let form, let sent) = mode {
+                if let sent, let refused = refusal(of: sent) {
+                    form.state.set(.text(GamesForms.password()), row: GamesForms.AccountRow.password)
+                    form.state.set(.text(GamesForms.password()), row: GamesForms.AccountRow.confirmation)
+                    form.state.focus(row: GamesForms.accountRow(for: refused))
+                    mode = .account(form, sent: nil)
+                }
+            } else {
+                mode = .account(GamesForms.account(), sent: nil)
+            }
+            return
+        }
+        switch mode {
+        case .account: mode = .list
+        case .create(let form, let grounds, let sent?):
+            if accepted(sent) { mode = .list; pane = .upcoming }
+            if let refused = refusal(of: sent) {
+                form.state.focus(row: GamesForms.createRow(for: refused))
+                mode = .create(form, grounds: grounds, sent: nil)
+            }
+        case .change(let form, let game, let sent?, let over):
+            if accepted(sent) { mode = over }
+            if let refused = refusal(of: sent) {
+                form.state.focus(row: GamesForms.changeRow(for: refused))
+                mode = .change(form, game: game, sent: nil, over: over)
+            }
+        case .roster(let over) where viewModel.roster == nil:
+            mode = over
+        default: break
+        }
+        if viewModel.roster != nil, !isRoster { mode = .roster(over: mode) }
+    }
+
+    private var isRoster: Bool {
+        if case .roster = mode { return true }
+        return false
+    }
+
+    private func accepted(_ sent: Int) -> Bool {
+        viewModel.submission?.id == sent && viewModel.submission?.outcome == .accepted
+    }
+
+    private func refusal(of sent: Int) -> GamesError? {
+        guard viewModel.submission?.id == sent, case .refused(let error)? = viewModel.submission?.outcome else { return nil }
+        return error
     }
 
     // MARK: Keys
 
-    /// The screen's modes, in the order they take keys.
-    private enum Mode { case roster, account, form, confirm, details, list }
-
-    private var mode: Mode {
-        if viewModel.roster != nil { return .roster }
-        if viewModel.user == nil { return .account }
-        if editForm != nil || createForm != nil || reasonField != nil || postcodeField != nil { return .form }
-        if bookingToConfirm != nil { return .confirm }
-        if detailID != nil { return .details }
-        return .list
-    }
-
     public func handle(_ key: Key) -> Bool {
-        activeKeys(viewModel.localizer).handle(key)
+        followViewModel()
+        return activeKeys(viewModel.localizer).handle(key)
     }
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
-        [accountKeys(l), listKeys(l), detailKeys(l), confirmKeys(l), formKeys(l), rosterKeys(l)]
+        [accountKeys(GamesForms.account(), l), listKeys(l), detailKeys(l), confirmKeys(l),
+         formKeys(GamesForms.account(), l, create: true), lineKeys(l), rosterKeys(l)]
     }
 
     /// The table of the current mode. While a request is on its way, Esc stops waiting before
-    /// anything else and the footer says only that (the log-in form keeps its own); while a line
-    /// is typed above the lists (postcode, reason), the footer shows the keys of what is under it.
+    /// anything else and the footer says only that (a form keeps its own); while a line is typed
+    /// above the lists or a booking is asked about, the footer shows the keys of that line.
     public func activeKeys(_ l: Localizer) -> KeyTable {
-        let mode = self.mode
         let table = keys(mode, l)
-        if viewModel.busy != nil {
-            let stop = stopWaiting(l)
-            return table.layered(first: mode == .list ? [] : [stop], footerFrom: mode == .account ? table.bindings : [stop])
-        }
-        if mode == .form, editForm == nil, createForm == nil {
-            return table.layered(footerFrom: keys(detailID == nil ? .list : .details, l).bindings)
-        }
-        return table
-    }
-
-    private func keys(_ mode: Mode, _ l: Localizer) -> KeyTable {
+        guard viewModel.busy != nil else { return table }
+        let stop = stopWaiting(l)
         switch mode {
-        case .roster: return rosterKeys(l)
-        case .account: return accountKeys(l)
-        case .form: return formKeys(l)
-        case .confirm: return confirmKeys(l)
-        case .details: return detailKeys(l)
+        case .list: return table.layered(footerFrom: [stop])
+        case .account, .create, .change: return table.layered(first: [stop], footerFrom: table.bindings)
+        default: return table.layered(first: [stop], footerFrom: [stop])
+        }
+    }
+
+    private func keys(_ mode: GamesMode, _ l: Localizer) -> KeyTable {
+        switch mode {
+        case .account(let form, _): return accountKeys(form, l)
         case .list: return listKeys(l)
+        case .details: return detailKeys(l)
+        case .create(let form, _, _), .change(let form, _, _, _): return formKeys(form, l, create: { if case .create = mode { return true }; return false }())
+        case .confirmBooking: return confirmKeys(l)
+        case .reason, .postcode: return lineKeys(l)
+        case .roster: return rosterKeys(l)
         }
     }
 
-    /// Logged out: the log-in / sign-up form.
-    private func accountKeys(_ l: Localizer) -> KeyTable {
-        KeyTable(id: "games-account", title: l.t("Account"), [
-            KeyBinding([.tab, .down, .backTab, .up], "Tab ↑ ↓", help: l.t("Next or previous field; Enter logs in or signs up"),
-                       footer: l.t("next field"), footerKeys: "Tab") { key in
-                self.formFocus = FormRows.step(self.formFocus, key, rows: self.signingUp ? 4 : 3)
-                return true
-            },
-            KeyBinding([.left, .right], "← →", help: l.t("On the first line of the form: log in or sign up")) { key in
-                guard self.formFocus == 0 else { return false }
-                self.signingUp.toggle()
-                self.confirmField = TextFieldState("", masked: true, maxLength: 128)
-                return true
-            },
-            KeyBinding([.enter], "Enter", help: l.t("Log in or sign up (on the first line: go to the username)"),
-                       footer: signingUp ? l.t("sign up") : l.t("log in")) {
-                self.submitAccountForm()
-            },
-            KeyBinding([.escape], "Esc", help: l.t("Back to the first line, where the global keys work")) { _ in
-                guard self.formFocus > 0 else { return false }
-                self.formFocus = 0
-                return true
-            },
-            KeyBinding(matching: { _ in true }, "a–z 0–9", help: l.t("Type in the chosen field")) { key in
-                switch self.formFocus {
-                case 1: return self.nameField.handle(key)
-                case 2: return self.passwordField.handle(key)
-                case 3: return self.confirmField.handle(key)
-                default: return false
-                }
-            },
-        ])
+    /// Logged out: the log-in / sign-up form. ← → on its first line choose between them; Esc
+    /// goes back to that line, where the global keys work.
+    private func accountKeys(_ form: Form, _ l: Localizer) -> KeyTable {
+        var texts = GamesForms.texts(l, submit: GamesForms.signingUp(form) ? l.t("sign up") : l.t("log in"))
+        texts.title = l.t("Account")
+        texts.submitHelp = l.t("Log in or sign up (on the first line: go to the username)")
+        texts.cancelHelp = l.t("Back to the first line, where the global keys work")
+        texts.cancel = form.state.row > 0 ? l.t("first line") : ""
+        let table = form.keys(id: "games-account", texts, submit: { self.submitAccount(form) }, cancel: {
+            guard form.state.row > 0 else { return false }
+            form.state.focus(row: 0)
+            return true
+        })
+        let chooser = KeyBinding([.left, .right], "← →", help: l.t("On the first line of the form: log in or sign up")) { key in
+            guard form.state.row == GamesForms.AccountRow.choice else { return false }
+            _ = form.state.type(key)
+            form.state.shownRows = GamesForms.signingUp(form) ? 4 : 3
+            form.state.set(.text(GamesForms.password()), row: GamesForms.AccountRow.confirmation)
+            return true
+        }
+        return KeyTable(id: table.id, title: table.title, [chooser] + table.bindings)
     }
 
-    private func submitAccountForm() {
-        if formFocus == 0 { formFocus = 1; return }
-        if signingUp {
-            viewModel.signUp(name: nameField.text, password: passwordField.text, confirmation: confirmField.text)
-        } else {
-            viewModel.login(name: nameField.text, password: passwordField.text)
-        }
-        passwordField = TextFieldState("", masked: true, maxLength: 128)
-        confirmField = TextFieldState("", masked: true, maxLength: 128)
-        formFocus = viewModel.user == nil ? 2 : 0
+    private func submitAccount(_ form: Form) -> Bool {
+        let s = form.state
+        if s.row == GamesForms.AccountRow.choice { form.state.focus(row: GamesForms.AccountRow.name); return true }
+        let name = s.text(GamesForms.AccountRow.name), password = s.text(GamesForms.AccountRow.password)
+        let sent = GamesForms.signingUp(form)
+            ? viewModel.signUp(name: name, password: password, confirmation: s.text(GamesForms.AccountRow.confirmation))
+            : viewModel.login(name: name, password: password)
+        if case .account = mode { mode = .account(form, sent: sent ?? viewModel.submission?.id) }
+        followViewModel()
+        return true
+    }
+
+    /// A form for a game (new, or a change): Enter sends it and the form stays open until the
+    /// answer comes; Esc closes it.
+    private func formKeys(_ form: Form, _ l: Localizer, create: Bool) -> KeyTable {
+        form.keys(id: "games-form", GamesForms.texts(l, submit: create ? l.t("create") : l.t("save")), submit: {
+            switch self.mode {
+            case .create(let form, let grounds, _):
+                let sent = GamesForms.sendCreate(form, grounds: grounds, to: self.viewModel) ?? self.viewModel.submission?.id
+                self.mode = .create(form, grounds: grounds, sent: sent)
+            case .change(let form, let game, _, let over):
+                let sent = GamesForms.sendChange(form, game: game, to: self.viewModel) ?? self.viewModel.submission?.id
+                self.mode = .change(form, game: game, sent: sent, over: over)
+            default: return false
+            }
+            self.followViewModel()
+            return true
+        }, cancel: {
+            self.mode = self.mode.underneath
+            return true
+        })
     }
 
     /// Logged in: your games and the games near a postcode.
@@ -156,20 +233,24 @@ public final class GamesScreen: Screen {
         }
         let details = KeyBinding([.enter], "Enter",
                                  help: l.t("The selected game's details: organiser, time at the ground, map link, places, your waitlist position, note"),
-                                 footer: l.t("details")) {
-            self.detailID = self.selectedGame?.id
-        }
+                                 footer: l.t("details")) { _ in
+            guard let game = self.selectedGame else { return false }
+            self.mode = .details(gameID: game.id)
+            return true
+        }.disabled { self.selectedGame == nil ? l.t("No game is selected.") : nil }
         let postcode = KeyBinding([.character("p"), .character("/")], "p /",
                                   help: l.t("Type a postcode or a position (latitude,longitude): the 5 nearest grounds and their games"),
                                   footer: l.t("postcode"), footerKeys: "p") {
-            self.postcodeField = TextFieldState(self.viewModel.searchedPlace, maxLength: 30, allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) })
+            self.mode = .postcode(TextFieldState(self.viewModel.searchedPlace, maxLength: 30,
+                                                 allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) }), over: self.mode)
         }
         let newGame = KeyBinding([.character("n")], "n", help: l.t("Create a game at one of the grounds found"), footer: l.t("new game")) {
             // With no grounds found yet, n asks for a postcode first.
             if self.viewModel.grounds.isEmpty {
-                self.postcodeField = TextFieldState("", maxLength: 4, allowed: { $0.isASCII && $0.isNumber })
+                self.mode = .postcode(TextFieldState("", maxLength: 30, allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) }), over: self.mode)
             } else {
-                self.createForm = GamesCreateForm(grounds: self.viewModel.grounds, now: self.viewModel.currentTime)
+                self.mode = .create(GamesForms.create(grounds: self.viewModel.grounds, now: self.viewModel.currentTime),
+                                    grounds: self.viewModel.grounds, sent: nil)
             }
         }
         let switchList = KeyBinding([.tab, .backTab], "Tab Shift-Tab", help: l.t("Switch between your games and the games near the postcode"),
@@ -185,41 +266,47 @@ public final class GamesScreen: Screen {
                         [move, details] + gameKeys(l, details: false) + [postcode, newGame, switchList, stopWaiting(l), refreshOrLogOut])
     }
 
-    /// Enter in the list: one game in full.
+    /// Enter in the list: one game in full. Its footer lists every key that acts on it.
     private func detailKeys(_ l: Localizer) -> KeyTable {
         let closing: [Key] = [.escape, .enter, .character("q")]
         // Details whose game has gone close at any key.
         let close = KeyBinding(matching: { closing.contains($0) || self.detailGame == nil }, "Esc Enter q", help: l.t("Back to the list"),
                                footer: l.t("close"), footerKeys: "Esc") { _ in
-            self.detailID = nil
+            self.mode = .list
             return true
         }
         return KeyTable(id: "games-details", title: l.t("Game details"), gameKeys(l, details: true) + [close])
     }
 
-    /// The keys that act on one game: the selected one in the list, the open one in its details
-    /// (whose footer also shows w and i).
+    /// The keys that act on one game: the selected one in the list, the open one in its details.
+    /// A key that does not apply to that game (booking your own, changing someone else's) says
+    /// why, and the footer leaves it out.
     private func gameKeys(_ l: Localizer, details: Bool) -> [KeyBinding] {
-        func key(_ c: Character, _ help: String, footer: String? = nil, _ act: @escaping (GameListing) -> Void) -> KeyBinding {
-            KeyBinding([.character(c)], String(c), help: help, footer: footer) { _ in
-                guard let game = details ? self.detailGame : self.selectedGame else {
-                    // Details whose game has gone close; with no game selected the key goes on.
-                    if details { self.detailID = nil }
-                    return details
-                }
-                act(game)
-                return true
-            }
+        let game = { details ? self.detailGame : self.selectedGame }
+        func key(_ c: Character, _ help: String, footer: String? = nil, unless refusal: @escaping (GameListing) -> String? = { _ in nil },
+                 _ act: @escaping (GameListing) -> Void) -> KeyBinding {
+            KeyBinding([.character(c)], String(c), help: help, footer: footer) {
+                if let shown = game() { act(shown) }
+            }.disabled { game().map(refusal) ?? l.t("No game is selected.") }
         }
+        let organisesOnly = { (game: GameListing) in game.myStatus == .organiser ? nil : GamesError.notOrganiser.message(l) }
         return [
-            key("b", l.t("Book the selected game (the waitlist when it is full), after y to confirm"), footer: l.t("book")) { self.bookingToConfirm = $0 },
-            key("c", l.t("Cancel your booking (the first player waiting gets the place)"), footer: l.t("cancel")) { self.viewModel.cancel($0) },
-            key("x", l.t("Call off a game you organise, with a reason the players see")) { self.reasonField = ($0, TextFieldState("", maxLength: 200)) },
-            key("e", l.t("Change the time, capacity or note of a game you organise")) { game in
-                // Someone else's game: the roster says that only the organiser can.
-                if game.myStatus == .organiser { self.editForm = GamesEditForm(game: game) } else { self.viewModel.showRoster(game) }
+            key("b", l.t("Book the selected game (the waitlist when it is full), after y to confirm"), footer: l.t("book"),
+                unless: { $0.myStatus == .organiser ? GamesError.organiserCannotBook.message(l) : nil }) {
+                self.mode = .confirmBooking($0, over: self.mode)
             },
-            key("w", l.t("Who is going and who is waitlisted, for a game you organise"), footer: details ? l.t("who is going") : nil) {
+            key("c", l.t("Cancel your booking (the first player waiting gets the place)"), footer: l.t("cancel"),
+                unless: { $0.myStatus == .going || $0.myStatus == .waitlisted ? nil : GamesError.notBooked.message(l) }) {
+                self.viewModel.cancel($0)
+            },
+            key("x", l.t("Call off a game you organise, with a reason the players see"), footer: details ? l.t("call off") : nil, unless: organisesOnly) {
+                self.mode = .reason($0, TextFieldState("", maxLength: 200), over: self.mode)
+            },
+            key("e", l.t("Change the time, capacity or note of a game you organise"), footer: details ? l.t("change") : nil, unless: organisesOnly) {
+                self.mode = .change(GamesForms.change($0), game: $0, sent: nil, over: self.mode)
+            },
+            key("w", l.t("Who is going and who is waitlisted, for a game you organise"), footer: details ? l.t("who is going") : nil,
+                unless: { $0.myStatus == .organiser ? nil : l.t("Only the organiser sees who is going.") }) {
                 self.viewModel.showRoster($0)
             },
             key("i", l.t("Write the selected game as an .ics file in the data folder"), footer: details ? l.t(".ics") : nil) {
@@ -228,32 +315,53 @@ public final class GamesScreen: Screen {
         ]
     }
 
-    /// b: the line above the lists asks before booking. Other keys wait for the answer.
+    /// b: the status line asks before booking. Other keys wait for the answer.
     private func confirmKeys(_ l: Localizer) -> KeyTable {
         let keep: [Key] = [.character("n"), .character("N"), .escape]
         return KeyTable(id: "games-confirm", title: l.t("Confirming a booking"), [
             KeyBinding([.character("y"), .character("Y"), .enter], "y Enter", help: l.t("Book the game"), footer: l.t("book"), footerKeys: "y") {
-                let game = self.bookingToConfirm
-                self.bookingToConfirm = nil
-                if let game { self.viewModel.book(game) }
+                guard case .confirmBooking(let game, let over) = self.mode else { return }
+                self.mode = over
+                self.viewModel.book(game)
             },
-            KeyBinding(matching: { _ in true }, "n Esc", help: l.t("Close without changing anything"), footer: l.t("keep as is")) { key in
-                if keep.contains(key) { self.bookingToConfirm = nil }
+            KeyBinding(matching: { _ in true }, "n Esc", help: l.t("Close without changing anything"), footer: l.t("keep as is"), footerKeys: "n") { key in
+                if keep.contains(key), case .confirmBooking(_, let over) = self.mode { self.mode = over }
                 return true
             },
         ])
     }
 
-    /// A form (new game, change a game) or a line typed above the lists (postcode, reason): the
-    /// form or field takes every key, these bindings name them.
-    private func formKeys(_ l: Localizer) -> KeyTable {
-        KeyTable(id: "games-form", title: l.t("Filling in a form"), [
-            KeyBinding([.tab, .down, .backTab, .up], "Tab ↑ ↓", help: l.t("Choose a field"), footer: l.t("next field"), footerKeys: "Tab",
-                       action: typeInForm),
-            KeyBinding([.enter], "Enter", help: l.t("Create the game, save the changes, search, or call the game off"),
-                       footer: editForm != nil ? l.t("save") : l.t("create"), action: typeInForm),
-            KeyBinding([.escape], "Esc", help: l.t("Close without changing anything"), footer: l.t("cancel"), action: typeInForm),
-            KeyBinding(matching: { _ in true }, "a–z 0–9 ← → PgUp PgDn", help: l.t("Type in the chosen field"), action: typeInForm),
+    /// A line typed above the lists (a postcode, the reason a game is off): Enter sends it, Esc
+    /// closes it, the rest is typed.
+    private func lineKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "games-line", title: l.t("Typing a postcode or a reason"), [
+            KeyBinding([.enter], "Enter", help: l.t("Search, or call the game off"), footer: l.t("send")) {
+                switch self.mode {
+                case .reason(let game, let field, let over):
+                    self.mode = over
+                    self.viewModel.cancelGame(game, reason: field.text)
+                case .postcode(let field, let over):
+                    self.mode = over.underneath
+                    self.viewModel.search(postcode: field.text)
+                    self.pane = .nearby
+                default: break
+                }
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Close without changing anything"), footer: l.t("cancel")) {
+                self.mode = self.mode.underneath
+            },
+            KeyBinding(matching: { _ in true }, "a–z 0–9 ← →", help: l.t("Type in the chosen field")) { key in
+                switch self.mode {
+                case .reason(let game, var field, let over):
+                    _ = field.handle(key)
+                    self.mode = .reason(game, field, over: over)
+                case .postcode(var field, let over):
+                    _ = field.handle(key)
+                    self.mode = .postcode(field, over: over)
+                default: break
+                }
+                return true
+            },
         ])
     }
 
@@ -277,60 +385,6 @@ public final class GamesScreen: Screen {
         }
     }
 
-    /// The open form or typed line takes the key: Tab and the arrows move between a form's
-    /// fields, Enter does what the form is for, Esc closes it, the rest is typed.
-    private func typeInForm(_ key: Key) -> Bool {
-        if var form = editForm {
-            switch form.handle(key) {
-            case .stay: editForm = form
-            case .cancel: editForm = nil
-            case .submit(let changes):
-                editForm = form
-                if viewModel.edit(form.game, localTime: changes.localTime, capacity: changes.capacity, note: changes.note) { editForm = nil }
-            }
-            return true
-        }
-        if var form = createForm {
-            switch form.handle(key) {
-            case .stay: createForm = form
-            case .cancel: createForm = nil
-            case .submit(let request):
-                createForm = form
-                if viewModel.create(ground: request.ground, localTime: request.localTime, players: request.players,
-                                    capacity: request.capacity, minimum: request.minimum, note: request.note) {
-                    createForm = nil
-                }
-            }
-            return true
-        }
-        if var reason = reasonField {
-            switch key {
-            case .enter:
-                reasonField = nil
-                viewModel.cancelGame(reason.game, reason: reason.field.text)
-            case .escape: reasonField = nil
-            default:
-                _ = reason.field.handle(key)
-                reasonField = reason
-            }
-            return true
-        }
-        if var field = postcodeField {
-            switch key {
-            case .enter:
-                postcodeField = nil
-                viewModel.search(postcode: field.text)
-                pane = .nearby
-            case .escape: postcodeField = nil
-            default:
-                _ = field.handle(key)
-                postcodeField = field
-            }
-            return true
-        }
-        return false
-    }
-
     /// The focused list's games and selection, the selection kept in range.
     private var focusedList: (games: [GameListing], state: ListState) {
         let games = pane == .upcoming ? viewModel.upcoming : viewModel.nearby
@@ -344,8 +398,12 @@ public final class GamesScreen: Screen {
         return games.indices.contains(state.selected) ? games[state.selected] : nil
     }
 
-    /// The game whose details are open, nil when none is or it has gone.
-    private var detailGame: GameListing? { detailID.flatMap { shownGame($0) } }
+    /// The game whose details are open (under whatever passes over them), nil when none is or
+    /// it has gone.
+    private var detailGame: GameListing? {
+        guard case .details(let id) = mode.underneath else { return nil }
+        return shownGame(id)
+    }
 
     /// The game with this id as last read (your games first), or nil when it has gone.
     private func shownGame(_ id: Int64) -> GameListing? {
@@ -354,14 +412,17 @@ public final class GamesScreen: Screen {
 
     // MARK: Status
 
+    /// The status line: a question being asked (where the eye is), a request on its way, the
+    /// last outcome, or the selected game's map link.
     public func status(_ l: Localizer) -> String? {
+        if case .confirmBooking(let game, _) = mode {
+            return l.t("Book game {id}, {time} at {ground}? y / n", ["id": String(game.id), "time": GameTimeText.when(game, l),
+                                                                     "ground": TerminalText.inert(game.groundName)])
+        }
         if let busy = viewModel.busy { return busy + " " + l.t("(Esc stops waiting)") }
         if let message = viewModel.message { return message }
-        guard viewModel.user != nil else { return nil }
-        let list = pane == .upcoming ? viewModel.upcoming : viewModel.nearby
-        let state = pane == .upcoming ? upcomingList : nearbyList
-        guard list.indices.contains(state.selected) else { return nil }
-        return list[state.selected].map
+        guard viewModel.user != nil, case .list = mode.underneath else { return nil }
+        return selectedGame?.map
     }
 
     // MARK: Drawing
@@ -378,6 +439,7 @@ public final class GamesScreen: Screen {
     }
 
     public func layout(_ area: Rect, context: RenderContext) {
+        followViewModel()
         reminder = viewModel.attention()
         listHeight = max(1, panes(area).top.height - 2)
         upcomingList.setCount(viewModel.upcoming.count)
@@ -393,7 +455,8 @@ public final class GamesScreen: Screen {
             surface.write(text, x: rect.x + max(0, (rect.width - text.displayWidth) / 2), y: rect.y + rect.height / 2, style: Style(.muted), clip: rect)
             return
         }
-        guard let user = viewModel.user else { return renderAccountForm(into: surface, rect: rect, context: context) }
+        if case .account(let form, _) = mode { return renderAccountForm(form, into: surface, rect: rect, context: context) }
+        guard let user = viewModel.user else { return }
         let (reminderRow, header, body, top, bottom) = panes(rect)
         // Today's games, urgent within the hour (bold; the shell rings the bell once per game).
         if let reminder, let reminderRow { AttentionBar.render(reminder, into: surface, row: reminderRow) }
@@ -409,26 +472,30 @@ public final class GamesScreen: Screen {
         renderList(title: nearTitle, games: viewModel.nearby, state: nearbyList, focused: pane == .nearby,
                    empty: viewModel.searchedPlace.isEmpty ? "" : l.t("No games planned at these grounds yet. Press n to create one."),
                    header: groundsLine, into: surface, rect: bottom, context: context)
-        if let reasonField {
-            surface.fill(header)
-            let x = surface.write(" " + l.t("Why is game {id} off?", ["id": String(reasonField.game.id)]) + " ", x: header.x, y: header.y, style: Style(.accent, [.bold]), clip: header)
-            TextField().render(reasonField.field, into: surface, rect: Rect(x: x, y: header.y, width: max(1, header.maxX - x), height: 1), focused: true)
+        if case .details(let id) = mode.underneath, let game = shownGame(id) { renderDetail(game, into: surface, area: body, context: context) }
+        switch mode {
+        case .reason(let game, let field, _):
+            typedLine(l.t("Why is game {id} off?", ["id": String(game.id)]), field, placeholder: "", into: surface, row: header)
+        case .postcode(let field, _):
+            typedLine(l.t("Postcode or latitude,longitude:"), field, placeholder: "3977", into: surface, row: header)
+        case .create(let form, let grounds, _):
+            GamesForms.render(form, look: GamesForms.createLook(form, grounds: grounds, l), title: l.t("New game"),
+                              hint: l.t("Players there counts you. Capacity 2–50. Enter creates, Esc cancels."), into: surface, area: body)
+        case .change(let form, let game, _, _):
+            GamesForms.render(form, look: GamesForms.changeLook(game, l), title: l.t("Change game {id}", ["id": String(game.id)]),
+                              hint: l.t("Players beyond a lower capacity go to the head of the waitlist. Enter saves, Esc cancels."),
+                              into: surface, area: body)
+        case .roster:
+            if let shown = viewModel.roster { renderRoster(shown.game, shown.roster, into: surface, area: body, context: context) }
+        default: break
         }
-        if let postcodeField {
-            surface.fill(header)
-            let x = surface.write(" " + l.t("Postcode or latitude,longitude:") + " ", x: header.x, y: header.y, style: Style(.accent, [.bold]), clip: header)
-            TextField(placeholder: "3977").render(postcodeField, into: surface, rect: Rect(x: x, y: header.y, width: 24, height: 1), focused: true)
-        }
-        createForm?.render(into: surface, area: body, context: context)
-        editForm?.render(into: surface, area: body, context: context)
-        if let id = detailID, let game = shownGame(id) { renderDetail(game, into: surface, area: body, context: context) }
-        if let game = bookingToConfirm {
-            surface.fill(header)
-            let question = " " + l.t("Book game {id}, {time} at {ground}? y / n", ["id": String(game.id), "time": GameTimeText.when(game, l),
-                                                                                  "ground": TerminalText.inert(game.groundName)])
-            surface.write(question, x: header.x, y: header.y, style: Style(.accent, [.bold]), clip: header)
-        }
-        if let shown = viewModel.roster { renderRoster(shown.game, shown.roster, into: surface, area: body, context: context) }
+    }
+
+    /// A line typed above the lists, over the "logged in" line.
+    private func typedLine(_ prompt: String, _ field: TextFieldState, placeholder: String, into surface: Surface, row: Rect) {
+        surface.fill(row)
+        let x = surface.write(" " + prompt + " ", x: row.x, y: row.y, style: Style(.accent, [.bold]), clip: row)
+        TextField(placeholder: placeholder).render(field, into: surface, rect: Rect(x: x, y: row.y, width: max(1, row.maxX - x), height: 1), focused: true)
     }
 
     /// One game in full: the time at the ground with its zone, the ground and its map link, the
@@ -510,182 +577,12 @@ public final class GamesScreen: Screen {
         }
     }
 
-    private func renderAccountForm(into surface: Surface, rect: Rect, context: RenderContext) {
+    private func renderAccountForm(_ form: Form, into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
-        let box = rect.centered(width: min(rect.width, 60), height: min(rect.height, 10))
-        surface.drawBox(box, title: l.t("Pickup cricket in the City of Casey"))
-        let inner = box.inset(dx: 2, dy: 1)
-        let labels = [l.t("Account"), l.t("Username"), l.t("Password"), l.t("Password again")]
-        FormRows.render(labels, shown: signingUp ? 4 : 3, focus: formFocus, inner: inner, clip: box, into: surface, context: context) { row, field, focused in
-            switch row {
-            case 0: FormRows.chooser(signingUp ? l.t("sign up (new account)") : l.t("log in"), field: field, focused: focused, into: surface, context: context)
-            case 1: TextField().render(nameField, into: surface, rect: field, focused: focused)
-            case 2: TextField().render(passwordField, into: surface, rect: field, focused: focused)
-            default: TextField().render(confirmField, into: surface, rect: field, focused: focused)
-            }
-        }
-        let hint = signingUp ? l.t("3–32 letters, digits, . _ -; a password of 8 characters or more, typed twice.")
-                             : l.t("← → on the first line switches to creating an account.")
-        for (i, line) in WordWrap.wrap(hint, width: inner.width).enumerated() where inner.y + 5 + i < inner.maxY {
-            surface.write(line, x: inner.x, y: inner.y + 5 + i, style: Style(.muted), clip: inner)
-        }
-    }
-}
-
-/// The "change game" form: date and time, capacity, note (an empty note removes it).
-struct GamesEditForm {
-    struct Changes { var localTime: String?; var capacity: Int?; var note: String? }
-    enum Result { case stay, cancel, submit(Changes) }
-
-    let game: GameListing
-    var focus = 0
-    var when: DateTimePickerState
-    var capacity: TextFieldState
-    var note: TextFieldState
-
-    init(game: GameListing) {
-        self.game = game
-        when = DateTimePickerState(date: Date(timeIntervalSince1970: game.start))
-        capacity = TextFieldState(String(game.capacity), maxLength: 2, allowed: { $0.isASCII && $0.isNumber })
-        note = TextFieldState(game.note ?? "", maxLength: 500)
-    }
-
-    mutating func handle(_ key: Key) -> Result {
-        switch key {
-        case .escape: return .cancel
-        case .tab, .down, .backTab, .up: focus = FormRows.step(focus, key, rows: 3); return .stay
-        case .enter:
-            let unchangedTime = when.date.map { abs($0.timeIntervalSince1970 - game.start) < 60 } ?? false
-            let newCapacity = Int(capacity.text)
-            return .submit(Changes(localTime: unchangedTime ? nil : when.localText, capacity: newCapacity == game.capacity ? nil : (newCapacity ?? 0),
-                                   note: note.text == (game.note ?? "") ? nil : note.text))
-        default:
-            switch focus {
-            case 0: _ = when.handle(key)
-            case 1: _ = capacity.handle(key)
-            default: _ = note.handle(key)
-            }
-            return .stay
-        }
-    }
-
-    func render(into surface: Surface, area: Rect, context: RenderContext) {
-        let l = context.localizer
-        let box = area.centered(width: min(area.width, 72), height: min(area.height, 7))
-        surface.fill(box)
-        surface.drawBox(box, title: l.t("Change game {id}", ["id": String(game.id)]))
-        let inner = box.inset(dx: 2, dy: 1)
-        FormRows.render([l.t("Starts"), l.t("Capacity"), l.t("Note")], focus: focus, inner: inner, clip: box, into: surface, context: context) { row, field, focused in
-            switch row {
-            case 0: DateTimePicker().render(when, into: surface, at: Point(x: field.x, y: field.y), focused: focused)
-            case 1: TextField().render(capacity, into: surface, rect: Rect(x: field.x, y: field.y, width: 4, height: 1), focused: focused)
-            default: TextField().render(note, into: surface, rect: field, focused: focused)
-            }
-        }
-        if inner.y + 4 < inner.maxY {
-            surface.write(l.t("Players beyond a lower capacity go to the head of the waitlist. Enter saves, Esc cancels."),
-                          x: inner.x, y: inner.y + 4, style: Style(.muted), clip: inner)
-        }
-    }
-}
-
-/// The "new game" form: ground (← →), date and time, players already there, capacity, minimum, note.
-struct GamesCreateForm {
-    struct Request { var ground: String; var localTime: String; var players: Int; var capacity: Int; var minimum: Int?; var note: String? }
-    enum Result { case stay, cancel, submit(Request) }
-
-    let grounds: [GroundListing]
-    var groundIndex = 0
-    var focus = 0
-    var when: DateTimePickerState
-    var players = TextFieldState("1", maxLength: 2, allowed: { $0.isASCII && $0.isNumber })
-    var capacity = TextFieldState("22", maxLength: 2, allowed: { $0.isASCII && $0.isNumber })
-    var minimum = TextFieldState("", maxLength: 2, allowed: { $0.isASCII && $0.isNumber })
-    var note = TextFieldState("", maxLength: 200)
-
-    init(grounds: [GroundListing], now: Double) {
-        self.grounds = grounds
-        // Tomorrow at 10:00 is a sensible first proposal.
-        let tomorrow = LocalTime.dayRange(containing: now).upperBound + 10 * 3600
-        when = DateTimePickerState(date: Date(timeIntervalSince1970: tomorrow))
-    }
-
-    mutating func handle(_ key: Key) -> Result {
-        switch key {
-        case .escape: return .cancel
-        case .tab, .down, .backTab, .up: focus = FormRows.step(focus, key, rows: 6); return .stay
-        case .enter:
-            return .submit(Request(ground: grounds[groundIndex].id, localTime: when.localText, players: Int(players.text) ?? 0,
-                                   capacity: Int(capacity.text) ?? 0, minimum: Int(minimum.text), note: note.text.isEmpty ? nil : note.text))
-        default:
-            switch focus {
-            case 0:
-                if key == .left { groundIndex = (groundIndex + grounds.count - 1) % grounds.count }
-                if key == .right { groundIndex = (groundIndex + 1) % grounds.count }
-            case 1: _ = when.handle(key)
-            case 2: _ = players.handle(key)
-            case 3: _ = capacity.handle(key)
-            case 4: _ = minimum.handle(key)
-            default: _ = note.handle(key)
-            }
-            return .stay
-        }
-    }
-
-    func render(into surface: Surface, area: Rect, context: RenderContext) {
-        let l = context.localizer
-        let box = area.centered(width: min(area.width, 72), height: min(area.height, 10))
-        surface.fill(box)
-        surface.drawBox(box, title: l.t("New game"))
-        let inner = box.inset(dx: 2, dy: 1)
-        let labels = [l.t("Ground"), l.t("Starts"), l.t("Players there"), l.t("Capacity"), l.t("Minimum"), l.t("Note")]
-        FormRows.render(labels, focus: focus, inner: inner, clip: box, into: surface, context: context) { row, field, focused in
-            let short = Rect(x: field.x, y: field.y, width: 4, height: 1)
-            switch row {
-            case 0:
-                let g = grounds[groundIndex]
-                FormRows.chooser("\(g.name), \(g.suburb) · " + MeasureText.distance(g.distanceMeters, l), field: field, focused: focused,
-                                 into: surface, context: context)
-            case 1: DateTimePicker().render(when, into: surface, at: Point(x: field.x, y: field.y), focused: focused)
-            case 2: TextField().render(players, into: surface, rect: short, focused: focused)
-            case 3: TextField().render(capacity, into: surface, rect: short, focused: focused)
-            case 4: TextField(placeholder: "—").render(minimum, into: surface, rect: short, focused: focused)
-            default: TextField().render(note, into: surface, rect: field, focused: focused)
-            }
-        }
-        if inner.y + 7 < inner.maxY {
-            surface.write(l.t("Players there counts you. Capacity 2–50. Enter creates, Esc cancels."), x: inner.x, y: inner.y + 7, style: Style(.muted), clip: inner)
-        }
-    }
-}
-
-/// The rows of a form: a label column (the focused row marked with the pointer) and, right of
-/// it, each row's field, drawn by the caller.
-enum FormRows {
-    /// `shown` rows of `labels` (all by default); the label column fits every label, so it does
-    /// not move when a row comes or goes.
-    static func render(_ labels: [String], shown: Int? = nil, focus: Int, inner: Rect, clip: Rect, into surface: Surface,
-                       context: RenderContext, field: (_ row: Int, _ rect: Rect, _ focused: Bool) -> Void) {
-        let labelWidth = (labels.map(\.displayWidth).max() ?? 10) + 2
-        for (row, label) in labels.prefix(shown ?? labels.count).enumerated() where inner.y + row < inner.maxY {
-            let y = inner.y + row
-            let focused = row == focus
-            surface.write((focused ? context.glyphs.pointer : " ") + label, x: inner.x - 1, y: y,
-                          style: Style(focused ? .accent : .muted, focused ? [.bold] : []), clip: clip)
-            field(row, Rect(x: inner.x + labelWidth, y: y, width: inner.maxX - inner.x - labelWidth, height: 1), focused)
-        }
-    }
-
-    /// The row after `focus` for Tab and ↓, the one before for Shift-Tab and ↑, wrapping.
-    static func step(_ focus: Int, _ key: Key, rows: Int) -> Int {
-        (focus + (key == .tab || key == .down ? 1 : rows - 1)) % rows
-    }
-
-    /// A value chosen with ← →, shown as "◂ text ▸" ("< text >" in ASCII).
-    static func chooser(_ text: String, field: Rect, focused: Bool, into surface: Surface, context: RenderContext) {
-        let (left, right) = context.glyphs.ascii ? ("< ", " >") : ("◂ ", " ▸")
-        surface.write(left + text + right, x: field.x, y: field.y, style: Style(focused ? .selection : .text, focused ? [.bold] : []), clip: field)
-        if focused { surface.parkCursor(x: field.x, y: field.y) }
+        let hint = GamesForms.signingUp(form) ? l.t("3–32 letters, digits, . _ -; a password of 8 characters or more, typed twice.")
+                                              : l.t("← → on the first line switches to creating an account.")
+        GamesForms.render(form, look: GamesForms.accountLook(form, l), title: l.t("Pickup cricket in the City of Casey"), hint: hint,
+                          width: 60, into: surface, area: rect)
     }
 }
 
@@ -702,5 +599,9 @@ extension KeyTable {
 
 extension KeyBinding {
     /// The same binding, not shown in the footer.
-    fileprivate var withoutFooter: KeyBinding { KeyBinding(matching: matches, label, help: help, action: action) }
+    fileprivate var withoutFooter: KeyBinding {
+        var binding = KeyBinding(matching: matches, label, help: help, action: action)
+        binding.disabledReason = disabledReason
+        return binding
+    }
 }

@@ -94,13 +94,15 @@ public final class GradesScreen: Screen {
     // MARK: Keys
 
     /// Runs the active table; while a search is typed, the search table takes every key, and
-    /// in the edit form a field being typed into sees every key first (`GradesEditForm.prehandle`).
+    /// the edit form takes every key.
     public func handle(_ key: Key) -> Bool {
         reportedLoadProblem = true   // the start-up problem stays until the first key
         let l = viewModel.localizer
         if let form = editForm {
-            // The open form keeps every key from the shell, used or not.
-            if !form.prehandle(key) { _ = formKeys(form, l).handle(key) }
+            // The open form keeps every key from the shell, used or not; a key answers the
+            // last problem, unless it is typed into a field.
+            if !form.isTyping { form.clearProblem() }
+            _ = formKeys(form, l).handle(key)
             return true
         }
         if search.isTyping { return activeKeys(l).handle(key) }
@@ -275,7 +277,6 @@ public final class GradesScreen: Screen {
         let body = area.splitTop(1).1
         listHeight = body.height
         list.scrollToSelection(height: listHeight)
-        editForm?.layout(body)
     }
 
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {

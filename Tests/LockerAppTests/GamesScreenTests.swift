@@ -6,22 +6,28 @@ import XCTest
 
 private final class CannedGamesClient: GamesClient, @unchecked Sendable {
     var user: String?
-    let listing = GameListing(id: 7, ground: "casey-fields", groundName: "Casey Fields", suburb: "Cranbourne East",
-                              startsAt: "2026-11-21T10:15:00Z", capacity: 22, players: 3, going: 5, waitlisted: 0, status: .open,
-                              myStatus: .going, organiser: "org", note: "Bring\u{1B}[2J a bat", cancelReason: nil,
-                              map: "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092")
+    /// The user's part in the one game (the footer walk organises it).
+    var part: PlayerPart = .going
+    var listing: GameListing {
+        GameListing(id: 7, ground: "casey-fields", groundName: "Casey Fields", suburb: "Cranbourne East",
+                    startsAt: "2026-11-21T10:15:00Z", capacity: 22, players: 3, going: 5, waitlisted: 0, status: .open,
+                    myStatus: part, organiser: part == .organiser ? "sam" : "org", note: "Bring\u{1B}[2J a bat", cancelReason: nil,
+                    map: "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092")
+    }
+    let ground = GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: "3977",
+                               approximate: false, distanceMeters: 2420, timeZone: "Australia/Melbourne")
     func whoAmI() throws -> String? { user }
     func signUp(name: String, password: String) throws -> String { user = name; return name }
     func login(name: String, password: String) throws -> String { user = name; return name }
     func logout() throws { user = nil }
     func upcoming() throws -> [GameListing] { [listing] }
-    func search(_ place: Place) throws -> (grounds: [GroundListing], games: [GameListing]) { ([], []) }
+    func search(_ place: Place) throws -> (grounds: [GroundListing], games: [GameListing]) { ([ground], [listing]) }
     func book(_ id: Int64) throws -> GameListing { listing }
     func cancelBooking(_ id: Int64) throws -> GameListing { listing }
     func cancelGame(_ id: Int64, reason: String) throws -> GameListing { listing }
     func create(_ game: NewGame) throws -> GameListing { listing }
     func edit(_ id: Int64, _ changes: GameChanges) throws -> GameListing { listing }
-    func roster(_ id: Int64) throws -> GameRoster { GameRoster(game: id, going: [], waitlisted: []) }
+    func roster(_ id: Int64) throws -> GameRoster { GameRoster(game: id, going: [.init(name: "sam", since: "")], waitlisted: []) }
     func exportCalendar(_ id: Int64, to path: String) throws {}
     func cancelInFlight() {}
     func watch(_ onChange: @escaping @Sendable (GamesChange) -> Void) {}
@@ -121,5 +127,79 @@ final class GamesScreenTests: XCTestCase {
         XCTAssertFalse(games.started, "not while keys come quickly")
         shell.tick(now: Date().addingTimeInterval(0.3))
         XCTAssertTrue(games.started)
+    }
+
+    /// The Games tab's footer walk (issue 29, item 3): in every mode (log-in form, lists, details,
+    /// booking question, new-game and change forms, typed lines, roster), each key the footer
+    /// shows changes the screen or the status line; keys that cannot act are not shown.
+    func testEveryGamesFooterKeyActsInEveryMode() throws {
+        setenv("TZ", "UTC", 1); tzset()
+        var observations: [ObservationToken] = []
+        func screen(_ part: PlayerPart, _ path: [Key], loggedIn: Bool = true) -> (GamesScreen, GamesViewModel, BackgroundWork) {
+            let client = CannedGamesClient()
+            client.user = loggedIn ? "sam" : nil
+            client.part = part
+            let work = BackgroundWork()
+            let games = GamesViewModel(localizer: .english, client: client, work: work, now: { 1_795_253_400 })
+            let screen = GamesScreen(viewModel: games, exportDirectory: NSTemporaryDirectory())
+            // As the shell does: the screen follows its view-model's changes.
+            if let token = screen.observeChanges({}) { observations.append(token) }
+            games.start()
+            _ = work.waitUntilIdle()
+            for key in path {
+                _ = screen.handle(key)
+                _ = work.waitUntilIdle()
+            }
+            return (screen, games, work)
+        }
+        func look(_ screen: GamesScreen) -> String {
+            let surface = render(screen, 100, 30)
+            return surface.text + "|" + (screen.status(.english) ?? "") + "|\(String(describing: surface.cursor))"
+        }
+        let p: Key = .character("p")
+        let search: [Key] = [p, .character("3"), .character("9"), .character("7"), .character("7"), .enter]
+        let modes: [(String, PlayerPart, [Key], Bool)] = [
+            ("log-in form", .going, [], false),
+            ("log-in form, username", .going, [.enter], false),
+            ("list, playing", .going, [], true),
+            ("list, organising", .organiser, [], true),
+            ("details, playing", .going, [.enter], true),
+            ("details, organising", .organiser, [.enter], true),
+            ("booking question", .going, search + [.tab, .character("b")], true),
+            ("postcode line", .going, [p], true),
+            ("new game", .going, search + [.character("n")], true),
+            ("change form", .organiser, [.character("e")], true),
+            ("reason line", .organiser, [.character("x")], true),
+            ("roster", .organiser, [.character("w")], true),
+        ]
+        var checked = 0
+        for (name, part, path, loggedIn) in modes {
+            let (shown, _, _) = screen(part, path, loggedIn: loggedIn)
+            let hints = shown.activeKeys(.english).footerHints
+            XCTAssertFalse(hints.isEmpty, "\(name): a footer")
+            for hint in hints {
+                let keys = FooterHonestyTests.keys(for: hint, on: .games)
+                XCTAssertFalse(keys.isEmpty, "\(name): no key for \(hint)")
+                let acts = keys.contains { key in
+                    let (fresh, _, work) = screen(part, path, loggedIn: loggedIn)
+                    let before = look(fresh)
+                    _ = fresh.handle(key)
+                    _ = work.waitUntilIdle()
+                    return look(fresh) != before
+                }
+                checked += 1
+                XCTAssertTrue(acts, "\(name): the footer shows “\(hint.key) \(hint.label)” but it does nothing")
+            }
+        }
+        XCTAssertGreaterThan(checked, 30)
+        // Keys that do not apply to the game say why instead of doing nothing.
+        let (playing, games, _) = screen(.going, [])
+        XCTAssertFalse(playing.handle(.character("e")))
+        XCTAssertEqual(playing.activeKeys(.english).disabledReason(for: .character("e")), "Only the organiser can change or cancel the game.")
+        XCTAssertFalse(playing.activeKeys(.english).footerHints.contains { $0.key == "e" })
+        let (organising, _, _) = screen(.organiser, [])
+        XCTAssertEqual(organising.activeKeys(.english).disabledReason(for: .character("b")), "You organise this game; your place is already counted.")
+        XCTAssertFalse(organising.activeKeys(.english).footerHints.contains { $0.key == "b" })
+        _ = games
     }
 }

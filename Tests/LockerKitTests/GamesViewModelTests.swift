@@ -179,7 +179,7 @@ final class GamesViewModelTests: XCTestCase {
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(client.calls.last, "cancelGame 5 Rain all day")
         XCTAssertEqual(model.message, "Game 5 is cancelled.")
-        XCTAssertTrue(model.edit(game, localTime: nil, capacity: 12, note: nil))
+        XCTAssertNotNil(model.edit(game, localTime: nil, capacity: 12, note: nil))
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(client.calls.last, "edit 5 12")
         model.showRoster(game)

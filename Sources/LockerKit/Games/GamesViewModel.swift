@@ -28,6 +28,10 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public private(set) var sessionKnown = false
     /// What is being asked of the games store right now ("Booking…"), or nil.
     public private(set) var busy: String?
+    /// The last form sent (log in, sign up, new game, change a game) and, once answered, what
+    /// became of it: the screen keeps a form open, with everything typed, until it is accepted.
+    public private(set) var submission: FormSubmission?
+    private var submissions = 0
 
     private var request: BackgroundJob?
     private var quietRefresh: BackgroundJob?
@@ -69,19 +73,25 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     // MARK: Accounts
 
     /// Checks the form first (same rules as the server) so mistakes are told at once.
-    public func signUp(name: String, password: String, confirmation: String) {
-        guard GamesLimits.isValidUsername(name) else { return fail(GamesError.badUsername.message(localizer)) }
-        guard GamesLimits.isValidPassword(password) else { return fail(GamesError.badPassword.message(localizer)) }
-        guard password == confirmation else { return fail(localizer.t("The two passwords differ; type them again.")) }
-        enter(localizer.t("Signing up…")) { try $0.signUp(name: name, password: password) }
+    /// Returns the submission's number, or nil when the form was refused before it was sent.
+    @discardableResult
+    public func signUp(name: String, password: String, confirmation: String) -> Int? {
+        guard GamesLimits.isValidUsername(name) else { return refuse(.badUsername) }
+        guard GamesLimits.isValidPassword(password) else { return refuse(.badPassword) }
+        guard password == confirmation else {
+            fail(localizer.t("The two passwords differ; type them again."))
+            return submit(refused: .invalid(field: "confirmation"))
+        }
+        return enter(localizer.t("Signing up…")) { try $0.signUp(name: name, password: password) }
     }
 
-    public func login(name: String, password: String) {
+    @discardableResult
+    public func login(name: String, password: String) -> Int? {
         enter(localizer.t("Logging in…")) { try $0.login(name: name, password: password) }
     }
 
-    private func enter(_ label: String, _ call: @escaping @Sendable (GamesClient) throws -> String) {
-        perform(label, { client in
+    private func enter(_ label: String, _ call: @escaping @Sendable (GamesClient) throws -> String) -> Int? {
+        perform(label, submitting: true, { client in
             let name = try call(client)
             return (name, try client.upcoming())
         }) { [weak self] (name: String, games: [GameListing]) in
@@ -176,36 +186,31 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     /// Creates a game at a ground found by the last search; `localTime` is "2026-12-05T10:00" on
     /// the ground's clock. Returns false when the form has a mistake the server need not see.
-    public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) -> Bool {
-        guard WallTime.parse(localTime) != nil else {
-            fail(GamesError.badTime.message(localizer))
-            return false
-        }
+    /// Returns the submission's number, or nil when the form was refused before it was sent.
+    @discardableResult
+    public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) -> Int? {
+        guard WallTime.parse(localTime) != nil else { return refuse(.badTime) }
         let game = NewGame(ground: ground, startsAt: localTime, players: players, capacity: capacity, minimum: minimum, note: note)
-        perform(localizer.t("Creating the game…"), { try $0.create(game) }) { [weak self] (created: GameListing) in
+        return perform(localizer.t("Creating the game…"), submitting: true, { try $0.create(game) }) { [weak self] (created: GameListing) in
             guard let self else { return }
             expectEcho(.created, created)
             apply(created)
             message = localizer.t("Game {id} created.", ["id": String(created.id)])
         }
-        return true
     }
 
     /// Changes a game the user organises; players beyond a lowered capacity go to the head of
     /// the waitlist.
-    public func edit(_ game: GameListing, localTime: String?, capacity: Int?, note: String?) -> Bool {
-        if let localTime, WallTime.parse(localTime) == nil {
-            fail(GamesError.badTime.message(localizer))
-            return false
-        }
+    @discardableResult
+    public func edit(_ game: GameListing, localTime: String?, capacity: Int?, note: String?) -> Int? {
+        if let localTime, WallTime.parse(localTime) == nil { return refuse(.badTime) }
         let changes = GameChanges(startsAt: localTime, capacity: capacity, note: note)
-        perform(localizer.t("Saving the game…"), { try $0.edit(game.id, changes) }) { [weak self] (changed: GameListing) in
+        return perform(localizer.t("Saving the game…"), submitting: true, { try $0.edit(game.id, changes) }) { [weak self] (changed: GameListing) in
             guard let self else { return }
             expectEcho(.edited, changed)
             apply(changed)
             message = localizer.t("Game {id} changed.", ["id": String(game.id)])
         }
-        return true
     }
 
     /// Who is going and who waits, for a game the user organises.
@@ -352,12 +357,35 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         notifyChanged()
     }
 
+    /// A form refused before it is sent: the reason shows, and the submission says which field.
+    private func refuse(_ error: GamesError) -> Int? {
+        fail(error.message(localizer))
+        return submit(refused: error)
+    }
+
+    /// A new submission, already refused with `error`; returns nil (nothing was sent).
+    private func submit(refused error: GamesError) -> Int? {
+        submissions += 1
+        submission = FormSubmission(id: submissions, outcome: .refused(error))
+        notifyChanged()
+        return nil
+    }
+
     /// Runs `call` off the UI thread; `done` runs on the UI thread with its result. One request
-    /// at a time: another intent meanwhile is told to wait.
-    private func perform<Value: Sendable>(_ label: String, _ call: @escaping @Sendable (GamesClient) throws -> Value,
-                                          done: @escaping (Value) -> Void) {
+    /// at a time: another intent meanwhile is told to wait. With `submitting`, the request is a
+    /// form's: `submission` follows it, and the returned number names it.
+    @discardableResult
+    private func perform<Value: Sendable>(_ label: String, submitting: Bool = false, _ call: @escaping @Sendable (GamesClient) throws -> Value,
+                                          done: @escaping (Value) -> Void) -> Int? {
         guard request == nil else {
-            return fail(localizer.t("Still waiting for: {request} (Esc stops waiting).", ["request": busy ?? ""]))
+            fail(localizer.t("Still waiting for: {request} (Esc stops waiting).", ["request": busy ?? ""]))
+            return nil
+        }
+        var ticket: Int?
+        if submitting {
+            submissions += 1
+            ticket = submissions
+            submission = FormSubmission(id: submissions, outcome: nil)
         }
         busy = label
         message = nil
@@ -367,15 +395,28 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             request = nil
             busy = nil
             sessionKnown = true
+            var outcome = FormSubmission.Outcome.accepted
             switch result {
             case .success(let value):
                 done(value)
             case .failure(let error as GamesError):
                 message = error.message(localizer)
+                outcome = .refused(error)
             case .failure:
                 message = GamesError.serverFailed.message(localizer)
+                outcome = .refused(.serverFailed)
             }
+            if let ticket, submission?.id == ticket { submission?.outcome = outcome }
             notifyChanged()
         }
+        return ticket
     }
+}
+
+/// A form sent to the games store (or refused before it was sent) and what became of it.
+public struct FormSubmission: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable { case accepted, refused(GamesError) }
+    public let id: Int
+    /// Nil while the answer is awaited.
+    public var outcome: Outcome?
 }

@@ -1,6 +1,3 @@
-import LockerKit
-import TerminalUI
-
 /// One thing a key does on a screen, declared once (in the manner of lazygit's `Binding`): the
 /// screen's `handle`, the footer, the help overlay and docs/KEYS.md all read it.
 public struct KeyBinding {
@@ -69,21 +66,6 @@ public struct KeyTable {
         self.bindings = bindings
     }
 
-    /// The keys while a search line is typed: Enter keeps the search, Esc drops it, every other
-    /// key edits it. `type` hands the key to the screen's `SearchState.handleTyping`, `clear`
-    /// empties that search, `apply` shows the hits (after Enter and after each change).
-    public static func searchTyping(id: String, _ l: Localizer, type: @escaping (Key) -> SearchState.Event,
-                                    clear: @escaping () -> Void, apply: @escaping () -> Void) -> KeyTable {
-        KeyTable(id: id, title: l.t("Search:"), [
-            KeyBinding([.enter], "Enter", help: l.t("keep"), footer: l.t("keep")) { _ = type(.enter); apply() },
-            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ = type(.escape); clear() },
-            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
-                if type(key) == .changed { apply() }
-                return true
-            },
-        ])
-    }
-
     /// Runs the first binding that matches `key`, can act now and takes it. Returns whether one did.
     public func handle(_ key: Key) -> Bool {
         for binding in bindings where binding.matches(key) {
@@ -101,8 +83,8 @@ public struct KeyTable {
         return nil
     }
 
-    /// The footer's hints, in the table's order.
-    public var footerHints: [KeyHint] { bindings.compactMap(\.footer) }
+    /// The footer's hints, in the table's order; a binding that cannot act now is left out.
+    public var footerHints: [KeyHint] { bindings.compactMap { $0.disabledReason?() == nil ? $0.footer : nil } }
 
     /// The table as a section of the help overlay.
     public var helpSection: HelpSection {
