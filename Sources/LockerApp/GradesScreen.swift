@@ -23,8 +23,33 @@ public final class GradesScreen: Screen {
     private var folded = Set<String>()   // "block" ids and "block/unit" keys
     private var search = SearchState()
     private var message: String?
-    private var showNeeds = false
-    private var editForm: GradesEditForm?
+    /// What the Grades tab is doing: one value; the keys, the footer, `capturesText`, the status
+    /// and the drawing derive from it.
+    enum Mode: Equatable {
+        /// Moving in the tree, changing marks.
+        case browsing
+        /// "What do I need?" over the tree, whose keys still act.
+        case needs
+        /// A search being typed (every key goes to the field).
+        case searching
+        /// A unit edited on a copy (every key goes to the form).
+        case editing(GradesEditForm)
+
+        static func == (a: Mode, b: Mode) -> Bool {
+            switch (a, b) {
+            case (.browsing, .browsing), (.needs, .needs), (.searching, .searching): return true
+            case (.editing(let x), .editing(let y)): return x === y
+            default: return false
+            }
+        }
+    }
+
+    private(set) var mode = Mode.browsing
+    private var showNeeds: Bool { mode == .needs }
+    private var editForm: GradesEditForm? {
+        if case .editing(let form) = mode { return form }
+        return nil
+    }
     private var reportedLoadProblem = false
 
     public init(viewModel: GradesViewModel) {
@@ -38,7 +63,7 @@ public final class GradesScreen: Screen {
         }
     }
 
-    public var capturesText: Bool { search.isTyping || editForm != nil }
+    public var capturesText: Bool { mode == .searching || editForm != nil }
     public var hasUnsavedChanges: Bool { viewModel.editor.hasChanges }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
@@ -105,7 +130,7 @@ public final class GradesScreen: Screen {
             _ = formKeys(form, l).handle(key)
             return true
         }
-        if search.isTyping { return activeKeys(l).handle(key) }
+        if mode == .searching { return activeKeys(l).handle(key) }
         // A key closing the needs panel keeps the message; any other clears it.
         if !(showNeeds && Self.needsClosingKeys.contains(key)) { message = nil }
         return browsingKeys(l).handle(key)
@@ -122,13 +147,13 @@ public final class GradesScreen: Screen {
     /// footer stays the tree's).
     public func activeKeys(_ l: Localizer) -> KeyTable {
         if let editForm { return formKeys(editForm, l) }
-        if search.isTyping { return searchKeys(l) }
+        if mode == .searching { return searchKeys(l) }
         return browsingKeys(l)
     }
 
     private func formKeys(_ form: GradesEditForm, _ l: Localizer) -> KeyTable {
         form.keys(l) {
-            self.editForm = nil
+            self.mode = .browsing
             self.rebuild()
         }
     }
@@ -166,12 +191,12 @@ public final class GradesScreen: Screen {
             KeyBinding([.character("n")], "n", help: l.t("What do I need: the mark still needed in each block"),
                        footer: l.t("what do I need")) { _ in
                 guard self.showNeeds || self.search.query.isEmpty else { return false }
-                self.showNeeds.toggle()
+                self.mode = self.showNeeds ? .browsing : .needs
                 return true
             },
             KeyBinding([.escape, .enter], "Esc Enter", help: l.t("Close “What do I need?”")) { _ in
                 guard self.showNeeds else { return false }
-                self.showNeeds = false
+                self.mode = .browsing
                 return true
             },
             KeyBinding([.enter], "Enter", help: l.t("Fold or unfold a block or a unit")) { _ in
@@ -185,6 +210,7 @@ public final class GradesScreen: Screen {
             KeyBinding([.character("/"), .character("n"), .character("N")], "/ n N", help: l.t("Search course and unit names")) { key in
                 if key == .character("/") {
                     self.search.begin()
+                    self.mode = .searching
                 } else if let hit = self.search.step(forward: key == .character("n")) {
                     self.list.select(hit)
                 }
@@ -200,7 +226,7 @@ public final class GradesScreen: Screen {
 
     private func searchKeys(_ l: Localizer) -> KeyTable {
         .searchTyping(id: "grades-search", l, type: { self.search.handleTyping($0) }, clear: { self.search.clear() },
-                      apply: { self.updateSearch() })
+                      apply: { self.updateSearch() }, done: { self.mode = .browsing })
     }
 
     private func toggleLock() {
@@ -225,7 +251,7 @@ public final class GradesScreen: Screen {
             return
         }
         viewModel.beginEditing(unitID)
-        editForm = GradesEditForm(viewModel: viewModel)
+        mode = .editing(GradesEditForm(viewModel: viewModel))
     }
 
     private func toggleFold(_ key: String) {
@@ -289,7 +315,7 @@ public final class GradesScreen: Screen {
         }
         if let editForm {
             editForm.render(into: surface, area: body, context: context)
-        } else if search.isTyping {
+        } else if mode == .searching {
             surface.fill(header)
             let x = surface.write(l.t("Search:") + " ", x: header.x + 1, y: header.y, style: Style(.accent, [.bold]), clip: header)
             TextField().render(search.field, into: surface, rect: Rect(x: x, y: header.y, width: header.maxX - x, height: 1), focused: true)

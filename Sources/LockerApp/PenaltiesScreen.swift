@@ -21,7 +21,12 @@ public final class PenaltiesScreen: Screen {
         self.viewModel = viewModel
     }
 
-    public var capturesText: Bool { search.isTyping }
+    /// What the Penalties tab is doing: browsing the list, or typing a search (every key then
+    /// goes to the field). The keys, the footer and `capturesText` derive from it.
+    enum Mode { case browsing, searching }
+    private(set) var mode = Mode.browsing
+
+    public var capturesText: Bool { mode == .searching }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         viewModel.observe(callback)
@@ -32,7 +37,7 @@ public final class PenaltiesScreen: Screen {
     public func handle(_ key: Key) -> Bool {
         let l = viewModel.localizer
         // While the search is typed, every key goes to the field.
-        if search.isTyping { return activeKeys(l).handle(key) }
+        if mode == .searching { return activeKeys(l).handle(key) }
         // Any key but a move in the list drops the message about an article Enter could not open.
         let problem = linkProblem
         linkProblem = nil
@@ -50,7 +55,7 @@ public final class PenaltiesScreen: Screen {
     /// The list's keys, also while the search is typed (the footer stays the list's).
     /// The search field's keys while it is typed into (every key goes to it), else the list's.
     public func activeKeys(_ l: Localizer) -> KeyTable {
-        search.isTyping ? searchKeys(l) : listKeys(l)
+        mode == .searching ? searchKeys(l) : listKeys(l)
     }
 
     /// The keys of the list and its detail pane.
@@ -75,6 +80,7 @@ public final class PenaltiesScreen: Screen {
             },
             KeyBinding([.character("/")], "/", help: l.t("Search descriptions and articles; Enter keeps the search"), footer: l.t("search")) {
                 self.search.begin()
+                self.mode = .searching
             },
             KeyBinding([.character("n"), .character("N")], "n N", help: l.t("Next / previous match")) { key in
                 if let hit = self.search.step(forward: key == .character("n")) { self.viewModel.select(hit) }
@@ -109,7 +115,7 @@ public final class PenaltiesScreen: Screen {
 
     private func searchKeys(_ l: Localizer) -> KeyTable {
         .searchTyping(id: "penalties-search", l, type: { self.search.handleTyping($0) }, clear: { self.search.clear() },
-                      apply: { self.updateSearch(from: self.viewModel.selectedIndex) })
+                      apply: { self.updateSearch(from: self.viewModel.selectedIndex) }, done: { self.mode = .browsing })
     }
 
     /// The article focus within the selected penalty's articles (only reads: `layout` moves it
@@ -166,7 +172,7 @@ public final class PenaltiesScreen: Screen {
         renderList(into: surface, rect: listRect, context: context)
         renderDetail(into: surface, rect: detailRect, context: context)
         // The screen reader cursor stays on the selected row, not in the detail pane.
-        if search.isTyping { renderSearchPrompt(into: surface, rect: bar, context: context) }
+        if mode == .searching { renderSearchPrompt(into: surface, rect: bar, context: context) }
     }
 
     private func renderFilterBar(into surface: Surface, rect: Rect, context: RenderContext) {

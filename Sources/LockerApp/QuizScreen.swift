@@ -15,8 +15,22 @@ public final class QuizScreen: Screen {
         self.viewModel = viewModel
     }
 
+    /// What the Quiz tab shows: one value, read from the view-model's page and the abandon
+    /// question; the keys, the footer, `capturesText` and the drawing derive from it.
+    enum Mode: Equatable { case start, question, abandoning, result, review(Int), history }
+
+    var mode: Mode {
+        if abandonDialog != nil { return .abandoning }
+        switch viewModel.page {
+        case .start: return .start
+        case .question: return .question
+        case .result: return viewModel.reviewing.map { .review($0) } ?? .result
+        case .history: return .history
+        }
+    }
+
     /// The abandon question takes every key while it is open.
-    public var capturesText: Bool { abandonDialog != nil }
+    public var capturesText: Bool { mode == .abandoning }
     /// Quitting in the middle of a quiz asks first.
     public var hasUnsavedChanges: Bool { viewModel.isInProgress }
 
@@ -26,30 +40,23 @@ public final class QuizScreen: Screen {
 
     // MARK: Keys
 
-    /// The abandon question sees every key first; otherwise the page's table takes the key.
+    /// The mode's table takes the key.
     public func handle(_ key: Key) -> Bool {
-        if var dialog = abandonDialog {
-            switch dialog.handle(key) {
-            case .yes?: abandonDialog = nil; viewModel.abandon()
-            case .no?: abandonDialog = nil
-            case nil: abandonDialog = dialog
-            }
-            return true
-        }
-        return activeKeys(viewModel.localizer).handle(key)
+        activeKeys(viewModel.localizer).handle(key)
     }
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
         [startKeys(l), questionKeys(l), abandonKeys(l), resultKeys(l), reviewKeys(l), historyKeys(l)]
     }
 
-    /// The table of the page shown; while the abandon question is open the question's table
-    /// stays in the footer (the question takes the keys before any table).
+    /// The table of the mode; while the abandon question is open, its keys only.
     public func activeKeys(_ l: Localizer) -> KeyTable {
-        switch viewModel.page {
+        switch mode {
         case .start: return startKeys(l)
         case .question: return questionKeys(l)
-        case .result: return viewModel.reviewing == nil ? resultKeys(l) : reviewKeys(l)
+        case .abandoning: return abandonKeys(l)
+        case .result: return resultKeys(l)
+        case .review: return reviewKeys(l)
         case .history: return historyKeys(l)
         }
     }
@@ -127,9 +134,19 @@ public final class QuizScreen: Screen {
     /// The abandon question (a `ConfirmDialog`, which takes the keys itself in `handle`).
     private func abandonKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "quiz-abandon", title: l.t("Abandon the quiz?"), [
-            .described("y", help: l.t("Abandon")),
-            .described("n Esc", help: l.t("Continue")),
-            .described("← → Tab Enter", help: l.t("Switch between the buttons; Enter presses the lit one")),
+            .described("y", help: l.t("Abandon"), footer: l.t("Abandon")),
+            .described("n Esc", help: l.t("Continue"), footer: l.t("Continue")),
+            .described("← → Tab Enter", help: l.t("Switch between the buttons; Enter presses the lit one"), footer: l.t("choose"), footerKeys: "←→"),
+            // The question answers every key (the lines above only name them).
+            KeyBinding(matching: { _ in true }, "", help: "") { key in
+                guard var dialog = self.abandonDialog else { return false }
+                switch dialog.handle(key) {
+                case .yes?: self.abandonDialog = nil; self.viewModel.abandon()
+                case .no?: self.abandonDialog = nil
+                case nil: self.abandonDialog = dialog
+                }
+                return true
+            },
         ])
     }
 

@@ -9,13 +9,26 @@ public final class RulesScreen: Screen {
     public let tab = Tab.rules
     let viewModel: RulesViewModel
     let calculator: DiveCalculatorPane
-    private var calculatorOpen = false
+
+    /// What the Rules tab is doing: one value; the keys, the footer, `capturesText`, the status
+    /// and the drawing derive from it.
+    enum Mode: Equatable {
+        /// Reading the text (and the contents).
+        case reading
+        /// A search being typed (the query is the text view's `search`).
+        case searching
+        /// An article number being typed after `g`.
+        case goingTo(TextFieldState)
+        /// The dive calculator over the text.
+        case calculator
+    }
+
+    private(set) var mode = Mode.reading
     private enum Focus { case contents, text }
     private var focus = Focus.text
     private var contentsOpen = false
     private var text = TextViewState()
     private var contents = ListState()
-    private var gotoField: TextFieldState?
     private var message: String?
     private var textHeight = 10
     private var contentsHeight = 10
@@ -29,7 +42,7 @@ public final class RulesScreen: Screen {
         self.calculator = DiveCalculatorPane(viewModel: calculator)
     }
 
-    public var capturesText: Bool { gotoField != nil || text.search.isTyping || calculatorOpen }
+    public var capturesText: Bool { mode != .reading }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         let rules = viewModel.observe(callback)
@@ -49,18 +62,15 @@ public final class RulesScreen: Screen {
         [textKeys(l), searchKeys(l), gotoKeys(l), calculatorKeys(l)]
     }
 
-    /// The calculator's keys while it is open, else the typed field's (every key goes to it),
-    /// else the text's.
+    /// The table of the mode: the calculator's, the typed field's (every key goes to it), or
+    /// the text's.
     public func activeKeys(_ l: Localizer) -> KeyTable {
-        if calculatorOpen { return calculatorKeys(l) }
-        return typingKeys(l) ?? textKeys(l)
-    }
-
-    /// The table of the field being typed into (the search or the article number), if any.
-    private func typingKeys(_ l: Localizer) -> KeyTable? {
-        if gotoField != nil { return gotoKeys(l) }
-        if text.search.isTyping { return searchKeys(l) }
-        return nil
+        switch mode {
+        case .reading: return textKeys(l)
+        case .searching: return searchKeys(l)
+        case .goingTo: return gotoKeys(l)
+        case .calculator: return calculatorKeys(l)
+        }
     }
 
     private var showsContents: Bool { contentsOpen || hasSideContents }
@@ -87,6 +97,7 @@ public final class RulesScreen: Screen {
             },
             KeyBinding([.character("/")], "/", help: l.t("Search the whole digest; Enter keeps the search"), footer: l.t("search")) {
                 self.text.search.begin()
+                self.mode = .searching
             },
             KeyBinding([.character("n"), .character("N")], "n N", help: l.t("Next / previous match")) { key in
                 self.text.stepSearch(forward: key == .character("n"), height: self.textHeight)
@@ -95,10 +106,10 @@ public final class RulesScreen: Screen {
             },
             KeyBinding([.character("c")], "c", help: l.t("Open the dive calculator: DD of a dive number, and the score of a panel's awards"),
                        footer: l.t("dive calculator")) {
-                self.calculatorOpen = true
+                self.mode = .calculator
             },
             KeyBinding([.character("g")], "g", help: l.t("Go to an article by number, e.g. 8.5.4"), footer: l.t("go to")) {
-                self.gotoField = TextFieldState("", maxLength: 12, allowed: { $0.isASCII && ($0.isNumber || $0 == ".") })
+                self.mode = .goingTo(TextFieldState("", maxLength: 12, allowed: { $0.isASCII && ($0.isNumber || $0 == ".") }))
             },
             KeyBinding([.character("o")], "o", help: l.t("Show the imported official text instead of the digest, and back"),
                        footer: l.t("official")) {
@@ -128,24 +139,28 @@ public final class RulesScreen: Screen {
 
     private func searchKeys(_ l: Localizer) -> KeyTable {
         .searchTyping(id: "rules-search", l, type: { self.text.search.handleTyping($0) }, clear: { self.text.search.clear() },
-                      apply: { self.text.applySearch(height: self.textHeight); self.followText() })
+                      apply: { self.text.applySearch(height: self.textHeight); self.followText() }, done: { self.mode = .reading })
     }
 
     /// The keys while an article number is typed (after `g`).
     private func gotoKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "rules-goto", title: l.t("Go to article:"), [
             KeyBinding([.enter], "Enter", help: l.t("go to"), footer: l.t("go to")) {
-                let number = self.gotoField?.text ?? ""
-                self.gotoField = nil
+                guard case .goingTo(let field) = self.mode else { return }
+                let number = field.text
+                self.mode = .reading
                 if !number.isEmpty && !self.viewModel.open(number) {
                     self.message = self.viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
                 }
             },
             KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) {
-                self.gotoField = nil
+                self.mode = .reading
             },
             KeyBinding(matching: { _ in true }, "0-9 . ← → Backspace", help: l.t("edit field")) { key in
-                _ = self.gotoField?.handle(key)
+                if case .goingTo(var field) = self.mode {
+                    _ = field.handle(key)
+                    self.mode = .goingTo(field)
+                }
                 return true
             },
         ])
@@ -153,7 +168,7 @@ public final class RulesScreen: Screen {
 
     /// The dive calculator's keys; Esc closes it.
     private func calculatorKeys(_ l: Localizer) -> KeyTable {
-        calculator.keyTable(l) { self.calculatorOpen = false }
+        calculator.keyTable(l) { self.mode = .reading }
     }
 
     /// The contents pane shows beside the text from 100 columns (set by `layout`).
@@ -170,7 +185,7 @@ public final class RulesScreen: Screen {
 
     public func status(_ l: Localizer) -> String? {
         if let message { return message }
-        if calculatorOpen { return l.t("Dive calculator: DD from the 2024 component tables; scores as art. 7 of the rules.") }
+        if mode == .calculator { return l.t("Dive calculator: DD from the 2024 component tables; scores as art. 7 of the rules.") }
         if let kept = viewModel.officialProblem {
             return l.t("The imported official text could not be read; it was kept as {file}. Import it again with locker rules import.", ["file": kept])
         }
@@ -250,18 +265,20 @@ public final class RulesScreen: Screen {
         if let contentsRect {
             renderContents(digest, into: surface, rect: contentsRect, context: context)
         }
-        if let gotoField {
+        switch mode {
+        case .goingTo(let gotoField):
             surface.fill(header)
             let label = l.t("Go to article:") + " "
             let x = surface.write(label, x: header.x + 1, y: header.y, style: Style(.accent, [.bold]), clip: header)
             TextField().render(gotoField, into: surface, rect: Rect(x: x, y: header.y, width: 14, height: 1), focused: true)
-        } else if text.search.isTyping {
+        case .searching:
             surface.fill(header)
             let x = surface.write(l.t("Search:") + " ", x: header.x + 1, y: header.y, style: Style(.accent, [.bold]), clip: header)
             TextField().render(text.search.field, into: surface, rect: Rect(x: x, y: header.y, width: header.maxX - x, height: 1), focused: true)
-        }
-        if calculatorOpen {
+        case .calculator:
             calculator.render(into: surface, rect: body, context: context)
+        case .reading:
+            break
         }
     }
 

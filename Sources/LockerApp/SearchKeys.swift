@@ -4,12 +4,13 @@ import TerminalUI
 extension KeyTable {
     /// The keys while a search line is typed: Enter keeps the search, Esc drops it, every other
     /// key edits it. `type` hands the key to the screen's `SearchState.handleTyping`, `clear`
-    /// empties that search, `apply` shows the hits (after Enter and after each change).
+    /// empties that search, `apply` shows the hits (after Enter and after each change), `done`
+    /// ends the screen's searching mode (after Enter and Esc).
     public static func searchTyping(id: String, _ l: Localizer, type: @escaping (Key) -> SearchState.Event,
-                                    clear: @escaping () -> Void, apply: @escaping () -> Void) -> KeyTable {
+                                    clear: @escaping () -> Void, apply: @escaping () -> Void, done: @escaping () -> Void) -> KeyTable {
         KeyTable(id: id, title: l.t("Search:"), [
-            KeyBinding([.enter], "Enter", help: l.t("keep"), footer: l.t("keep")) { _ = type(.enter); apply() },
-            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ = type(.escape); clear() },
+            KeyBinding([.enter], "Enter", help: l.t("keep"), footer: l.t("keep")) { _ = type(.enter); apply(); done() },
+            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ = type(.escape); clear(); done() },
             KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
                 if type(key) == .changed { apply() }
                 return true

@@ -35,10 +35,23 @@ public final class WorkoutScreen: Screen {
         [listKeys(l), openingKeys(l), workoutKeys(l), summaryKeys(l)]
     }
 
+    /// What the Workout tab shows: one value, read from the view-model (a workout being opened,
+    /// one open) and the summary switch; the keys and the footer derive from it.
+    enum Mode: Equatable { case list, opening, workout, summary }
+
+    var mode: Mode {
+        if viewModel.opening != nil { return .opening }
+        guard viewModel.current != nil else { return .list }
+        return showText ? .summary : .workout
+    }
+
     public func activeKeys(_ l: Localizer) -> KeyTable {
-        if viewModel.opening != nil { return openingKeys(l) }
-        guard viewModel.current != nil else { return listKeys(l) }
-        return showText ? summaryKeys(l) : workoutKeys(l)
+        switch mode {
+        case .list: return listKeys(l)
+        case .opening: return openingKeys(l)
+        case .workout: return workoutKeys(l)
+        case .summary: return summaryKeys(l)
+        }
     }
 
     public func handle(_ key: Key) -> Bool {

@@ -86,16 +86,20 @@ public struct KeyTable {
     /// The footer's hints, in the table's order; a binding that cannot act now is left out.
     public var footerHints: [KeyHint] { bindings.compactMap { $0.disabledReason?() == nil ? $0.footer : nil } }
 
+    /// The bindings the help and KEYS.md describe: all but those with no label, which only
+    /// handle keys that `described` lines name.
+    private var describedBindings: [KeyBinding] { bindings.filter { !$0.label.isEmpty } }
+
     /// The table as a section of the help overlay.
     public var helpSection: HelpSection {
-        HelpSection(title: title, hints: bindings.map { KeyHint($0.label, $0.help) })
+        HelpSection(title: title, hints: describedBindings.map { KeyHint($0.label, $0.help) })
     }
 
     /// The table as KEYS.md shows it (a Markdown table; `|` in a label or text escaped).
     public var markdown: String {
         func cell(_ text: String) -> String { text.replacing("|", with: "\\|") }
         var lines = ["| key | action |", "|---|---|"]
-        for binding in bindings { lines.append("| \(cell(binding.label)) | \(cell(binding.help)) |") }
+        for binding in describedBindings { lines.append("| \(cell(binding.label)) | \(cell(binding.help)) |") }
         return lines.joined(separator: "\n")
     }
 }

@@ -354,6 +354,63 @@ final class GamesTabEndToEndTests: XCTestCase {
     }
 }
 
+extension GamesTabEndToEndTests {
+    /// Issue 26, items 1 to 3: on a UTC terminal the change form shows and saves the ground's own
+    /// time (18:30 in Melbourne stays 18:30, under "Melbourne time"); `e` in the details opens the
+    /// form above them; a refused change keeps the form, every value and the field at fault.
+    func testTheChangeFormKeepsTheGroundsTimeAndARefusalKeepsTheForm() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-gamesedit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let shared = root.appendingPathComponent("shared.sqlite").path
+        let host = root.appendingPathComponent("host").path
+        let env = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+        let input = root.appendingPathComponent("pw")
+        try "pw-player-123\n".write(to: input, atomically: true, encoding: .utf8)
+        for command in [["account", "create", "host", "--password-stdin"], ["login", "host", "--password-stdin"]] {
+            XCTAssertEqual(try runProcess([binary.path, "--data-dir", host, "--games-db", shared] + command, environment: env,
+                                          input: try FileHandle(forReadingFrom: input)).status, 0)
+        }
+        let day = String(soonLocalTime(days: 20).prefix(10))
+        let made = try runProcess([binary.path, "--data-dir", host, "--games-db", shared, "games", "create", "--ground", "casey-fields",
+                                   "--at", day + "T18:30", "--players", "2", "--note", "whites please"], environment: env)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let tab = try TmuxSession(arguments: ["--tab", "games", "--games-db", shared], width: 80, height: 24, environment: ["TZ": "UTC"],
+                                  dataDirectory: URL(fileURLWithPath: host))
+        try tab.waitFor("you organise it")
+        try tab.send("Enter")
+        try tab.waitFor("(Australia/Melbourne)")
+        try tab.send("e")
+        try tab.waitFor("Change game 1")
+        let form = try tab.screen()
+        XCTAssertTrue(form.contains("Starts (Melbourne time)  \(day)  18:30"), form)
+        // → from the day to the hour, 19: only the hour changes, on the ground's clock.
+        try tab.send("Right")
+        try tab.send("19", literal: true)
+        try tab.send("Enter")
+        try tab.waitFor("Game 1 changed.")
+        let details = try tab.screen()
+        XCTAssertTrue(details.contains("\(day) 19:30 +11:00 (Australia/Melbourne)") || details.contains("\(day) 19:30 +10:00"), details)
+        let listed = try runProcess([binary.path, "--data-dir", host, "--games-db", shared, "games", "upcoming"], environment: env)
+        XCTAssertTrue(listed.stdout.contains("\(day) 19:30 (Melbourne time)"), listed.stdout)
+        // A capacity the store refuses: the form stays, with the note and the focus on the capacity.
+        try tab.send("e")
+        try tab.waitFor("Change game 1")
+        try tab.send("Tab", "BSpace", "BSpace")
+        try tab.send("1", literal: true)
+        try tab.send("Enter")
+        try tab.waitFor("The capacity must be between 2 and 50 players.")
+        let refused = try tab.screen()
+        XCTAssertTrue(refused.contains("Change game 1") && refused.contains("whites please"), refused)
+        XCTAssertTrue(refused.contains("▶Capacity"), refused)
+        try tab.send("Escape")
+        try tab.send("Escape")
+        try tab.send("q")
+        XCTAssertEqual(try tab.waitForExit(), 0)
+    }
+}
+
 /// A local date and time `days` from now at 10:00 ("2026-12-13T10:00"): games must be in the
 /// future and at most a year ahead.
 func soonLocalTime(days: Int) -> String {
