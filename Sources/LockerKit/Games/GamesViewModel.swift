@@ -34,8 +34,10 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     private var submissions = 0
 
     private var request: BackgroundJob?
-    private var quietRefresh: BackgroundJob?
-    private var refreshAgain = false
+    /// The live feed's reads of both lists: one running and one next, however many changes come.
+    private lazy var quietRefresh = SingleJob<GamesMessage>(work) { [weak self] result in
+        if case .success(let message) = result { self?.update(message) }
+    }
     /// The live feed's echoes of the user's own changes, not yet seen: the answer to the request
     /// already put the changed game in the lists, so its echo need not read them again.
     private var expectedEchoes: [(kind: GamesChange.Kind, game: Int64, until: Double)] = []
@@ -60,13 +62,9 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public func start() {
         guard !started else { return }
         started = true
-        perform(localizer.t("Opening the games database…"), { client in
-            guard let name = try client.whoAmI() else { return (nil as String?, [GameListing]()) }
-            return (name, try client.upcoming())
-        }) { [weak self] (name: String?, games: [GameListing]) in
-            self?.user = name
-            self?.upcoming = games
-            if name != nil { self?.follow() }
+        perform(localizer.t("Opening the games database…")) { client in
+            guard let name = try client.whoAmI() else { return .session(name: nil, upcoming: []) }
+            return .session(name: name, upcoming: try client.upcoming())
         }
     }
 
@@ -91,26 +89,16 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     }
 
     private func enter(_ label: String, _ call: @escaping @Sendable (GamesClient) throws -> String) -> Int? {
-        perform(label, submitting: true, { client in
+        perform(label, submitting: true) { client in
             let name = try call(client)
-            return (name, try client.upcoming())
-        }) { [weak self] (name: String, games: [GameListing]) in
-            guard let self else { return }
-            user = name
-            upcoming = games
-            message = localizer.t("Logged in as {name}.", ["name": TerminalText.inert(name)])
-            follow()
+            return .entered(name: name, upcoming: try client.upcoming())
         }
     }
 
     public func logout() {
-        perform(localizer.t("Logging out…"), { try $0.logout() }) { [weak self] (_: Void) in
-            guard let self else { return }
-            user = nil
-            upcoming = []
-            nearby = []
-            roster = nil
-            message = localizer.t("Logged out.")
+        perform(localizer.t("Logging out…")) { client in
+            try client.logout()
+            return .loggedOut
         }
     }
 
@@ -118,22 +106,17 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     /// Reads the lists again (the `r` key).
     public func refresh() {
-        perform(localizer.t("Refreshing…"), readLists()) { [weak self] (lists: Lists) in
-            self?.show(lists)
-            self?.message = nil
-        }
+        let read = readLists()
+        perform(localizer.t("Refreshing…")) { .refreshed(try read($0)) }
     }
-
-    /// Your games, and the grounds and games near the searched place (when there is one).
-    private typealias Lists = (upcoming: [GameListing], near: (grounds: [GroundListing], games: [GameListing])?)
 
     /// The call that reads both lists again, for a background thread.
-    private func readLists() -> @Sendable (GamesClient) throws -> Lists {
+    private func readLists() -> @Sendable (GamesClient) throws -> GamesLists {
         let place = Place(searchedPlace)
-        return { client in (try client.upcoming(), try place.map { try client.search($0) }) }
+        return { client in GamesLists(upcoming: try client.upcoming(), near: try place.map { try client.search($0) }) }
     }
 
-    private func show(_ lists: Lists) {
+    private func show(_ lists: GamesLists) {
         upcoming = lists.upcoming
         if let near = lists.near { grounds = near.grounds; nearby = near.games }
     }
@@ -144,44 +127,26 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         guard let place = Place(code) else {
             return fail(localizer.t("“{postcode}” is not a postcode: write 4 digits, like 3977.", ["postcode": TerminalText.inert(code)]))
         }
-        perform(localizer.t("Searching near {place}…", ["place": code]), { try $0.search(place) }) { [weak self] (found: (grounds: [GroundListing], games: [GameListing])) in
-            self?.searchedPlace = code
-            self?.grounds = found.grounds
-            self?.nearby = found.games
-            self?.message = nil
+        perform(localizer.t("Searching near {place}…", ["place": code])) { client in
+            let found = try client.search(place)
+            return .searched(place: code, grounds: found.grounds, games: found.games)
         }
     }
 
     public func book(_ game: GameListing) {
-        perform(localizer.t("Booking…"), { try $0.book(game.id) }) { [weak self] (booked: GameListing) in
-            guard let self else { return }
-            expectEcho(.booked, booked)
-            apply(booked)
-            message = booked.myStatus == .waitlisted ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game.id)])
-                                                     : localizer.t("You are going to game {id}.", ["id": String(game.id)])
-        }
+        perform(localizer.t("Booking…")) { .booked(try $0.book(game.id)) }
     }
 
     /// Gives up a seat or leaves the waitlist.
     public func cancel(_ game: GameListing) {
-        perform(localizer.t("Cancelling your booking…"), { try $0.cancelBooking(game.id) }) { [weak self] (changed: GameListing) in
-            guard let self else { return }
-            expectEcho(.unbooked, changed)
-            apply(changed)
-            message = localizer.t("Your booking for game {id} is cancelled.", ["id": String(game.id)])
-        }
+        perform(localizer.t("Cancelling your booking…")) { .unbooked(try $0.cancelBooking(game.id)) }
     }
 
     /// Calls off a game the user organises; a reason is required (players see it).
     public func cancelGame(_ game: GameListing, reason: String) {
         let text = reason.trimmingSpaces
         guard !text.isEmpty else { return fail(GamesError.reasonMissing.message(localizer)) }
-        perform(localizer.t("Calling the game off…"), { try $0.cancelGame(game.id, reason: text) }) { [weak self] (changed: GameListing) in
-            guard let self else { return }
-            expectEcho(.cancelled, changed)
-            apply(changed)
-            message = localizer.t("Game {id} is cancelled.", ["id": String(game.id)])
-        }
+        perform(localizer.t("Calling the game off…")) { .calledOff(try $0.cancelGame(game.id, reason: text)) }
     }
 
     /// Creates a game at a ground found by the last search; `localTime` is "2026-12-05T10:00" on
@@ -191,12 +156,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) -> Int? {
         guard WallTime.parse(localTime) != nil else { return refuse(.badTime) }
         let game = NewGame(ground: ground, startsAt: localTime, players: players, capacity: capacity, minimum: minimum, note: note)
-        return perform(localizer.t("Creating the game…"), submitting: true, { try $0.create(game) }) { [weak self] (created: GameListing) in
-            guard let self else { return }
-            expectEcho(.created, created)
-            apply(created)
-            message = localizer.t("Game {id} created.", ["id": String(created.id)])
-        }
+        return perform(localizer.t("Creating the game…"), submitting: true) { .created(try $0.create(game)) }
     }
 
     /// Changes a game the user organises; players beyond a lowered capacity go to the head of
@@ -205,20 +165,13 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public func edit(_ game: GameListing, localTime: String?, capacity: Int?, note: String?) -> Int? {
         if let localTime, WallTime.parse(localTime) == nil { return refuse(.badTime) }
         let changes = GameChanges(startsAt: localTime, capacity: capacity, note: note)
-        return perform(localizer.t("Saving the game…"), submitting: true, { try $0.edit(game.id, changes) }) { [weak self] (changed: GameListing) in
-            guard let self else { return }
-            expectEcho(.edited, changed)
-            apply(changed)
-            message = localizer.t("Game {id} changed.", ["id": String(game.id)])
-        }
+        return perform(localizer.t("Saving the game…"), submitting: true) { .edited(try $0.edit(game.id, changes)) }
     }
 
     /// Who is going and who waits, for a game the user organises.
     public func showRoster(_ game: GameListing) {
         guard game.myStatus == .organiser else { return fail(GamesError.notOrganiser.message(localizer)) }
-        perform(localizer.t("Reading the roster…"), { try $0.roster(game.id) }) { [weak self] (roster: GameRoster) in
-            self?.roster = (game, roster)
-        }
+        perform(localizer.t("Reading the roster…")) { .roster(game, try $0.roster(game.id)) }
     }
 
     public func closeRoster() {
@@ -229,9 +182,9 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     /// Writes the game's .ics into `directory`.
     public func exportCalendar(_ game: GameListing, directory: String) {
         let path = directory + "/game-\(game.id).ics"
-        perform(localizer.t("Writing {file}…", ["file": path]), { try $0.exportCalendar(game.id, to: path) }) { [weak self] (_: Void) in
-            guard let self else { return }
-            message = localizer.t("Wrote {file}.", ["file": path])
+        perform(localizer.t("Writing {file}…", ["file": path])) { client in
+            try client.exportCalendar(game.id, to: path)
+            return .exported(path: path)
         }
     }
 
@@ -257,11 +210,11 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         guard !watching else { return }
         watching = true
         // A background job like any request: asking may (re)start the helper process.
-        let onChange = work.channel { [weak self] (change: GamesChange) in self?.changeArrived(change) }
+        let onChange = work.channel { [weak self] (change: GamesChange) in self?.update(.changed(change)) }
         work.start({ [client] _ in client.watch(onChange) }) { _ in }
     }
 
-    func changeArrived(_ change: GamesChange) {
+    private func changeArrived(_ change: GamesChange) {
         guard user != nil else { return }
         let time = now()
         expectedEchoes.removeAll { $0.until < time }
@@ -278,17 +231,8 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     }
 
     private func refreshQuietly() {
-        guard quietRefresh == nil else { refreshAgain = true; return }
         let read = readLists()
-        quietRefresh = work.start({ [client] _ in try read(client) }) { [weak self] result in
-            guard let self else { return }
-            quietRefresh = nil
-            if case .success(let lists) = result {
-                show(lists)
-                notifyChanged()
-            }
-            if refreshAgain { refreshAgain = false; refreshQuietly() }
-        }
+        quietRefresh.request { [client] _ in .quietlyRead(try read(client)) }
     }
 
     /// Notes that the live feed will echo the user's own change to `game`.
@@ -371,12 +315,13 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         return nil
     }
 
-    /// Runs `call` off the UI thread; `done` runs on the UI thread with its result. One request
-    /// at a time: another intent meanwhile is told to wait. With `submitting`, the request is a
-    /// form's: `submission` follows it, and the returned number names it.
+    /// Runs `call` off the UI thread; its message (or its refusal) goes through `update` on the
+    /// UI thread. One request at a time: another intent meanwhile is told to wait. With
+    /// `submitting`, the request is a form's: `submission` follows it, and the returned number
+    /// names it.
     @discardableResult
-    private func perform<Value: Sendable>(_ label: String, submitting: Bool = false, _ call: @escaping @Sendable (GamesClient) throws -> Value,
-                                          done: @escaping (Value) -> Void) -> Int? {
+    private func perform(_ label: String, submitting: Bool = false,
+                         _ call: @escaping @Sendable (GamesClient) throws -> GamesMessage) -> Int? {
         guard request == nil else {
             fail(localizer.t("Still waiting for: {request} (Esc stops waiting).", ["request": busy ?? ""]))
             return nil
@@ -395,22 +340,107 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             request = nil
             busy = nil
             sessionKnown = true
-            var outcome = FormSubmission.Outcome.accepted
+            let message: GamesMessage
             switch result {
-            case .success(let value):
-                done(value)
-            case .failure(let error as GamesError):
-                message = error.message(localizer)
-                outcome = .refused(error)
-            case .failure:
-                message = GamesError.serverFailed.message(localizer)
-                outcome = .refused(.serverFailed)
+            case .success(let answer): message = answer
+            case .failure(let error): message = .refused(error as? GamesError ?? .serverFailed)
             }
-            if let ticket, submission?.id == ticket { submission?.outcome = outcome }
-            notifyChanged()
+            if let ticket, submission?.id == ticket {
+                if case .refused(let error) = message { submission?.outcome = .refused(error) } else { submission?.outcome = .accepted }
+            }
+            update(message)
         }
         return ticket
     }
+
+    // MARK: Results
+
+    /// Every result of the background — a request's answer, the live feed's change, its quiet
+    /// read of the lists — comes through here, on the UI thread (Bubble Tea's `Update(msg)`).
+    public func update(_ incoming: GamesMessage) {
+        switch incoming {
+        case .session(let name, let games):
+            user = name
+            upcoming = games
+            if name != nil { follow() }
+        case .entered(let name, let games):
+            user = name
+            upcoming = games
+            message = localizer.t("Logged in as {name}.", ["name": TerminalText.inert(name)])
+            follow()
+        case .loggedOut:
+            user = nil
+            upcoming = []
+            nearby = []
+            roster = nil
+            message = localizer.t("Logged out.")
+        case .refreshed(let lists):
+            show(lists)
+            message = nil
+        case .quietlyRead(let lists):
+            show(lists)
+        case .searched(let place, let found, let games):
+            searchedPlace = place
+            grounds = found
+            nearby = games
+            message = nil
+        case .booked(let game):
+            changed(game, .booked, game.myStatus == .waitlisted ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game.id)])
+                                                                : localizer.t("You are going to game {id}.", ["id": String(game.id)]))
+        case .unbooked(let game):
+            changed(game, .unbooked, localizer.t("Your booking for game {id} is cancelled.", ["id": String(game.id)]))
+        case .calledOff(let game):
+            changed(game, .cancelled, localizer.t("Game {id} is cancelled.", ["id": String(game.id)]))
+        case .created(let game):
+            changed(game, .created, localizer.t("Game {id} created.", ["id": String(game.id)]))
+        case .edited(let game):
+            changed(game, .edited, localizer.t("Game {id} changed.", ["id": String(game.id)]))
+        case .roster(let game, let list):
+            roster = (game, list)
+        case .exported(let path):
+            message = localizer.t("Wrote {file}.", ["file": path])
+        case .changed(let change):
+            changeArrived(change)
+            return
+        case .refused(let error):
+            message = error.message(localizer)
+        }
+        notifyChanged()
+    }
+
+    /// The answer to the user's own change: shown at once, its live-feed echo expected.
+    private func changed(_ game: GameListing, _ kind: GamesChange.Kind, _ text: String) {
+        expectEcho(kind, game)
+        apply(game)
+        message = text
+    }
+}
+
+/// Your games, and the grounds and games near the searched place (when there is one).
+public struct GamesLists: Sendable {
+    public var upcoming: [GameListing]
+    public var near: (grounds: [GroundListing], games: [GameListing])?
+}
+
+/// What the background brings back to the Games tab, through `GamesViewModel.update`.
+public enum GamesMessage: Sendable {
+    case session(name: String?, upcoming: [GameListing])
+    case entered(name: String, upcoming: [GameListing])
+    case loggedOut
+    case refreshed(GamesLists)
+    /// The lists read again after a live change, without the busy line.
+    case quietlyRead(GamesLists)
+    case searched(place: String, grounds: [GroundListing], games: [GameListing])
+    case booked(GameListing)
+    case unbooked(GameListing)
+    case calledOff(GameListing)
+    case created(GameListing)
+    case edited(GameListing)
+    case roster(GameListing, GameRoster)
+    case exported(path: String)
+    /// A change on the live feed (another player's, or the echo of the user's own).
+    case changed(GamesChange)
+    case refused(GamesError)
 }
 
 /// A form sent to the games store (or refused before it was sent) and what became of it.

@@ -205,3 +205,46 @@ public final class BackgroundJob: @unchecked Sendable {
         reportProgress(fraction)
     }
 }
+
+/// One kind of background work that never runs twice at once (gitui's `AsyncSingleJob`): a
+/// request while one runs becomes the *next* job, a later request replaces that next one, and it
+/// starts when the running job is delivered. Repeated requests of the same kind (a live feed's
+/// burst of changes, a folder read again and again) thus cost one running and one next job.
+/// Results go to `deliver` on the UI thread, like `BackgroundWork.start`'s completion.
+public final class SingleJob<Value: Sendable> {
+    public typealias Work = @Sendable (BackgroundJob) throws -> Value
+
+    private let work: BackgroundWork
+    private let deliver: (Result<Value, Error>) -> Void
+    private var running: BackgroundJob?
+    private var next: Work?
+
+    public init(_ work: BackgroundWork, deliver: @escaping (Result<Value, Error>) -> Void) {
+        self.work = work
+        self.deliver = deliver
+    }
+
+    /// True while a job runs (a next one may wait behind it).
+    public var isRunning: Bool { running != nil }
+
+    /// Runs `task` now, or after the running job (replacing any job already waiting).
+    public func request(_ task: @escaping Work) {
+        guard running == nil else { next = task; return }
+        running = work.start(task) { [weak self] result in
+            guard let self else { return }
+            running = nil
+            deliver(result)
+            if let waiting = next {
+                next = nil
+                request(waiting)
+            }
+        }
+    }
+
+    /// Cancels the running job and forgets the next one: neither result is delivered.
+    public func cancel() {
+        running?.cancel()
+        running = nil
+        next = nil
+    }
+}

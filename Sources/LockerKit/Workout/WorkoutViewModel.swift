@@ -83,7 +83,10 @@ public final class WorkoutViewModel: ViewModel {
     /// Files of the folder in list order, with their cache keys.
     private var files: [(key: String, url: URL, isSample: Bool)] = []
     private var summarising = false
-    private var listJob: BackgroundJob?
+    /// Reading the folder: one running and one next, however often `r` is pressed.
+    private lazy var listJob = SingleJob<Listing>(work) { [weak self] result in
+        if case .success(let listing) = result { self?.update(.listed(listing)) }
+    }
 
     /// The summaries cache in the workouts folder (a cache only: rebuilt when absent or unreadable).
     var indexURL: URL { library.directory.appendingPathComponent(".index-v2.json") }
@@ -104,11 +107,10 @@ public final class WorkoutViewModel: ViewModel {
     /// date) are not re-read. `announce` says what was found when it is done (the user asked).
     public func reload(announce: Bool = false) {
         reloadReport = nil
-        listJob?.cancel()
         let library = self.library, sample = self.sample, index = indexURL
         let needsIndex = !summariesLoaded
-        listJob = work.start({ _ -> Listing in
-            var listing = Listing()
+        listJob.request { _ -> Listing in
+            var listing = Listing(announce: announce)
             for entry in library.entries() {
                 listing.files.append((key: "\(entry.name)|\(entry.size)|\(entry.modified)", url: entry.url, isSample: false))
             }
@@ -119,19 +121,7 @@ public final class WorkoutViewModel: ViewModel {
                 listing.index = stored
             }
             return listing
-        }, completion: { [weak self] result in
-            guard let self, case .success(let listing) = result else { return }
-            if let stored = listing.index { summaries.merge(stored) { mine, _ in mine } }
-            summariesLoaded = true
-            files = listing.files
-            isListing = false
-            if announce {
-                let count = listing.files.filter { !$0.isSample }.count
-                reloadReport = localizer.n("The workouts folder holds {count} file.", "The workouts folder holds {count} files.", count: count)
-            }
-            rebuildItems()
-            summariseNext()
-        })
+        }
     }
 
     /// Forgets the reload report (the next key came).
@@ -142,7 +132,9 @@ public final class WorkoutViewModel: ViewModel {
     }
 
     /// What listing the folder finds.
-    private struct Listing: @unchecked Sendable {
+    public struct Listing: @unchecked Sendable {
+        /// Whether the user asked (`r`): what was found is then said.
+        var announce: Bool
         var files: [(key: String, url: URL, isSample: Bool)] = []
         var index: [String: [Item]]?
     }
@@ -177,17 +169,7 @@ public final class WorkoutViewModel: ViewModel {
         guard !summarising, let file = files.first(where: { summaries[$0.key] == nil }) else { return }
         summarising = true
         work.start({ _ in try WorkoutViewModel.summarise(file.url, isSample: file.isSample) },
-                   completion: { [weak self] result in
-            guard let self else { return }
-            summarising = false
-            switch result {
-            case .success(let rows): summaries[file.key] = rows
-            case .failure(let error): summaries[file.key] = [unreadable(file, error)]
-            }
-            rebuildItems()
-            if !files.contains(where: { self.summaries[$0.key] == nil }) { saveIndex() }
-            summariseNext()
-        })
+                   completion: { [weak self] result in self?.update(.summarised(key: file.key, result.mapError { $0 })) })
     }
 
     /// The list rows of one file: one per activity, or one that says why it cannot be read.
@@ -254,18 +236,49 @@ public final class WorkoutViewModel: ViewModel {
             }
             let activities = WorkoutActivities.split(workout)
             return WorkoutAnalysis(activities[min(activity, activities.count - 1)], maxHeartRate: maxHeartRate)
-        }, progress: { [weak self] share in
-            guard let self, opening != nil else { return }
+        }, progress: { [weak self] share in self?.update(.openProgress(share)) },
+           completion: { [weak self] result in self?.update(.opened(item, result)) })
+        notifyChanged()
+    }
+
+    // MARK: Results
+
+    /// Every background result — the folder listed, a file summarised, a workout's progress and
+    /// its analysis — comes through here, on the UI thread (Bubble Tea's `Update(msg)`).
+    public func update(_ message: WorkoutMessage) {
+        switch message {
+        case .listed(let listing):
+            if let stored = listing.index { summaries.merge(stored) { mine, _ in mine } }
+            summariesLoaded = true
+            files = listing.files
+            isListing = false
+            if listing.announce {
+                let count = listing.files.filter { !$0.isSample }.count
+                reloadReport = localizer.n("The workouts folder holds {count} file.", "The workouts folder holds {count} files.", count: count)
+            }
+            rebuildItems()
+            summariseNext()
+        case .summarised(let key, let result):
+            summarising = false
+            guard let file = files.first(where: { $0.key == key }) else { return summariseNext() }
+            switch result {
+            case .success(let rows): summaries[key] = rows
+            case .failure(let error): summaries[key] = [unreadable(file, error)]
+            }
+            rebuildItems()
+            if !files.contains(where: { self.summaries[$0.key] == nil }) { saveIndex() }
+            summariseNext()
+        case .openProgress(let share):
+            guard opening != nil else { return }
             opening?.progress = share
             notifyChanged()
-        }, completion: { [weak self] result in
-            guard let self else { return }
+        case .opened(let item, let result):
             opening = nil
             openJob = nil
             switch result {
             case .success(let analysis):
                 current = analysis
-                currentFileName = url.lastPathComponent
+                currentFileName = item.url.lastPathComponent
                 currentItem = item
                 zoom = 1; pan = (0, 0); cursor = 0; colouring = .bands
                 mapVersion += 1
@@ -279,8 +292,7 @@ public final class WorkoutViewModel: ViewModel {
                 openProblem = "\(error)"
             }
             notifyChanged()
-        })
-        notifyChanged()
+        }
     }
 
     /// Stops opening; the list stays as it was.
@@ -368,4 +380,16 @@ public final class WorkoutViewModel: ViewModel {
     }
     private var levelsVersion = -1
     private var cachedLevels: [Int8] = []
+}
+
+/// What the background brings back to the Workout tab, through `WorkoutViewModel.update`.
+public enum WorkoutMessage {
+    /// The workouts folder as listed (with the summaries cache when it was read).
+    case listed(WorkoutViewModel.Listing)
+    /// One file's list rows, or why it cannot be read.
+    case summarised(key: String, Result<[WorkoutViewModel.Item], Error>)
+    /// How much of the workout being opened is read (0…1).
+    case openProgress(Double)
+    /// The workout opened from a row, or why it could not be.
+    case opened(WorkoutViewModel.Item, Result<WorkoutAnalysis, Error>)
 }
