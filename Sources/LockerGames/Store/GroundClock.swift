@@ -5,7 +5,7 @@ import LockerKit
 /// shown on it, whatever zone the server or the player's terminal is in.
 enum GroundClock {
     /// Where games are played when a ground names no zone (the bundled grounds are in Casey).
-    static let defaultZone = "Australia/Melbourne"
+    static let defaultZone = Ground.defaultZone
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var zones: [String: TimeZone] = [:]

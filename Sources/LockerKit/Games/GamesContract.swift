@@ -95,8 +95,11 @@ public struct GameListing: Equatable, Sendable, Codable {
     }
 }
 
-/// A ground near the searched place.
-public struct GroundListing: Equatable, Sendable, Codable {
+/// A ground (park, reserve, oval) where games are played.
+public struct Ground: Equatable, Sendable, Codable {
+    /// Where games are played when a ground names no zone (the bundled grounds are in Casey).
+    public static let defaultZone = "Australia/Melbourne"
+
     public var id: String
     public var name: String
     public var suburb: String
@@ -105,14 +108,43 @@ public struct GroundListing: Equatable, Sendable, Codable {
     public var longitude: Double
     /// True when the position is only the suburb's centre or otherwise not surveyed.
     public var approximate: Bool
-    public var distanceMeters: Double
     /// The ground's time zone (IANA): game times there are read and shown on its clock.
     public var timeZone: String
 
+    public init(id: String, name: String, suburb: String, postcode: String, latitude: Double, longitude: Double, approximate: Bool,
+                timeZone: String = Ground.defaultZone) {
+        self.id = id; self.name = name; self.suburb = suburb; self.postcode = postcode
+        self.latitude = latitude; self.longitude = longitude; self.approximate = approximate; self.timeZone = timeZone
+    }
+}
+
+/// A ground near the searched place: the ground and how far it is. On the wire its fields sit
+/// side by side with `distanceMeters`; in code they are read through it (`listing.name`).
+@dynamicMemberLookup
+public struct GroundListing: Equatable, Sendable, Codable {
+    public var ground: Ground
+    public var distanceMeters: Double
+
     public init(id: String, name: String, suburb: String, postcode: String, latitude: Double = 0, longitude: Double = 0,
                 approximate: Bool, distanceMeters: Double, timeZone: String = "UTC") {
-        self.id = id; self.name = name; self.suburb = suburb; self.postcode = postcode; self.timeZone = timeZone
-        self.latitude = latitude; self.longitude = longitude; self.approximate = approximate; self.distanceMeters = distanceMeters
+        ground = Ground(id: id, name: name, suburb: suburb, postcode: postcode, latitude: latitude, longitude: longitude,
+                        approximate: approximate, timeZone: timeZone)
+        self.distanceMeters = distanceMeters
+    }
+
+    public subscript<Value>(dynamicMember field: KeyPath<Ground, Value>) -> Value { ground[keyPath: field] }
+
+    private enum CodingKeys: String, CodingKey { case distanceMeters }
+
+    public init(from decoder: Decoder) throws {
+        ground = try Ground(from: decoder)
+        distanceMeters = try decoder.container(keyedBy: CodingKeys.self).decode(Double.self, forKey: .distanceMeters)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try ground.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(distanceMeters, forKey: .distanceMeters)
     }
 }
 
