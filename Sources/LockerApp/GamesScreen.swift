@@ -15,8 +15,8 @@ indirect enum GamesMode {
     case create(Form, grounds: [GroundListing], sent: Int?)
     /// `e` on a game you organise: its time, capacity and note.
     case change(Form, game: GameListing, sent: Int?, over: GamesMode)
-    /// `b`: the status line asks before booking.
-    case confirmBooking(GameListing, over: GamesMode)
+    /// `b`, `c` on a seat, `o`: the status line asks first.
+    case confirm(GamesQuestion, over: GamesMode)
     /// `x`: the reason a game is called off, typed above the lists.
     case reason(GameListing, TextFieldState, over: GamesMode)
     /// `p`: a postcode or a position, typed above the lists.
@@ -27,12 +27,20 @@ indirect enum GamesMode {
     /// The mode a passing one (a question, a typed line, the roster, a form) returns to.
     var underneath: GamesMode {
         switch self {
-        case .confirmBooking(_, let over), .reason(_, _, let over), .postcode(_, let over), .roster(let over), .change(_, _, _, let over):
+        case .confirm(_, let over), .reason(_, _, let over), .postcode(_, let over), .roster(let over), .change(_, _, _, let over):
             return over.underneath
         case .create: return .list
         default: return self
         }
     }
+}
+
+/// What the status line asks before the Games tab acts.
+enum GamesQuestion {
+    case book(GameListing)
+    /// Give up a seat (the first player waiting takes it).
+    case giveUp(GameListing)
+    case logOut
 }
 
 /// The Games tab. Logged out: a log-in / sign-up form. Logged in: your upcoming games and the
@@ -66,7 +74,7 @@ public final class GamesScreen: Screen {
         switch mode {
         case .account(let form, _): return form.state.row > 0
         case .list, .details, .roster: return false
-        case .create, .change, .confirmBooking, .reason, .postcode: return true
+        case .create, .change, .confirm, .reason, .postcode: return true
         }
     }
 
@@ -137,7 +145,7 @@ public final class GamesScreen: Screen {
     }
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
-        [accountKeys(GamesForms.account(), l), listKeys(l), detailKeys(l), confirmKeys(l),
+        [accountKeys(GamesForms.account(), l), listKeys(l), detailKeys(l), confirmKeys(nil, l),
          formKeys(GamesForms.account(), l, create: true), lineKeys(l), rosterKeys(l)]
     }
 
@@ -161,7 +169,7 @@ public final class GamesScreen: Screen {
         case .list: return listKeys(l)
         case .details: return detailKeys(l)
         case .create(let form, _, _), .change(let form, _, _, _): return formKeys(form, l, create: { if case .create = mode { return true }; return false }())
-        case .confirmBooking: return confirmKeys(l)
+        case .confirm(let question, _): return confirmKeys(question, l)
         case .reason, .postcode: return lineKeys(l)
         case .roster: return rosterKeys(l)
         }
@@ -259,7 +267,7 @@ public final class GamesScreen: Screen {
         }
         let refreshOrLogOut = KeyBinding([.character("r"), .character("o")], "r o", help: l.t("Refresh; log out"),
                                          footer: l.t("log out"), footerKeys: "o") { key in
-            if key == .character("r") { self.viewModel.refresh() } else { self.viewModel.logout() }
+            if key == .character("r") { self.viewModel.refresh() } else { self.mode = .confirm(.logOut, over: self.mode) }
             return true
         }
         return KeyTable(id: "games", title: l.t("Games"),
@@ -293,11 +301,13 @@ public final class GamesScreen: Screen {
         return [
             key("b", l.t("Book the selected game (the waitlist when it is full), after y to confirm"), footer: l.t("book"),
                 unless: { $0.myStatus == .organiser ? GamesError.organiserCannotBook.message(l) : nil }) {
-                self.mode = .confirmBooking($0, over: self.mode)
+                self.mode = .confirm(.book($0), over: self.mode)
             },
             key("c", l.t("Cancel your booking (the first player waiting gets the place)"), footer: l.t("cancel"),
                 unless: { $0.myStatus == .going || $0.myStatus == .waitlisted ? nil : GamesError.notBooked.message(l) }) {
-                self.viewModel.cancel($0)
+                // Giving up a seat asks first (the first player waiting takes it); leaving the
+                // waitlist does not.
+                if $0.myStatus == .going { self.mode = .confirm(.giveUp($0), over: self.mode) } else { self.viewModel.cancel($0) }
             },
             key("x", l.t("Call off a game you organise, with a reason the players see"), footer: details ? l.t("call off") : nil, unless: organisesOnly) {
                 self.mode = .reason($0, TextFieldState("", maxLength: 200), over: self.mode)
@@ -315,17 +325,29 @@ public final class GamesScreen: Screen {
         ]
     }
 
-    /// b: the status line asks before booking. Other keys wait for the answer.
-    private func confirmKeys(_ l: Localizer) -> KeyTable {
+    /// A question in the status line (book, give up a seat, log out): y or Enter does it, n or
+    /// Esc keeps things as they are, other keys wait for the answer.
+    private func confirmKeys(_ question: GamesQuestion?, _ l: Localizer) -> KeyTable {
         let keep: [Key] = [.character("n"), .character("N"), .escape]
-        return KeyTable(id: "games-confirm", title: l.t("Confirming a booking"), [
-            KeyBinding([.character("y"), .character("Y"), .enter], "y Enter", help: l.t("Book the game"), footer: l.t("book"), footerKeys: "y") {
-                guard case .confirmBooking(let game, let over) = self.mode else { return }
+        let yes: String
+        switch question {
+        case .giveUp?: yes = l.t("give up the place")
+        case .logOut?: yes = l.t("log out")
+        default: yes = l.t("book")
+        }
+        return KeyTable(id: "games-confirm", title: l.t("Answering a question"), [
+            KeyBinding([.character("y"), .character("Y"), .enter], "y Enter", help: l.t("Yes: book the game, give up your place, or log out"),
+                       footer: yes, footerKeys: "y") {
+                guard case .confirm(let question, let over) = self.mode else { return }
                 self.mode = over
-                self.viewModel.book(game)
+                switch question {
+                case .book(let game): self.viewModel.book(game)
+                case .giveUp(let game): self.viewModel.cancel(game)
+                case .logOut: self.viewModel.logout()
+                }
             },
             KeyBinding(matching: { _ in true }, "n Esc", help: l.t("Close without changing anything"), footer: l.t("keep as is"), footerKeys: "n") { key in
-                if keep.contains(key), case .confirmBooking(_, let over) = self.mode { self.mode = over }
+                if keep.contains(key), case .confirm(_, let over) = self.mode { self.mode = over }
                 return true
             },
         ])
@@ -415,9 +437,17 @@ public final class GamesScreen: Screen {
     /// The status line: a question being asked (where the eye is), a request on its way, the
     /// last outcome, or the selected game's map link.
     public func status(_ l: Localizer) -> String? {
-        if case .confirmBooking(let game, _) = mode {
-            return l.t("Book game {id}, {time} at {ground}? y / n", ["id": String(game.id), "time": GameTimeText.when(game, l),
-                                                                     "ground": TerminalText.inert(game.groundName)])
+        if case .confirm(let question, _) = mode {
+            switch question {
+            case .book(let game):
+                return l.t("Book game {id}, {time} at {ground}? y / n", ["id": String(game.id), "time": GameTimeText.when(game, l),
+                                                                         "ground": TerminalText.inert(game.groundName)])
+            case .giveUp(let game):
+                return l.t("Give up your place in game {id}, {time}? The first player waiting takes it. y / n",
+                           ["id": String(game.id), "time": GameTimeText.when(game, l)])
+            case .logOut:
+                return l.t("Log out of the games? y / n")
+            }
         }
         if let busy = viewModel.busy { return busy + " " + l.t("(Esc stops waiting)") }
         if let message = viewModel.message { return message }
@@ -505,7 +535,7 @@ public final class GamesScreen: Screen {
         var rows: [(String, String, Style)] = [
             (l.t("When"), GameTimeText.full(g) + " · " + viewModel.relative(g.start), Style(.text, [.bold])),
             (l.t("Ground"), TerminalText.inert(g.groundName + ", " + g.suburb + " " + g.postcode), Style(.text)),
-            (l.t("Map"), g.map, Style(.muted)),
+            (l.t("Map"), g.map + (g.approximate == true ? " " + l.t("(approximate: the suburb's centre)") : ""), Style(.muted)),
             (l.t("Organiser"), GameStatusText.person(g.organiser, l), Style(.text)),
             (l.t("Places"), l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)])
                 + (g.waitlisted > 0 ? " · " + l.t("{count} waiting", ["count": String(g.waitlisted)]) : "")

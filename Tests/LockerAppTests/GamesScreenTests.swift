@@ -12,18 +12,21 @@ private final class CannedGamesClient: GamesClient, @unchecked Sendable {
         GameListing(id: 7, ground: "casey-fields", groundName: "Casey Fields", suburb: "Cranbourne East",
                     startsAt: "2026-11-21T10:15:00Z", capacity: 22, players: 3, going: 5, waitlisted: 0, status: .open,
                     myStatus: part, organiser: part == .organiser ? "sam" : "org", note: "Bring\u{1B}[2J a bat", cancelReason: nil,
-                    map: "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092")
+                    map: "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092", approximate: approximate)
     }
+    var approximate = false
+    private(set) var cancelled = false
     let ground = GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: "3977",
                                approximate: false, distanceMeters: 2420, timeZone: "Australia/Melbourne")
     func whoAmI() throws -> String? { user }
     func signUp(name: String, password: String) throws -> String { user = name; return name }
     func login(name: String, password: String) throws -> String { user = name; return name }
-    func logout() throws { user = nil }
+    private(set) var loggedOut = false
+    func logout() throws { user = nil; loggedOut = true }
     func upcoming() throws -> [GameListing] { [listing] }
     func search(_ place: Place) throws -> (grounds: [GroundListing], games: [GameListing]) { ([ground], [listing]) }
     func book(_ id: Int64) throws -> GameListing { listing }
-    func cancelBooking(_ id: Int64) throws -> GameListing { listing }
+    func cancelBooking(_ id: Int64) throws -> GameListing { cancelled = true; return listing }
     func cancelGame(_ id: Int64, reason: String) throws -> GameListing { listing }
     func create(_ game: NewGame) throws -> GameListing { listing }
     func edit(_ id: Int64, _ changes: GameChanges) throws -> GameListing { listing }
@@ -201,5 +204,38 @@ final class GamesScreenTests: XCTestCase {
         XCTAssertEqual(organising.activeKeys(.english).disabledReason(for: .character("b")), "You organise this game; your place is already counted.")
         XCTAssertFalse(organising.activeKeys(.english).footerHints.contains { $0.key == "b" })
         _ = games
+    }
+
+    /// Issue 26, items 6 and 13: giving up a seat and logging out ask first in the status line;
+    /// the details say when a ground's position (and its map link) is only the suburb's centre.
+    func testGivingUpASeatAndLoggingOutAskFirst() throws {
+        setenv("TZ", "UTC", 1); tzset()
+        let client = CannedGamesClient()
+        client.user = "sam"
+        client.approximate = true
+        let work = BackgroundWork()
+        let games = GamesViewModel(localizer: .english, client: client, work: work, now: { 1_795_253_400 })
+        let screen = GamesScreen(viewModel: games, exportDirectory: NSTemporaryDirectory())
+        let token = screen.observeChanges {}
+        games.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertTrue(screen.handle(.character("c")))
+        XCTAssertEqual(screen.status(.english), "Give up your place in game 7, 2026-11-21 10:15? The first player waiting takes it. y / n")
+        _ = screen.handle(.character("n"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertFalse(client.cancelled, "n keeps the seat")
+        _ = screen.handle(.character("c"))
+        _ = screen.handle(.character("y"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertTrue(client.cancelled, "y gives it up")
+        _ = screen.handle(.character("o"))
+        XCTAssertEqual(screen.status(.english), "Log out of the games? y / n")
+        _ = screen.handle(.escape)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertFalse(client.loggedOut, "Esc stays logged in")
+        _ = screen.handle(.enter)
+        let details = render(screen, 120, 30).text
+        XCTAssertTrue(details.contains("(approximate: the suburb's centre)"), details)
+        _ = token
     }
 }

@@ -332,7 +332,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     private static let gameSelect = """
         SELECT game.id, game.groundId, game.organiserId, game.startsAt, game.players, game.capacity, game.minimum, game.note,
                game.status, game.cancelReason, ground.name AS groundName, ground.suburb, ground.postcode, ground.latitude,
-               ground.longitude, ground.timeZone,
+               ground.longitude, ground.timeZone, ground.approximate,
                CASE WHEN organiser.role = 'deleted' THEN '' ELSE organiser.name END AS organiserName,
                (SELECT COUNT(*) FROM booking b WHERE b.gameId = game.id AND b.status = 'going') AS going,
                (SELECT COUNT(*) FROM booking b WHERE b.gameId = game.id AND b.status = 'waitlisted') AS waitlisted,
@@ -361,7 +361,8 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
                            organiser: try row.string(required: "organisername"), note: row.string("note"),
                            cancelReason: row.string("cancelreason"),
                            waitlistPosition: row.int("waitlistposition").flatMap { $0 > 0 ? Int($0) : nil },
-                           map: "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=17/\(latitude)/\(longitude)")
+                           map: "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=17/\(latitude)/\(longitude)",
+                           approximate: row.int("approximate") == 1)
     }
 
     /// The games of `rows`; a row that does not read as a game (a value written by hand, a

@@ -47,6 +47,9 @@ public struct GameListing: Equatable, Sendable, Codable {
     public var postcode: String
     public var latitude: Double
     public var longitude: Double
+    /// True when the ground's position is only its suburb's centre (nil from a server that does
+    /// not say).
+    public var approximate: Bool?
     /// The start as an RFC 3339 instant in UTC ("2026-12-05T23:00:00Z").
     public var startsAt: String
     /// The ground's time zone (IANA, "Australia/Melbourne"): games happen at the ground.
@@ -73,13 +76,14 @@ public struct GameListing: Equatable, Sendable, Codable {
     public init(id: Int64, ground: String, groundName: String, suburb: String, postcode: String = "", latitude: Double = 0,
                 longitude: Double = 0, startsAt: String, timeZone: String = "UTC", localStart: String = "", capacity: Int, players: Int,
                 minimum: Int? = nil, going: Int, waitlisted: Int, status: GameStatus, myStatus: PlayerPart?, organiser: String,
-                note: String?, cancelReason: String?, waitlistPosition: Int? = nil, map: String) {
+                note: String?, cancelReason: String?, waitlistPosition: Int? = nil, map: String, approximate: Bool? = nil) {
         self.id = id; self.ground = ground; self.groundName = groundName; self.suburb = suburb; self.startsAt = startsAt
         self.timeZone = timeZone; self.localStart = localStart
         self.postcode = postcode; self.latitude = latitude; self.longitude = longitude
         self.capacity = capacity; self.players = players; self.minimum = minimum; self.going = going; self.waitlisted = waitlisted
         self.status = status; self.myStatus = myStatus; self.organiser = organiser; self.note = note
         self.cancelReason = cancelReason; self.waitlistPosition = waitlistPosition; self.map = map
+        self.approximate = approximate
     }
 
     /// Seconds since 1970 of the start.
