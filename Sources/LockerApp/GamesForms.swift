@@ -60,10 +60,22 @@ enum GamesForms {
         ]))
     }
 
-    static func createLook(_ form: Form, grounds: [GroundListing], _ l: Localizer) -> FormLook {
+    static func createLook(_ form: Form, grounds: [GroundListing], now: Double, _ l: Localizer) -> FormLook {
         let ground = grounds[min(form.state.choice(CreateRow.ground), grounds.count - 1)]
+        let note = dateNote(form.state.dateTime(CreateRow.starts), groundOffset: ground.utcOffsetSeconds, now: now, l)
         return FormLook(labels: [l.t("Ground"), l.t("Starts (ground's time)"), l.t("Players there"), l.t("Capacity"), l.t("Minimum"), l.t("Note")],
-                        choices: [CreateRow.ground: TerminalText.inert("\(ground.name), \(ground.suburb)") + " · " + MeasureText.distance(ground.distanceMeters, l)])
+                        choices: [CreateRow.ground: TerminalText.inert("\(ground.name), \(ground.suburb)") + " · " + MeasureText.distance(ground.distanceMeters, l)],
+                        notes: note.map { [CreateRow.starts: $0] } ?? [:])
+    }
+
+    /// What the date row warns of as it is typed: a value the picker refused, or a time already
+    /// past on the ground's clock (when its offset is known).
+    static func dateNote(_ picker: DateTimePickerState?, groundOffset: Int?, now: Double, _ l: Localizer) -> String? {
+        guard let picker else { return nil }
+        if picker.refusedTyping { return l.t("not a possible value") }
+        guard let groundOffset else { return nil }
+        let groundNow = String(WallTime(clockSeconds: now + Double(groundOffset)).text.prefix(16))
+        return picker.localText < groundNow ? l.t("in the past") : nil
     }
 
     /// Sends the new game; the submission's number, or nil when it was refused at once.
@@ -104,8 +116,10 @@ enum GamesForms {
         ]))
     }
 
-    static func changeLook(_ game: GameListing, _ l: Localizer) -> FormLook {
-        FormLook(labels: [l.t("Starts ({zone} time)", ["zone": GameTimeText.zoneName(game.timeZone)]), l.t("Capacity"), l.t("Note")])
+    static func changeLook(_ form: Form, game: GameListing, now: Double, _ l: Localizer) -> FormLook {
+        let note = dateNote(form.state.dateTime(ChangeRow.starts), groundOffset: GameTimeText.groundOffset(game), now: now, l)
+        return FormLook(labels: [l.t("Starts ({zone} time)", ["zone": GameTimeText.zoneName(game.timeZone)]), l.t("Capacity"), l.t("Note")],
+                        notes: note.map { [ChangeRow.starts: $0] } ?? [:])
     }
 
     /// Sends what changed (nothing else): the time exactly as shown, the capacity, the note (an

@@ -509,10 +509,10 @@ public final class GamesScreen: Screen {
         case .postcode(let field, _):
             typedLine(l.t("Postcode or latitude,longitude:"), field, placeholder: "3977", into: surface, row: header)
         case .create(let form, let grounds, _):
-            GamesForms.render(form, look: GamesForms.createLook(form, grounds: grounds, l), title: l.t("New game"),
+            GamesForms.render(form, look: GamesForms.createLook(form, grounds: grounds, now: viewModel.currentTime, l), title: l.t("New game"),
                               hint: l.t("Players there counts you. Capacity 2–50. Enter creates, Esc cancels."), into: surface, area: body)
         case .change(let form, let game, _, _):
-            GamesForms.render(form, look: GamesForms.changeLook(game, l), title: l.t("Change game {id}", ["id": String(game.id)]),
+            GamesForms.render(form, look: GamesForms.changeLook(form, game: game, now: viewModel.currentTime, l), title: l.t("Change game {id}", ["id": String(game.id)]),
                               hint: l.t("Players beyond a lower capacity go to the head of the waitlist. Enter saves, Esc cancels."),
                               into: surface, area: body)
         case .roster:

@@ -238,4 +238,19 @@ final class GamesScreenTests: XCTestCase {
         XCTAssertTrue(details.contains("(approximate: the suburb's centre)"), details)
         _ = token
     }
+
+    /// Issue 26, item 5: the date row flags a time already past on the ground's clock, and a
+    /// value the picker refused, as it is typed.
+    func testTheDateRowFlagsThePastAsItIsTyped() {
+        let now = 1_795_253_400.0   // 2026-11-21 09:30 UTC, 20:30 in Melbourne (+11:00)
+        let melbourne = 11 * 3600
+        func picker(_ text: String) -> DateTimePickerState { GamesForms.picker(WallTime.parse(text)!) }
+        XCTAssertEqual(GamesForms.dateNote(picker("2026-11-21T20:00"), groundOffset: melbourne, now: now, .english), "in the past")
+        XCTAssertNil(GamesForms.dateNote(picker("2026-11-21T21:00"), groundOffset: melbourne, now: now, .english),
+                     "21:00 in Melbourne is still to come")
+        var refused = picker("2026-12-01T10:00")
+        for _ in 0..<2 { _ = refused.handle(.left) }
+        for c in "1830" { _ = refused.handle(.character(c)) }
+        XCTAssertEqual(GamesForms.dateNote(refused, groundOffset: melbourne, now: now, .english), "not a possible value")
+    }
 }

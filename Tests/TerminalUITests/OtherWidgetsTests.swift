@@ -63,7 +63,8 @@ final class OtherWidgetsTests: XCTestCase {
         XCTAssertEqual(picker.day, 28, "31 January + 1 month clamps to 28 February 2027")
         _ = picker.handle(.down)
         _ = picker.handle(.down)
-        XCTAssertEqual(picker.month, 12, "months wrap")
+        XCTAssertEqual(picker.month, 12, "months carry into the year")
+        XCTAssertEqual(picker.year, 2026)
         _ = picker.handle(.right); _ = picker.handle(.right); _ = picker.handle(.right)
         XCTAssertEqual(picker.focused, .minute)
         _ = picker.handle(.up)
@@ -72,11 +73,40 @@ final class OtherWidgetsTests: XCTestCase {
         _ = picker.handle(.character("0")); _ = picker.handle(.character("7"))
         XCTAssertEqual(picker.hour, 7)
         XCTAssertEqual(picker.focused, .minute, "typing two digits moves on")
-        XCTAssertEqual(ISO8601DateFormatter().string(from: picker.date!), "2027-12-28T07:35:00Z")
+        XCTAssertEqual(ISO8601DateFormatter().string(from: picker.date!), "2026-12-28T07:35:00Z")
         let surface = MemorySurface(width: 20, height: 1)
         DateTimePicker().render(picker, into: surface, at: Point(x: 0, y: 0), focused: true)
-        XCTAssertEqual(surface.lines, ["2027-12-28  07:35"])
+        XCTAssertEqual(surface.lines, ["2026-12-28  07:35"])
         XCTAssertEqual(surface.style(x: 15, y: 0).role, .selection)
+    }
+
+    /// Issue 26, item 5: values carry into the next unit, typing never spills into another
+    /// field, and a year Locker cannot take is refused, not changed into another.
+    func testDateTimePickerCarriesAndNeverSpills() {
+        let start = ISO8601DateFormatter().date(from: "2026-12-25T23:55:00Z")!
+        var picker = DateTimePickerState(date: start, timeZone: utc, minuteStep: 5)
+        _ = picker.handle(.pageUp)
+        XCTAssertEqual(picker.localText, "2027-01-01T23:55", "the 25th + 7 days is the 1st of next month, next year")
+        _ = picker.handle(.down)
+        XCTAssertEqual(picker.localText, "2026-12-31T23:55")
+        _ = picker.handle(.right); _ = picker.handle(.right)
+        XCTAssertEqual(picker.focused, .minute)
+        _ = picker.handle(.up)
+        XCTAssertEqual(picker.localText, "2027-01-01T00:00", "23:55 + 5 minutes is midnight the next day")
+        // Typing past the minutes stays on the minutes.
+        for c in "3045" { _ = picker.handle(.character(c)) }
+        XCTAssertEqual(picker.focused, .minute)
+        XCTAssertEqual(picker.localText, "2027-01-01T00:45", "the year is untouched")
+        // 1830 is no year Locker takes: refused, the year kept.
+        for _ in 0..<4 { _ = picker.handle(.left) }
+        XCTAssertEqual(picker.focused, .year)
+        for c in "1830" { _ = picker.handle(.character(c)) }
+        XCTAssertEqual(picker.year, 2027)
+        XCTAssertTrue(picker.refusedTyping)
+        for c in "2028" { _ = picker.handle(.character(c)) }
+        XCTAssertEqual(picker.year, 2028)
+        XCTAssertFalse(picker.refusedTyping)
+        XCTAssertEqual(picker.focused, .month)
     }
 
     func testTableLayoutAndRender() {

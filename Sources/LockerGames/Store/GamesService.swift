@@ -271,7 +271,8 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
                                  suburb: try row.string(required: "suburb"), postcode: try row.string(required: "postcode"),
                                  latitude: latitude, longitude: longitude, approximate: row.int("approximate") == 1,
                                  distanceMeters: GreatCircle.meters(point.latitude, point.longitude, latitude, longitude),
-                                 timeZone: row.string("timezone") ?? GroundClock.defaultZone)
+                                 timeZone: row.string("timezone") ?? GroundClock.defaultZone,
+                                 utcOffsetSeconds: GroundClock.zone(row.string("timezone") ?? GroundClock.defaultZone)?.secondsFromGMT())
         }
         .sorted { ($0.distanceMeters, $0.id) < ($1.distanceMeters, $1.id) }
         .prefix(5).map { $0 }

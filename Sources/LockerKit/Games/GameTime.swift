@@ -110,6 +110,9 @@ public enum GameTimeText {
         return ground.minutes + " " + String(game.localStart.suffix(6)) + " (" + game.timeZone + ")"
     }
 
+    /// The ground's offset from UTC at the game's start, in seconds (nil when unknown).
+    public static func groundOffset(_ game: GameListing) -> Int? { groundClock(game)?.offset }
+
     /// "Australia/Melbourne" → "Melbourne"; "America/New_York" → "New York".
     public static func zoneName(_ identifier: String) -> String {
         String((identifier.split(separator: "/").last ?? Substring(identifier)).map { $0 == "_" ? " " : $0 })

@@ -128,27 +128,34 @@ public struct Ground: Equatable, Sendable, Codable {
 public struct GroundListing: Equatable, Sendable, Codable {
     public var ground: Ground
     public var distanceMeters: Double
+    /// The ground's offset from UTC, in seconds, when the list was read (nil from a server that
+    /// does not say): what the ground's clock shows now, to flag a time in the past as it is typed.
+    public var utcOffsetSeconds: Int?
 
     public init(id: String, name: String, suburb: String, postcode: String, latitude: Double = 0, longitude: Double = 0,
-                approximate: Bool, distanceMeters: Double, timeZone: String = "UTC") {
+                approximate: Bool, distanceMeters: Double, timeZone: String = "UTC", utcOffsetSeconds: Int? = nil) {
         ground = Ground(id: id, name: name, suburb: suburb, postcode: postcode, latitude: latitude, longitude: longitude,
                         approximate: approximate, timeZone: timeZone)
         self.distanceMeters = distanceMeters
+        self.utcOffsetSeconds = utcOffsetSeconds
     }
 
     public subscript<Value>(dynamicMember field: KeyPath<Ground, Value>) -> Value { ground[keyPath: field] }
 
-    private enum CodingKeys: String, CodingKey { case distanceMeters }
+    private enum CodingKeys: String, CodingKey { case distanceMeters, utcOffsetSeconds }
 
     public init(from decoder: Decoder) throws {
         ground = try Ground(from: decoder)
-        distanceMeters = try decoder.container(keyedBy: CodingKeys.self).decode(Double.self, forKey: .distanceMeters)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        distanceMeters = try container.decode(Double.self, forKey: .distanceMeters)
+        utcOffsetSeconds = try container.decodeIfPresent(Int.self, forKey: .utcOffsetSeconds)
     }
 
     public func encode(to encoder: Encoder) throws {
         try ground.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(distanceMeters, forKey: .distanceMeters)
+        try container.encodeIfPresent(utcOffsetSeconds, forKey: .utcOffsetSeconds)
     }
 }
 

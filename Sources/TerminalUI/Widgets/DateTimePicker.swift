@@ -15,6 +15,8 @@ public struct DateTimePickerState: Equatable, Sendable {
     public var minuteStep: Int
     public let timeZone: TimeZone
     private var typed = ""
+    /// True after a typed value the focused field cannot take (it kept its value).
+    public private(set) var refusedTyping = false
 
     public init(date: Date, timeZone: TimeZone = .current, minuteStep: Int = 5) {
         var calendar = Calendar(identifier: .gregorian)
@@ -64,37 +66,67 @@ public struct DateTimePickerState: Equatable, Sendable {
 
     private mutating func move(_ delta: Int) {
         typed = ""
+        refusedTyping = false
         let all = Field.allCases
         focused = all[(focused.rawValue + delta + all.count) % all.count]
     }
 
+    /// Moves the focused field by `steps`, carrying into the others as a calendar does: the
+    /// 31st + 1 day is the 1st of the next month, 23:55 + 5 minutes is 00:00 the next day.
+    /// Years stay within 1970–9999.
     private mutating func change(by steps: Int) {
         typed = ""
+        refusedTyping = false
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let delta: (Calendar.Component, Int)
         switch focused {
-        case .year: year = min(max(1970, year + steps), 9999)
-        case .month: month = wrap(month + steps, 1, 12)
-        case .day: day = wrap(day + steps, 1, daysInMonth)
-        case .hour: hour = wrap(hour + steps, 0, 23)
+        case .year: delta = (.year, steps)
+        case .month: delta = (.month, steps)
+        case .day: delta = (.day, steps)
+        case .hour: delta = (.hour, steps)
         case .minute:
-            let stepped = (minute / minuteStep + steps) * minuteStep
-            minute = wrap(stepped, 0, 59 - (59 % minuteStep))
+            // On the step's grid: 18:32 ↑ is 18:35, not 18:37.
+            let target = (minute / minuteStep + steps) * minuteStep - (steps < 0 && minute % minuteStep != 0 ? -minuteStep : 0)
+            delta = (.minute, target - minute)
         }
-        day = min(day, daysInMonth)
+        guard let current = date, let moved = calendar.date(byAdding: delta.0, value: delta.1, to: current) else { return }
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: moved)
+        guard let newYear = c.year, (1970...9999).contains(newYear) else { return }
+        year = newYear
+        month = c.month ?? month
+        day = c.day ?? day
+        hour = c.hour ?? hour
+        minute = c.minute ?? minute
     }
 
+    /// A digit typed into the focused field. Once the field has all its digits the focus moves
+    /// to the next field, never past the minutes; a value the field cannot take (a year before
+    /// 1970, a 13th month) is refused and the field keeps its value (`refusedTyping`).
     private mutating func type(_ digit: Character) {
+        refusedTyping = false
         typed.append(digit)
         let value = Int(typed) ?? 0
         let maxDigits = focused == .year ? 4 : 2
+        guard typed.count >= maxDigits || focused != .year else { return }
+        var accepted = true
         switch focused {
-        case .year: if typed.count == 4 { year = max(1970, value) }
-        case .month: if (1...12).contains(value) { month = value }
-        case .day: if (1...daysInMonth).contains(value) { day = value }
-        case .hour: if (0...23).contains(value) { hour = value }
-        case .minute: if (0...59).contains(value) { minute = value }
+        case .year: if (1970...9999).contains(value) { year = value } else { accepted = false }
+        case .month: if (1...12).contains(value) { month = value } else { accepted = typed.count < maxDigits }
+        case .day: if (1...daysInMonth).contains(value) { day = value } else { accepted = typed.count < maxDigits }
+        case .hour: if (0...23).contains(value) { hour = value } else { accepted = false }
+        case .minute: if (0...59).contains(value) { minute = value } else { accepted = false }
         }
         day = min(day, daysInMonth)
-        if typed.count >= maxDigits { move(1) }
+        if !accepted {
+            refusedTyping = true
+            typed = ""
+            return
+        }
+        if typed.count >= maxDigits {
+            typed = ""
+            if focused != .minute { focused = Field(rawValue: focused.rawValue + 1) ?? focused }
+        }
     }
 
     private func wrap(_ value: Int, _ low: Int, _ high: Int) -> Int {

@@ -219,11 +219,14 @@ public struct FormLook {
     public var labels: [String]
     public var choices: [Int: String]
     public var headings: [Int: [String]]
+    /// A warning after a row's cells ("in the past"), drawn as bad news.
+    public var notes: [Int: String]
 
-    public init(labels: [String], choices: [Int: String] = [:], headings: [Int: [String]] = [:]) {
+    public init(labels: [String], choices: [Int: String] = [:], headings: [Int: [String]] = [:], notes: [Int: String] = [:]) {
         self.labels = labels
         self.choices = choices
         self.headings = headings
+        self.notes = notes
     }
 }
 
@@ -341,6 +344,11 @@ public final class Form {
             for (column, frame) in frames.enumerated() {
                 drawCell(state.rows[row][column], choice: look.choices[row] ?? "", focused: focused && column == state.column,
                          frame: frame, into: surface)
+            }
+            if let note = look.notes[row], let last = frames.last {
+                // A date leaves room after it; other cells take the row, so the note sits on their end.
+                let x = min(last.maxX + 2, rect.maxX - note.displayWidth)
+                surface.write(note, x: max(last.x, x), y: y, style: Style(.bad, [.bold]), clip: rect)
             }
         }
     }
