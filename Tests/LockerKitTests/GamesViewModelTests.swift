@@ -166,6 +166,39 @@ final class GamesViewModelTests: XCTestCase {
         XCTAssertEqual(client.calls.last, "search 3977", "an echo that never came stops being waited for")
     }
 
+    /// Issue 26, item 11: another player's change to one of the user's games says so once.
+    func testOtherPlayersChangesToYourGamesAreNoticed() {
+        let client = FakeGamesClient()
+        client.user = "org"
+        var game = client.game(id: 5, startsAt: "2099-01-01T10:00:00Z", mine: .organiser)
+        client.games = [game]
+        let model = model(client)
+        model.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        let watcher = try! XCTUnwrap(client.watcher)
+        game.going = 2
+        client.games = [game]
+        watcher(GamesChange(sequence: 1, kind: .booked, game: 5, ground: "casey-fields"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.message, "Someone joined game 5: 5/22 going.")
+        game.status = .cancelled
+        game.cancelReason = "Rain"
+        client.games = [game]
+        watcher(GamesChange(sequence: 2, kind: .cancelled, game: 5, ground: "casey-fields"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.message, "Game 5 was called off: Rain")
+        // A player on the waitlist hears that a place came free.
+        var waiting = client.game(id: 6, startsAt: "2099-01-02T10:00:00Z", mine: .waitlisted)
+        client.games = [waiting]
+        model.refresh()
+        XCTAssertTrue(work.waitUntilIdle())
+        waiting.myStatus = .going
+        client.games = [waiting]
+        watcher(GamesChange(sequence: 3, kind: .unbooked, game: 6, ground: "casey-fields"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.message, "A place came free in game 6: you are going.")
+    }
+
     func testTheOrganiserCallsAGameOffEditsItAndSeesTheRoster() {
         let client = FakeGamesClient()
         client.user = "org"

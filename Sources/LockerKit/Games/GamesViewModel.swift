@@ -44,6 +44,10 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     /// How long an own change's echo is waited for (the feed answers within a second or two;
     /// an expected echo that never comes must not hide another player's change for long).
     static let echoWait: Double = 5
+    /// Other players' changes to the user's own games, waiting for the lists read after them:
+    /// each becomes one notice (someone joined, left, a place came free, the game was changed
+    /// or called off). The game as it was before is kept to tell what changed.
+    private var noticesDue: [(kind: GamesChange.Kind, before: GameListing)] = []
     private var watching = false
 
     public init(localizer: Localizer, client: GamesClient, work: BackgroundWork,
@@ -227,6 +231,9 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         }
         let relevant = change.kind == .reload || grounds.contains { $0.id == change.ground } || upcoming.contains { $0.id == change.game }
             || nearby.contains { $0.id == change.game }
+        if let mine = upcoming.first(where: { $0.id == change.game }), change.kind != .reload, change.kind != .created {
+            noticesDue.append((change.kind, mine))
+        }
         if relevant { refreshQuietly() }
     }
 
@@ -379,6 +386,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             message = nil
         case .quietlyRead(let lists):
             show(lists)
+            if let notice = notices(after: lists) { message = notice }
         case .searched(let place, let found, let games):
             searchedPlace = place
             grounds = found
@@ -406,6 +414,33 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             message = error.message(localizer)
         }
         notifyChanged()
+    }
+
+    /// What other players changed in the user's games, now that the lists show it: one line,
+    /// the latest change first when several came together.
+    private func notices(after lists: GamesLists) -> String? {
+        defer { noticesDue = [] }
+        let lines = noticesDue.reversed().compactMap { due -> String? in
+            let id = String(due.before.id)
+            guard let after = lists.upcoming.first(where: { $0.id == due.before.id }) else {
+                return due.kind == .cancelled ? localizer.t("Game {id} was called off.", ["id": id]) : nil
+            }
+            if due.before.myStatus == .waitlisted && after.myStatus == .going {
+                return localizer.t("A place came free in game {id}: you are going.", ["id": id])
+            }
+            let places = localizer.t("{going}/{capacity} going", ["going": String(after.seatsUsed), "capacity": String(after.capacity)])
+            switch due.kind {
+            case .booked: return localizer.t("Someone joined game {id}: {places}.", ["id": id, "places": places])
+            case .unbooked: return localizer.t("Someone left game {id}: {places}.", ["id": id, "places": places])
+            case .edited: return localizer.t("Game {id} was changed by its organiser.", ["id": id])
+            case .cancelled:
+                return after.cancelReason.map { localizer.t("Game {id} was called off: {reason}", ["id": id, "reason": GameStatusText.reason($0, localizer)]) }
+                    ?? localizer.t("Game {id} was called off.", ["id": id])
+            case .created, .reload: return nil
+            }
+        }
+        guard let first = lines.first else { return nil }
+        return lines.count == 1 ? first : first + " " + localizer.n("({count} more change)", "({count} more changes)", count: lines.count - 1)
     }
 
     /// The answer to the user's own change: shown at once, its live-feed echo expected.
