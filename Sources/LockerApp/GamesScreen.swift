@@ -490,7 +490,7 @@ public final class GamesScreen: Screen {
         let (reminderRow, header, body, top, bottom) = panes(rect)
         // Today's games, urgent within the hour (bold; the shell rings the bell once per game).
         if let reminder, let reminderRow { AttentionBar.render(reminder, into: surface, row: reminderRow) }
-        surface.write(" " + l.t("Logged in as {name}", ["name": user]), x: header.x, y: header.y, style: Style(.title, [.bold]), clip: header)
+        renderWhere(user, into: surface, row: header, context: context)
         renderList(title: l.t("Your games"), games: viewModel.upcoming, state: upcomingList, focused: pane == .upcoming,
                    empty: l.t("No games to come. Press p to find games near a postcode."), into: surface, rect: top, context: context)
         let nearTitle = viewModel.searchedPlace.isEmpty ? l.t("Games near a postcode (press p)")
@@ -519,6 +519,32 @@ public final class GamesScreen: Screen {
             if let shown = viewModel.roster { renderRoster(shown.game, shown.roster, into: surface, area: body, context: context) }
         default: break
         }
+    }
+
+    /// Who is logged in and where the games are (a server's address, or this computer's file);
+    /// while the server cannot be reached, since when (the live feed keeps trying).
+    private func renderWhere(_ user: String, into surface: Surface, row: Rect, context: RenderContext) {
+        let l = context.localizer
+        var x = surface.write(" " + l.t("Logged in as {name}", ["name": TerminalText.inert(user)]), x: row.x, y: row.y,
+                              style: Style(.title, [.bold]), clip: row)
+        guard viewModel.storeKnown else { return }
+        let place = viewModel.server.map { TerminalText.inert(GamesScreen.host(of: $0)) } ?? l.t("the games file on this computer")
+        x = surface.write(" · ", x: x, y: row.y, style: Style(.muted), clip: row)
+        if let since = viewModel.unreachableSince {
+            let time = String(LocalTime.minutes(Date(timeIntervalSince1970: since)).suffix(5))
+            surface.write(l.t("{server} unreachable since {time} — retrying", ["server": place, "time": time]), x: x, y: row.y,
+                          style: Style(.bad, [.bold]), clip: row)
+        } else {
+            surface.write(l.t("on {place}", ["place": place]), x: x, y: row.y, style: Style(.muted), clip: row)
+        }
+    }
+
+    /// "https://games.example.org:8787/" → "games.example.org:8787".
+    static func host(of address: String) -> String {
+        let parts = address.split(separator: "/", omittingEmptySubsequences: true)
+        // "https:" then the host; an address without a scheme starts with the host.
+        let host = address.contains("://") && parts.count > 1 ? parts[1] : parts.first ?? Substring(address)
+        return String(host)
     }
 
     /// A line typed above the lists, over the "logged in" line.

@@ -65,7 +65,7 @@ final class Bridge: @unchecked Sendable {
                 guard watcher == nil else { return }
                 watcher = Task { [connection] in
                     do {
-                        for try await change in connection.api.changes(after: nil) { Bridge.output.write(GamesBridgeReply(id: nil, event: change)) }
+                        for try await event in connection.api.feed(after: nil) { Bridge.output.write(GamesBridgeReply(feedEvent: event)) }
                     } catch {}
                 }
             }

@@ -105,6 +105,31 @@ final class GamesCommandLineTests: XCTestCase {
         XCTAssertEqual(sessions.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1", sessions.stderr)
     }
 
+    /// Issue 26, item 4: the tab says where the games are; when the server stops it says so within
+    /// 2 s ("unreachable since HH:MM — retrying"), and clears it when the server is back.
+    func testTheTabShowsTheServerAndWhenItCannotBeReached() throws {
+        let port = 28_000 + Int(getpid() % 1000) + 1
+        var server = try startServer(port: port)
+        defer { kill(server, SIGKILL) }
+        let address = ["--games-server", "http://127.0.0.1:\(port)"]
+        XCTAssertEqual(try locker("bea", address + ["account", "create", "bea", "--password-stdin"], input: "password-bo1\n").status, 0)
+        XCTAssertEqual(try locker("bea", address + ["login", "bea", "--password-stdin"], input: "password-bo1\n").status, 0)
+        let tab = try TmuxSession(arguments: ["--tab", "games"] + address, width: 100, height: 30,
+                                  dataDirectory: root.appendingPathComponent("bea"))
+        try tab.waitFor("Logged in as bea · on 127.0.0.1:\(port)")
+        kill(server, SIGKILL)
+        var status: Int32 = 0
+        waitpid(server, &status, 0)
+        let stopped = Date()
+        try tab.waitFor("127.0.0.1:\(port) unreachable since", timeout: 5)
+        XCTAssertLessThan(Date().timeIntervalSince(stopped), 2.5, "said within about 2 s")
+        server = try startServer(port: port)
+        try tab.waitFor("Logged in as bea · on 127.0.0.1:\(port)", timeout: 8)
+        XCTAssertFalse(try tab.screen().contains("unreachable"))
+        try tab.send("q")
+        XCTAssertEqual(try tab.waitForExit(), 0)
+    }
+
     /// A club's own certificate authority is saved with the server and forgotten with it.
     func testAClubCertificateIsSavedWithTheServer() throws {
         let pem = root.appendingPathComponent("club-ca.pem").path

@@ -33,7 +33,7 @@ private final class CannedGamesClient: GamesClient, @unchecked Sendable {
     func roster(_ id: Int64) throws -> GameRoster { GameRoster(game: id, going: [.init(name: "sam", since: "")], waitlisted: []) }
     func exportCalendar(_ id: Int64, to path: String) throws {}
     func cancelInFlight() {}
-    func watch(_ onChange: @escaping @Sendable (GamesChange) -> Void) {}
+    func watch(_ onEvent: @escaping @Sendable (GamesFeedEvent) -> Void) {}
 }
 
 final class GamesScreenTests: XCTestCase {

@@ -9,7 +9,8 @@ final class FakeGamesClient: GamesClient, @unchecked Sendable {
     var calls: [String] = []
     var refuse: GamesError?
     /// Called with each change the live feed would bring.
-    var watcher: (@Sendable (GamesChange) -> Void)?
+    var feed: (@Sendable (GamesFeedEvent) -> Void)?
+    var watcher: (@Sendable (GamesChange) -> Void)? { feed.map { feed in { feed(.change($0)) } } }
 
     func check() throws { if let refuse { throw refuse } }
     func whoAmI() throws -> String? { user }
@@ -40,7 +41,7 @@ final class FakeGamesClient: GamesClient, @unchecked Sendable {
     func roster(_ id: Int64) throws -> GameRoster { GameRoster(game: id, going: [.init(name: "bo", since: "2026-11-20T10:00:00Z")], waitlisted: []) }
     func exportCalendar(_ id: Int64, to path: String) throws { calls.append("ics \(id) \(path)") }
     func cancelInFlight() {}
-    func watch(_ onChange: @escaping @Sendable (GamesChange) -> Void) { watcher = onChange }
+    func watch(_ onEvent: @escaping @Sendable (GamesFeedEvent) -> Void) { feed = onEvent }
 
     func game(id: Int64, startsAt: String, status: GameStatus = .open, mine: PlayerPart? = .going) -> GameListing {
         GameListing(id: id, ground: "casey-fields", groundName: "Casey Fields", suburb: "Cranbourne East", startsAt: startsAt,
@@ -197,6 +198,33 @@ final class GamesViewModelTests: XCTestCase {
         watcher(GamesChange(sequence: 3, kind: .unbooked, game: 6, ground: "casey-fields"))
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(model.message, "A place came free in game 6: you are going.")
+    }
+
+    /// Issue 26, item 4: the live feed's word on the server becomes the tab's state.
+    func testTheFeedSaysWhenTheServerCannotBeReached() {
+        let client = FakeGamesClient()
+        client.user = "org"
+        var clock = 1000.0
+        let model = GamesViewModel(localizer: .english, client: client, work: work, now: { clock })
+        model.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        let feed = try! XCTUnwrap(client.feed)
+        XCTAssertFalse(model.storeKnown)
+        feed(.reachable(server: "https://games.example.org"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.server, "https://games.example.org")
+        XCTAssertNil(model.unreachableSince)
+        feed(.unreachable(server: "https://games.example.org"))
+        XCTAssertTrue(work.waitUntilIdle())
+        clock += 30
+        feed(.unreachable(server: "https://games.example.org"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.unreachableSince, 1000, "since the first word of it")
+        client.calls = []
+        feed(.reachable(server: "https://games.example.org"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertNil(model.unreachableSince)
+        XCTAssertEqual(client.calls, [], "nothing searched yet: only the user's games are read again")
     }
 
     func testTheOrganiserCallsAGameOffEditsItAndSeesTheRoster() {

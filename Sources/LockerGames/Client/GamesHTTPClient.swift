@@ -73,12 +73,29 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
         try await send(.DELETE, "/games/\(id)/booking", token: token)
     }
 
-    /// Follows `/v1/events`, reconnecting 2 s after a dropped line and resuming after the last
-    /// change it saw, until the consumer stops.
+    /// The changes of `feed(after:)`, without the server's reachability.
     public func changes(after sequence: Int64?) -> AsyncThrowingStream<GamesChange, Error> {
-        AsyncThrowingStream { continuation in
+        let feed = self.feed(after: sequence)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                for try await event in feed {
+                    if case .change(let change) = event { continuation.yield(change) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Follows `/v1/events`, resuming after the last change it saw, until the consumer stops.
+    /// A dropped line is opened again at once; while it cannot be, the feed says `unreachable`
+    /// (once) and tries every 2 s, and says `reachable` when the server answers again.
+    public func feed(after sequence: Int64?) -> AsyncThrowingStream<GamesFeedEvent, Error> {
+        let server = baseURL
+        return AsyncThrowingStream { continuation in
             let task = Task {
                 var last = sequence
+                var reachable: Bool?
                 while !Task.isCancelled {
                     do {
                         var request = self.request(.GET, "/events", token: nil, idempotencyKey: nil)
@@ -86,6 +103,7 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
                         request.headers.add(name: "Accept", value: "text/event-stream")
                         let response = try await http.execute(request, timeout: .hours(24))
                         guard response.status == .ok else { throw GamesError.badResponse }
+                        if reachable != true { reachable = true; continuation.yield(.reachable(server: server)) }
                         var pending = ""
                         for try await buffer in response.body {
                             pending += String(buffer: buffer)
@@ -94,14 +112,18 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
                                 pending.removeSubrange(..<end.upperBound)
                                 if let change = Self.change(fromEvent: event) {
                                     last = change.sequence
-                                    continuation.yield(change)
+                                    continuation.yield(.change(change))
                                 }
                             }
                         }
+                        // The line ended (a server stopping, a proxy's limit): open it again at once.
+                        try await Task.sleep(nanoseconds: 200_000_000)
+                        continue
                     } catch is CancellationError {
                         break
                     } catch {
                         if Task.isCancelled { break }
+                        if reachable != false { reachable = false; continuation.yield(.unreachable(server: server)) }
                     }
                     try? await Task.sleep(nanoseconds: 2_000_000_000)
                 }

@@ -43,6 +43,36 @@ public protocol GamesAPI: Sendable {
 
     /// The changes after `sequence`, as they happen, until the task is cancelled.
     func changes(after sequence: Int64?) -> AsyncThrowingStream<GamesChange, Error>
+    /// The changes and, for a store across a network, whether it can be reached: `reachable`
+    /// once the feed is open (again), `unreachable` as soon as it cannot be (once per outage).
+    func feed(after sequence: Int64?) -> AsyncThrowingStream<GamesFeedEvent, Error>
+}
+
+/// What the live feed tells: a change, or that the store can be reached again or no longer.
+/// `server` is the server's address, nil for the local games file.
+public enum GamesFeedEvent: Equatable, Sendable {
+    case change(GamesChange)
+    case reachable(server: String?)
+    case unreachable(server: String?)
+}
+
+extension GamesAPI {
+    /// A store on this machine is always reachable: its changes, after one `reachable`.
+    public func feed(after sequence: Int64?) -> AsyncThrowingStream<GamesFeedEvent, Error> {
+        let changes = self.changes(after: sequence)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                continuation.yield(.reachable(server: nil))
+                do {
+                    for try await change in changes { continuation.yield(.change(change)) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
 }
 
 /// Limits every implementation checks the same way.

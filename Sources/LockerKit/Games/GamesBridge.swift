@@ -21,8 +21,9 @@ public protocol GamesClient: AnyObject, Sendable {
     func edit(_ id: Int64, _ changes: GameChanges) throws -> GameListing
     func roster(_ id: Int64) throws -> GameRoster
     func exportCalendar(_ id: Int64, to path: String) throws
-    /// Follows the live feed: `onChange` runs on a background thread for each change.
-    func watch(_ onChange: @escaping @Sendable (GamesChange) -> Void)
+    /// Follows the live feed: `onEvent` runs on a background thread for each change, and when
+    /// the store becomes reachable or unreachable.
+    func watch(_ onEvent: @escaping @Sendable (GamesFeedEvent) -> Void)
     /// Stops the requests in flight (Esc): the helper cancels them, their callers return.
     func cancelInFlight()
 }
@@ -59,11 +60,35 @@ public struct GamesBridgeReply: Codable, Sendable {
     public var grounds: [GroundListing]?
     public var roster: GameRoster?
     public var event: GamesChange?
+    /// The live feed's news of the store: "reachable" or "unreachable", with `server` (its
+    /// address; absent for the local file).
+    public var feed: String?
+    public var server: String?
 
     public init(id: Int?, problem: Problem? = nil, account: String? = nil, games: [GameListing]? = nil, game: GameListing? = nil,
                 grounds: [GroundListing]? = nil, roster: GameRoster? = nil, event: GamesChange? = nil) {
         self.id = id; self.problem = problem; self.account = account; self.games = games; self.game = game
         self.grounds = grounds; self.roster = roster; self.event = event
+    }
+
+    /// The reply line for a live feed event.
+    public init(feedEvent: GamesFeedEvent) {
+        self.init(id: nil)
+        switch feedEvent {
+        case .change(let change): event = change
+        case .reachable(let address): feed = "reachable"; server = address
+        case .unreachable(let address): feed = "unreachable"; server = address
+        }
+    }
+
+    /// The live feed event this reply carries, if it is one.
+    public var feedEvent: GamesFeedEvent? {
+        if let event { return .change(event) }
+        switch feed {
+        case "reachable": return .reachable(server: server)
+        case "unreachable": return .unreachable(server: server)
+        default: return nil
+        }
     }
 }
 
@@ -79,7 +104,7 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
     private var process: (pid: pid_t, input: Int32)?
     private var nextID = 0
     private var waiting: [Int: (DispatchSemaphore, Box)] = [:]
-    private var onChange: (@Sendable (GamesChange) -> Void)?
+    private var onChange: (@Sendable (GamesFeedEvent) -> Void)?
 
     private final class Box: @unchecked Sendable {
         var reply: GamesBridgeReply?
@@ -130,7 +155,7 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
     }
     public func exportCalendar(_ id: Int64, to path: String) throws { _ = try send(GamesBridgeRequest(id: 0, call: .ics, game: id, text: path)) }
 
-    public func watch(_ onChange: @escaping @Sendable (GamesChange) -> Void) {
+    public func watch(_ onChange: @escaping @Sendable (GamesFeedEvent) -> Void) {
         lock.withLock { self.onChange = onChange }
         _ = try? post(GamesBridgeRequest(id: 0, call: .watch))
     }
@@ -245,7 +270,7 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
                 let line = Array(pending[..<end])
                 pending.removeSubrange(...end)
                 guard let reply = try? JSONDecoder().decode(GamesBridgeReply.self, from: Data(line)) else { continue }
-                if let event = reply.event {
+                if reply.id == nil, let event = reply.feedEvent {
                     lock.withLock { onChange }?(event)
                 } else if let id = reply.id, let (semaphore, box) = lock.withLock({ waiting.removeValue(forKey: id) }) {
                     box.reply = reply

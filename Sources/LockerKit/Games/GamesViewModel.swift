@@ -28,6 +28,12 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public private(set) var sessionKnown = false
     /// What is being asked of the games store right now ("Booking…"), or nil.
     public private(set) var busy: String?
+    /// Where the games are, as the live feed last said: the server's address, or nil for the
+    /// games file on this computer. Unknown (`storeKnown` false) until the feed has spoken.
+    public private(set) var server: String?
+    public private(set) var storeKnown = false
+    /// Since when the server cannot be reached (the feed keeps trying), nil while it can.
+    public private(set) var unreachableSince: Double?
     /// The last form sent (log in, sign up, new game, change a game) and, once answered, what
     /// became of it: the screen keeps a form open, with everything typed, until it is accepted.
     public private(set) var submission: FormSubmission?
@@ -214,7 +220,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         guard !watching else { return }
         watching = true
         // A background job like any request: asking may (re)start the helper process.
-        let onChange = work.channel { [weak self] (change: GamesChange) in self?.update(.changed(change)) }
+        let onChange = work.channel { [weak self] (event: GamesFeedEvent) in self?.update(.feed(event)) }
         work.start({ [client] _ in client.watch(onChange) }) { _ in }
     }
 
@@ -407,9 +413,20 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             roster = (game, list)
         case .exported(let path):
             message = localizer.t("Wrote {file}.", ["file": path])
-        case .changed(let change):
+        case .feed(.change(let change)):
             changeArrived(change)
             return
+        case .feed(.reachable(let address)):
+            let wasAway = unreachableSince != nil
+            server = address
+            storeKnown = true
+            unreachableSince = nil
+            // Back after an outage: what changed meanwhile is read at once.
+            if wasAway { refreshQuietly() }
+        case .feed(.unreachable(let address)):
+            server = address
+            storeKnown = true
+            if unreachableSince == nil { unreachableSince = now() }
         case .refused(let error):
             message = error.message(localizer)
         }
@@ -473,8 +490,9 @@ public enum GamesMessage: Sendable {
     case edited(GameListing)
     case roster(GameListing, GameRoster)
     case exported(path: String)
-    /// A change on the live feed (another player's, or the echo of the user's own).
-    case changed(GamesChange)
+    /// The live feed: a change (another player's, or the echo of the user's own), or the
+    /// store reachable again or no longer.
+    case feed(GamesFeedEvent)
     case refused(GamesError)
 }
 
