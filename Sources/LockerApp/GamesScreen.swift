@@ -586,10 +586,9 @@ public final class GamesScreen: Screen {
     /// Who is going (in booking order) and the waitlist (in the order it moves up).
     private func renderRoster(_ game: GameListing, _ roster: GameRoster, into surface: Surface, area: Rect, context: RenderContext) {
         let l = context.localizer
-        let lines = [l.t("Going ({count}):", ["count": String(roster.going.count)])]
-            + roster.going.map { "  " + GameStatusText.person($0.name, l) }
-            + [l.t("Waitlist ({count}):", ["count": String(roster.waitlisted.count)])]
-            + roster.waitlisted.enumerated().map { "  \($0.offset + 1). " + GameStatusText.person($0.element.name, l) }
+        // The game as now listed, so the count matches its row.
+        let text = GameStatusText.roster(roster, of: shownGame(game.id) ?? game, l)
+        let lines = text.going + text.waitlist
         let box = area.centered(width: min(area.width, 50), height: min(area.height, lines.count + 2))
         surface.fill(box)
         surface.drawBox(box, title: l.t("Game {id}", ["id": String(game.id)]) + " · " + TerminalText.inert(game.groundName))

@@ -250,10 +250,11 @@ extension GamesRosterCommand: GamesCommandBody {
         let (connection, token) = await shared.signedIn()
         let roster = await GamesContext.run { try await connection.api.roster(game, token: token) }
         if json { printJSON(roster); return }
-        print(localizer.t("Going ({count}):", ["count": String(roster.going.count)]))
-        for entry in roster.going { print("  " + GameStatusText.person(entry.name, localizer) + "  " + MeasureText.dateTime(Instant.parse(entry.since))) }
-        print(localizer.t("Waitlist ({count}):", ["count": String(roster.waitlisted.count)]))
-        for (index, entry) in roster.waitlisted.enumerated() { print("  \(index + 1). " + GameStatusText.person(entry.name, localizer)) }
+        // The organiser's own listing of the game, so the count is the row's ("5/22 going").
+        let listed = try? await connection.api.upcoming(token: token).first { $0.id == game }
+        let text = GameStatusText.roster(roster, of: listed, withTimes: true, localizer)
+        text.going.forEach { print($0) }
+        text.waitlist.forEach { print($0) }
     }
 }
 

@@ -130,6 +130,26 @@ final class GamesCommandLineTests: XCTestCase {
         XCTAssertEqual(try tab.waitForExit(), 0)
     }
 
+    /// Issue 26, item 7: the roster counts what the row counts: the organiser, the players they
+    /// bring, then the bookings.
+    func testTheRosterCountsWhatTheRowCounts() throws {
+        try signUp("host")
+        try signUp("ben")
+        let made = try locker("host", ["games", "create", "--ground", "casey-fields", "--at", soonLocalTime(days: 9), "--players", "2", "--json"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let id = try XCTUnwrap(made.stdout.range(of: #""id" : (\d+)"#, options: .regularExpression).map { String(made.stdout[$0].split(separator: " ").last!) })
+        XCTAssertEqual(try locker("ben", ["games", "book", id]).status, 0)
+        let row = try locker("host", ["games", "upcoming"])
+        XCTAssertTrue(row.stdout.contains("3/22 going"), row.stdout)
+        let roster = try locker("host", ["games", "roster", id])
+        XCTAssertEqual(roster.status, 0, roster.stderr)
+        let lines = roster.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "Going (3):", roster.stdout)
+        XCTAssertEqual(lines.dropFirst().first, "  host (organiser, and 1 player they bring)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("  ben  ") }, roster.stdout)
+        XCTAssertTrue(lines.contains("Waitlist (0):"), roster.stdout)
+    }
+
     /// A club's own certificate authority is saved with the server and forgotten with it.
     func testAClubCertificateIsSavedWithTheServer() throws {
         let pem = root.appendingPathComponent("club-ca.pem").path

@@ -32,6 +32,26 @@ public enum GameStatusText {
         name.isEmpty ? l.t("(deleted account)") : TerminalText.inert(name)
     }
 
+    /// The roster as lines, for the tab and the command line: who is going — the organiser and
+    /// the players they bring first, so the count is the game's own "5/22 going" — then the
+    /// waitlist in the order it moves up. Without the game, only the bookings are counted.
+    /// `withTimes` adds when each booking was made.
+    public static func roster(_ roster: GameRoster, of game: GameListing?, withTimes: Bool = false,
+                              _ l: Localizer) -> (going: [String], waitlist: [String]) {
+        var going = [l.t("Going ({count}):", ["count": String((game?.players ?? 0) + roster.going.count)])]
+        if let game {
+            let organiser = person(game.organiser, l)
+            going.append("  " + (game.players > 1
+                ? l.n("{name} (organiser, and {count} player they bring)", "{name} (organiser, and {count} players they bring)",
+                      count: game.players - 1, ["name": organiser])
+                : l.t("{name} (organiser)", ["name": organiser])))
+        }
+        going += roster.going.map { "  " + person($0.name, l) + (withTimes ? "  " + MeasureText.dateTime(Instant.parse($0.since)) : "") }
+        let waitlist = [l.t("Waitlist ({count}):", ["count": String(roster.waitlisted.count)])]
+            + roster.waitlisted.enumerated().map { "  \($0.offset + 1). " + person($0.element.name, l) }
+        return (going, waitlist)
+    }
+
     /// Why a game is off: the organiser's words, made inert, or that their account was deleted.
     public static func reason(_ reason: String, _ l: Localizer) -> String {
         reason.isEmpty ? l.t("the organiser deleted their account") : TerminalText.inert(reason)
