@@ -88,6 +88,7 @@ public final class App {
     private func draw() {
         surface.beginFrame()
         if shell.takeBell() { surface.bellRequested = true }
+        if let text = shell.takeClipboard() { surface.clipboard = text }
         shell.render(into: surface)
         surface.present()
     }

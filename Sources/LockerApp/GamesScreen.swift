@@ -61,6 +61,12 @@ public final class GamesScreen: Screen {
     private var listHeight = 5
     /// Today's games as last laid out (nil when none), drawn above the lists.
     private var reminder: AttentionLine?
+    /// The width the tab was last laid out at (the status line shows the map link only when
+    /// it fits on one line).
+    private var width = 80
+    /// The map link `y` asked to copy, until the app takes it; and the line that says so.
+    private var clipboard: String?
+    private var notice: String?
 
     public init(viewModel: GamesViewModel, exportDirectory: String) {
         self.viewModel = viewModel
@@ -141,6 +147,7 @@ public final class GamesScreen: Screen {
 
     public func handle(_ key: Key) -> Bool {
         followViewModel()
+        notice = nil
         return activeKeys(viewModel.localizer).handle(key)
     }
 
@@ -283,7 +290,13 @@ public final class GamesScreen: Screen {
             self.mode = .list
             return true
         }
-        return KeyTable(id: "games-details", title: l.t("Game details"), gameKeys(l, details: true) + [close])
+        let copy = KeyBinding([.character("y")], "y", help: l.t("Copy the map link (where the terminal allows it)"), footer: l.t("copy link")) {
+            guard let game = self.detailGame else { return }
+            self.clipboard = game.map
+            self.notice = l.t("Map link copied, where the terminal allows it: {link}", ["link": game.map])
+        }
+        // Closing first: the footer keeps it when space runs short.
+        return KeyTable(id: "games-details", title: l.t("Game details"), [close] + gameKeys(l, details: true) + [copy])
     }
 
     /// The keys that act on one game: the selected one in the list, the open one in its details.
@@ -436,7 +449,13 @@ public final class GamesScreen: Screen {
 
     /// The status line: a question being asked (where the eye is), a request on its way, the
     /// last outcome, or the selected game's map link.
+    public func takeClipboard() -> String? {
+        defer { clipboard = nil }
+        return clipboard
+    }
+
     public func status(_ l: Localizer) -> String? {
+        if let notice { return notice }
         if case .confirm(let question, _) = mode {
             switch question {
             case .book(let game):
@@ -451,8 +470,9 @@ public final class GamesScreen: Screen {
         }
         if let busy = viewModel.busy { return busy + " " + l.t("(Esc stops waiting)") }
         if let message = viewModel.message { return message }
-        guard viewModel.user != nil, case .list = mode.underneath else { return nil }
-        return selectedGame?.map
+        guard viewModel.user != nil, case .list = mode.underneath, let map = selectedGame?.map else { return nil }
+        // The link only when it fits on one line (Enter shows it whole; y copies it there).
+        return map.count + 6 <= width ? map : nil
     }
 
     // MARK: Drawing
@@ -470,6 +490,7 @@ public final class GamesScreen: Screen {
 
     public func layout(_ area: Rect, context: RenderContext) {
         followViewModel()
+        width = area.width
         reminder = viewModel.attention()
         listHeight = max(1, panes(area).top.height - 2)
         upcomingList.setCount(viewModel.upcoming.count)
@@ -491,7 +512,7 @@ public final class GamesScreen: Screen {
         // Today's games, urgent within the hour (bold; the shell rings the bell once per game).
         if let reminder, let reminderRow { AttentionBar.render(reminder, into: surface, row: reminderRow) }
         renderWhere(user, into: surface, row: header, context: context)
-        renderList(title: l.t("Your games"), games: viewModel.upcoming, state: upcomingList, focused: pane == .upcoming,
+        renderList(title: listTitle(l.t("Your games"), viewModel.upcoming, width: top.width, l), games: viewModel.upcoming, state: upcomingList, focused: pane == .upcoming,
                    empty: l.t("No games to come. Press p to find games near a postcode."), into: surface, rect: top, context: context)
         let nearTitle = viewModel.searchedPlace.isEmpty ? l.t("Games near a postcode (press p)")
             : l.t("Games at the 5 grounds nearest to {postcode}", ["postcode": viewModel.searchedPlace])
@@ -499,7 +520,7 @@ public final class GamesScreen: Screen {
         let groundsLine = viewModel.grounds.isEmpty ? nil : viewModel.grounds.map {
             TerminalText.inert($0.name) + " " + ($0.approximate ? "~" : "") + MeasureText.distance($0.distanceMeters, l)
         }.joined(separator: " · ")
-        renderList(title: nearTitle, games: viewModel.nearby, state: nearbyList, focused: pane == .nearby,
+        renderList(title: listTitle(nearTitle, viewModel.nearby, width: bottom.width, l), games: viewModel.nearby, state: nearbyList, focused: pane == .nearby,
                    empty: viewModel.searchedPlace.isEmpty ? "" : l.t("No games planned at these grounds yet. Press n to create one."),
                    header: groundsLine, into: surface, rect: bottom, context: context)
         if case .details(let id) = mode.underneath, let game = shownGame(id) { renderDetail(game, into: surface, area: body, context: context) }
@@ -561,7 +582,10 @@ public final class GamesScreen: Screen {
         var rows: [(String, String, Style)] = [
             (l.t("When"), GameTimeText.full(g) + " · " + viewModel.relative(g.start), Style(.text, [.bold])),
             (l.t("Ground"), TerminalText.inert(g.groundName + ", " + g.suburb + " " + g.postcode), Style(.text)),
-            (l.t("Map"), g.map + (g.approximate == true ? " " + l.t("(approximate: the suburb's centre)") : ""), Style(.muted)),
+            (l.t("Map"), g.map, Style(.muted)),
+        ]
+        if g.approximate == true { rows.append(("", l.t("(approximate: the suburb's centre)"), Style(.muted))) }
+        rows += [
             (l.t("Organiser"), GameStatusText.person(g.organiser, l), Style(.text)),
             (l.t("Places"), l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)])
                 + (g.waitlisted > 0 ? " · " + l.t("{count} waiting", ["count": String(g.waitlisted)]) : "")
@@ -571,16 +595,52 @@ public final class GamesScreen: Screen {
         if let reason = g.cancelReason { rows.append((l.t("Cancelled"), GameStatusText.reason(reason, l), Style(.bad))) }
         if let note = g.note { rows.append((l.t("Note"), TerminalText.inert(note), Style(.text))) }
         let labelWidth = rows.map { $0.0.displayWidth }.max() ?? 0
-        // As wide as the longest line (the map link, a long note) where the terminal allows.
+        // As wide as the longest line (the map link, a long note) where the terminal allows;
+        // what does not fit wraps (the link whole, cut anywhere, so no character is lost).
         let widest = rows.map { labelWidth + 2 + $0.1.displayWidth }.max() ?? 0
-        let box = area.centered(width: min(area.width, max(60, widest + 4)), height: min(area.height, rows.count + 2))
+        let width = min(area.width, max(60, widest + 4))
+        let valueWidth = max(10, width - 4 - labelWidth - 2)
+        var lines: [(label: String, text: String, style: Style, link: Bool)] = []
+        for row in rows {
+            let isLink = row.1 == g.map
+            let pieces = isLink ? Self.chunks(row.1, width: valueWidth) : WordWrap.wrap(row.1, width: valueWidth)
+            for (i, piece) in pieces.enumerated() { lines.append((i == 0 ? row.0 : "", piece, row.2, isLink)) }
+        }
+        let box = area.centered(width: width, height: min(area.height, lines.count + 2))
         surface.fill(box)
         surface.drawBox(box, title: l.t("Game {id}", ["id": String(g.id)]) + " · " + TerminalText.inert(g.groundName), style: Style(.accent))
         let inner = box.inset(dx: 2, dy: 1)
-        for (index, row) in rows.enumerated() where inner.y + index < inner.maxY {
-            let x = surface.write(row.0.padded(toWidth: labelWidth) + "  ", x: inner.x, y: inner.y + index, style: Style(.muted), clip: inner)
-            surface.write(row.1, x: x, y: inner.y + index, style: row.2, clip: inner)
+        for (index, line) in lines.enumerated() where inner.y + index < inner.maxY {
+            let y = inner.y + index
+            let x = surface.write(line.label.padded(toWidth: labelWidth) + "  ", x: inner.x, y: y, style: Style(.muted), clip: inner)
+            surface.write(line.text, x: x, y: y, style: line.style, clip: inner)
+            // Each piece of the map link opens the whole link where the terminal allows (OSC 8).
+            if line.link { surface.hyperlinks.append(Hyperlink(x: x, y: y, text: line.text, url: g.map)) }
         }
+    }
+
+    /// Entries (`a` + " · " + `b` …) packed into lines of at most `width` columns, never
+    /// breaking inside an entry (a ground and its distance stay together).
+    static func pack(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for entry in text.components(separatedBy: " · ") {
+            let joined = current.isEmpty ? entry : current + " · " + entry
+            if joined.displayWidth <= width || current.isEmpty { current = joined } else { lines.append(current); current = entry }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    /// `text` in pieces of `width` characters (a web address, which has no spaces to wrap at).
+    static func chunks(_ text: String, width: Int) -> [String] {
+        var pieces: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            pieces.append(String(rest.prefix(width)))
+            rest = rest.dropFirst(width)
+        }
+        return pieces.isEmpty ? [""] : pieces
     }
 
     /// Who is going (in booking order) and the waitlist (in the order it moves up).
@@ -605,31 +665,51 @@ public final class GamesScreen: Screen {
         surface.drawBox(rect, title: title, style: Style(focused ? .accent : .border))
         var inner = rect.inset(dx: 1, dy: 1)
         if let header, inner.height > 1 {
-            surface.write(" " + header, x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
-            inner = Rect(x: inner.x, y: inner.y + 1, width: inner.width, height: inner.height - 1)
+            // Every ground found stays in view: the line wraps (three rows at most) between grounds.
+            let lines = Self.pack(header, width: max(10, inner.width - 1)).prefix(max(1, min(3, inner.height - 1)))
+            for (i, line) in lines.enumerated() {
+                surface.write(" " + line, x: inner.x, y: inner.y + i, style: Style(.muted), clip: inner)
+            }
+            inner = Rect(x: inner.x, y: inner.y + lines.count, width: inner.width, height: inner.height - lines.count)
         }
         if games.isEmpty {
             surface.write(" " + empty, x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
             return
         }
         let l = context.localizer
+        let wide = inner.width >= 110
         ListView().render(state, into: surface, rect: inner, focused: focused) { index, _ in
             let g = games[index]
-            // What matters first, so a narrow terminal cuts the least useful part: when, the
-            // status and your part, the places, then the ground and the note (all in details).
-            let wide = inner.width >= 110
-            let when = wide ? GameTimeText.when(g, relative: self.viewModel.relative(g.start), l) : GameTimeText.when(g, l)
+            let status = Span(GameStatusText.status(g.status, l), Style(g.status == .cancelled ? .bad : g.status == .full ? .warn : .good))
+            let places = l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)])
             // Names, notes and reasons other people typed: inert, bidi overrides included.
-            var spans = [Span(" #\(g.id) ", Style(.muted)), Span(when + "  ", Style(.text)),
-                         Span(GameStatusText.status(g.status, l), Style(g.status == .cancelled ? .bad : g.status == .full ? .warn : .good))]
-            if let part = GameStatusText.part(in: g, l) { spans.append(Span(" · " + part, Style(.accent, [.bold]))) }
-            spans.append(Span("  " + l.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)]), Style(.text)))
-            if g.waitlisted > 0 { spans.append(Span(" · " + l.t("{count} waiting", ["count": String(g.waitlisted)]), Style(.muted))) }
-            spans.append(Span("  " + TerminalText.inert(g.groundName + ", " + g.suburb), Style(.text, [.bold])))
+            var spans: [Span]
+            if wide {
+                spans = [Span(" #\(g.id) ", Style(.muted)), Span(GameTimeText.when(g, relative: self.viewModel.relative(g.start), l) + "  ", Style(.text)), status]
+                if let part = GameStatusText.part(in: g, l) { spans.append(Span(" · " + part, Style(.accent, [.bold]))) }
+                spans.append(Span("  " + places, Style(.text)))
+                if g.waitlisted > 0 { spans.append(Span(" · " + l.t("{count} waiting", ["count": String(g.waitlisted)]), Style(.muted))) }
+                spans.append(Span("  " + TerminalText.inert(g.groundName + ", " + g.suburb), Style(.text, [.bold])))
+            } else {
+                // Narrow: the facts first — when (the zone is in the box's title), the places,
+                // the ground — then the status and your part, cut first.
+                spans = [Span(" #\(g.id) ", Style(.muted)), Span(GameTimeText.clockAtGround(g) + "  ", Style(.text)),
+                         Span(places + "  ", Style(.text)), Span(TerminalText.inert(g.groundName) + "  ", Style(.text, [.bold])), status]
+                if let part = GameStatusText.part(in: g, l) { spans.append(Span(" · " + part, Style(.accent, [.bold]))) }
+            }
             if let reason = g.cancelReason { spans.append(Span(" — " + GameStatusText.reason(reason, l), Style(.bad))) }
             else if let note = g.note { spans.append(Span(" — " + TerminalText.inert(note), Style(.muted))) }
             return spans
         }
+    }
+
+    /// A list's title; in a narrow list, whose rows leave the zone out, the title names it
+    /// ("Your games · Melbourne time") when the user's own clock differs.
+    private func listTitle(_ title: String, _ games: [GameListing], width: Int, _ l: Localizer) -> String {
+        guard width < 112 else { return title }
+        let zones = Set(games.filter { GameTimeText.differsFromUser($0) }.map(\.timeZone))
+        guard !zones.isEmpty else { return title }
+        return title + " · " + l.t("{zone} time", ["zone": zones.sorted().map(GameTimeText.zoneName).joined(separator: ", ")])
     }
 
     private func renderAccountForm(_ form: Form, into surface: Surface, rect: Rect, context: RenderContext) {

@@ -38,6 +38,7 @@ final class LazyScreen: Screen {
     func flushPendingWork() { made?.flushPendingWork() }
     var needsWarmUp: Bool { made == nil }
     func warmUp() { _ = screen }
+    func takeClipboard() -> String? { made?.takeClipboard() }
 
     func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         observer = callback

@@ -51,6 +51,8 @@ public protocol Screen: AnyObject {
     var needsWarmUp: Bool { get }
     /// Builds the screen now (reads its files), so showing it later is only drawing.
     func warmUp()
+    /// Text a key asked to copy (a map link), taken once by the app for the next frame.
+    func takeClipboard() -> String?
 }
 
 extension Screen {
@@ -65,4 +67,5 @@ extension Screen {
     public func flushPendingWork() {}
     public var needsWarmUp: Bool { false }
     public func warmUp() {}
+    public func takeClipboard() -> String? { nil }
 }

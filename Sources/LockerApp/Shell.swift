@@ -200,6 +200,9 @@ public final class Shell {
     }
 
     /// True once after an urgent line appeared: the run loop rings the terminal bell.
+    /// Text the current screen asked to copy, once (the app puts it on the clipboard, OSC 52).
+    public func takeClipboard() -> String? { currentScreen.takeClipboard() }
+
     public func takeBell() -> Bool {
         defer { bellPending = false }
         return bellPending

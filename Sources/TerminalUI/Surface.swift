@@ -23,6 +23,9 @@ public protocol Surface: AnyObject {
     /// Text already written on the surface that the terminal should also make clickable
     /// (OSC 8), e.g. a map link. Cleared at each frame.
     var hyperlinks: [Hyperlink] { get set }
+    /// Text to put on the terminal's clipboard when this frame is shown (OSC 52: terminals that
+    /// allow it take it, others ignore it). Cleared once sent.
+    var clipboard: String? { get set }
 }
 
 /// A link over text drawn at (x, y): the terminal gets it as an OSC 8 hyperlink.
@@ -105,6 +108,7 @@ public final class MemorySurface: Surface {
     public var cursor: CursorRequest?
     public var bellRequested = false
     public var hyperlinks: [Hyperlink] = []
+    public var clipboard: String?
     public let glyphs: Glyphs
 
     public init(width: Int, height: Int, glyphs: Glyphs = .unicode) {

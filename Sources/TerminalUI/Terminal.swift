@@ -136,6 +136,7 @@ public final class TerminalSurface: Surface {
     public var cursor: CursorRequest?
     public var bellRequested = false
     public var hyperlinks: [Hyperlink] = []
+    public var clipboard: String?
     /// The links the terminal has now; re-sent only when they change or the screen is redrawn.
     private var shownHyperlinks: [Hyperlink] = []
     public private(set) var glyphs: Glyphs
@@ -220,6 +221,11 @@ public final class TerminalSurface: Surface {
             shownHyperlinks = hyperlinks
         }
         hyperlinks = []
+        if let text = clipboard {
+            let sequence = "\u{1B}]52;c;" + Base64.encode(Array(text.utf8)) + "\u{07}"
+            lk_write_raw(sequence, Int32(sequence.utf8.count))
+            clipboard = nil
+        }
         front = grid
     }
 

@@ -379,11 +379,25 @@ final class GamesTabEndToEndTests: XCTestCase {
         try guest.send("p")
         try guest.send("3977", literal: true)
         try guest.send("Enter")
-        try guest.waitFor("open  3/22 going")
-        XCTAssertTrue(try guest.screen().contains("(Melbourne time)"), "a UTC terminal is told whose clock the time is on")
+        // At 80 columns a row keeps the facts: date, time, places and ground; the zone is in the
+        // list's title, and every ground found is listed (issue 26, item 12).
+        let list = try guest.waitFor("3/22 going  Casey Fields  open")
+        XCTAssertTrue(list.contains("Games at the 5 grounds nearest to 3977 · Melbourne time"), "a UTC terminal is told whose clock the time is on")
+        for ground in ["Casey Fields", "EG Allen Reserve", "Strathaird Reserve", "KM Reedy Reserve", "Arch Brown Reserve"] {
+            XCTAssertTrue(list.contains(ground), "\(ground) is listed:\n\(list)")
+        }
         try guest.send("Enter")
-        try guest.waitFor("(Australia/Melbourne)")
-        XCTAssertTrue(try guest.screen().contains("Organiser  host"))
+        let details = try guest.waitFor("(Australia/Melbourne)")
+        XCTAssertTrue(details.contains("Organiser  host"))
+        // The map link is whole, on two lines if need be, and y copies it.
+        let link = details.split(separator: "\n").compactMap { line -> String? in
+            guard let bar = line.firstIndex(of: "│") else { return nil }
+            let inside = line[line.index(after: bar)...].trimmingCharacters(in: CharacterSet(charactersIn: "│ "))
+            return inside.hasPrefix("Map") || inside.hasPrefix("/") || inside.hasPrefix("#") ? inside : nil
+        }.joined().replacingOccurrences(of: "Map", with: "").replacingOccurrences(of: " ", with: "")
+        XCTAssertTrue(link.hasPrefix("https://www.openstreetmap.org/?mlat=") && link.contains("#map=17/"), link)
+        try guest.send("y")
+        try guest.waitFor("Map link copied")
         try guest.send("b")
         try guest.waitFor("y / n")
         try guest.send("n")
@@ -393,7 +407,7 @@ final class GamesTabEndToEndTests: XCTestCase {
         try guest.send("y")
         try guest.waitFor("you are going")
         try guest.send("Escape")
-        try guest.waitFor("open · you are going  4/22 going")
+        try guest.waitFor("4/22 going  Casey Fields  open · you are going")
         try guest.send("q")
         XCTAssertEqual(try guest.waitForExit(), 0)
     }

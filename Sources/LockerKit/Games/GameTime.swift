@@ -98,6 +98,17 @@ public enum GameTimeText {
         return text + " " + note(game, relative: relative, l, userOffset: userOffset)
     }
 
+    /// "2026-12-05 10:00" on the ground's clock, with no zone (for rows under a title that names it).
+    public static func clockAtGround(_ game: GameListing) -> String {
+        groundClock(game)?.minutes ?? LocalTime.minutes(Date(timeIntervalSince1970: game.start))
+    }
+
+    /// Whether the user's own clock shows another time than the ground's at the game's start.
+    public static func differsFromUser(_ game: GameListing, userOffset: (Double) -> Int = LocalTime.offset) -> Bool {
+        guard let ground = groundClock(game) else { return false }
+        return userOffset(game.start) != ground.offset
+    }
+
     /// "10:00" at the ground (for lines that already name the day).
     public static func clock(_ game: GameListing) -> String {
         String((groundClock(game)?.minutes ?? LocalTime.minutes(Date(timeIntervalSince1970: game.start))).suffix(5))
