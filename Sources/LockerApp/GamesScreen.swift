@@ -16,7 +16,7 @@ indirect enum GamesMode {
     /// `e` on a game you organise: its time, capacity and note.
     case change(Form, game: GameListing, sent: Int?, over: GamesMode)
     /// `b`, `c` on a seat, `o`: the status line asks first.
-    case confirm(GamesQuestion, over: GamesMode)
+    case confirm(GamesQuestion, ConfirmDialog, over: GamesMode)
     /// `x`: the reason a game is called off, typed above the lists.
     case reason(GameListing, TextFieldState, over: GamesMode)
     /// `p`: a postcode or a position, typed above the lists.
@@ -27,7 +27,7 @@ indirect enum GamesMode {
     /// The mode a passing one (a question, a typed line, the roster, a form) returns to.
     var underneath: GamesMode {
         switch self {
-        case .confirm(_, let over), .reason(_, _, let over), .postcode(_, let over), .roster(let over), .change(_, _, _, let over):
+        case .confirm(_, _, let over), .reason(_, _, let over), .postcode(_, let over), .roster(let over), .change(_, _, _, let over):
             return over.underneath
         case .create: return .list
         default: return self
@@ -152,7 +152,7 @@ public final class GamesScreen: Screen {
     }
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
-        [accountKeys(GamesForms.account(), l), listKeys(l), detailKeys(l), confirmKeys(nil, l),
+        [accountKeys(GamesForms.account(), l), listKeys(l), detailKeys(l), confirmKeys(l),
          formKeys(GamesForms.account(), l, create: true), lineKeys(l), rosterKeys(l)]
     }
 
@@ -176,7 +176,7 @@ public final class GamesScreen: Screen {
         case .list: return listKeys(l)
         case .details: return detailKeys(l)
         case .create(let form, _, _), .change(let form, _, _, _): return formKeys(form, l, create: { if case .create = mode { return true }; return false }())
-        case .confirm(let question, _): return confirmKeys(question, l)
+        case .confirm: return confirmKeys(l)
         case .reason, .postcode: return lineKeys(l)
         case .roster: return rosterKeys(l)
         }
@@ -274,7 +274,7 @@ public final class GamesScreen: Screen {
         }
         let refreshOrLogOut = KeyBinding([.character("r"), .character("o")], "r o", help: l.t("Refresh; log out"),
                                          footer: l.t("log out"), footerKeys: "o") { key in
-            if key == .character("r") { self.viewModel.refresh() } else { self.mode = .confirm(.logOut, over: self.mode) }
+            if key == .character("r") { self.viewModel.refresh() } else { self.ask(.logOut, l) }
             return true
         }
         return KeyTable(id: "games", title: l.t("Games"),
@@ -314,13 +314,13 @@ public final class GamesScreen: Screen {
         return [
             key("b", l.t("Book the selected game (the waitlist when it is full), after y to confirm"), footer: l.t("book"),
                 unless: { $0.myStatus == .organiser ? GamesError.organiserCannotBook.message(l) : nil }) {
-                self.mode = .confirm(.book($0), over: self.mode)
+                self.ask(.book($0), l)
             },
             key("c", l.t("Cancel your booking (the first player waiting gets the place)"), footer: l.t("cancel"),
                 unless: { $0.myStatus == .going || $0.myStatus == .waitlisted ? nil : GamesError.notBooked.message(l) }) {
                 // Giving up a seat asks first (the first player waiting takes it); leaving the
                 // waitlist does not.
-                if $0.myStatus == .going { self.mode = .confirm(.giveUp($0), over: self.mode) } else { self.viewModel.cancel($0) }
+                if $0.myStatus == .going { self.ask(.giveUp($0), l) } else { self.viewModel.cancel($0) }
             },
             key("x", l.t("Call off a game you organise, with a reason the players see"), footer: details ? l.t("call off") : nil, unless: organisesOnly) {
                 self.mode = .reason($0, TextFieldState("", maxLength: 200), over: self.mode)
@@ -338,32 +338,55 @@ public final class GamesScreen: Screen {
         ]
     }
 
-    /// A question in the status line (book, give up a seat, log out): y or Enter does it, n or
-    /// Esc keeps things as they are, other keys wait for the answer.
-    private func confirmKeys(_ question: GamesQuestion?, _ l: Localizer) -> KeyTable {
-        let keep: [Key] = [.character("n"), .character("N"), .escape]
-        let yes: String
+    /// Asks `question` on the status line's rows before acting. Booking, which loses nothing,
+    /// has "yes" lit (Enter books); giving up a seat and logging out have "no" lit.
+    private func ask(_ question: GamesQuestion, _ l: Localizer) {
+        var dialog: ConfirmDialog
         switch question {
-        case .giveUp?: yes = l.t("give up the place")
-        case .logOut?: yes = l.t("log out")
-        default: yes = l.t("book")
+        case .book(let game):
+            dialog = ConfirmDialog(title: l.t("Book game {id}?", ["id": String(game.id)]),
+                                   message: l.t("{time} at {ground}.", ["time": GameTimeText.when(game, l), "ground": TerminalText.inert(game.groundName)]),
+                                   yesLabel: l.t("Book"), noLabel: l.t("Not now"))
+            dialog.yesSelected = true
+        case .giveUp(let game):
+            dialog = ConfirmDialog(title: l.t("Give up your place in game {id}?", ["id": String(game.id)]),
+                                   message: l.t("{time}. The first player waiting takes it.", ["time": GameTimeText.when(game, l)]),
+                                   yesLabel: l.t("Give up"), noLabel: l.t("Keep it"))
+        case .logOut:
+            dialog = ConfirmDialog(title: l.t("Log out of the games?"), message: "", yesLabel: l.t("Log out"), noLabel: l.t("Stay"))
         }
-        return KeyTable(id: "games-confirm", title: l.t("Answering a question"), [
-            KeyBinding([.character("y"), .character("Y"), .enter], "y Enter", help: l.t("Yes: book the game, give up your place, or log out"),
-                       footer: yes, footerKeys: "y") {
-                guard case .confirm(let question, let over) = self.mode else { return }
-                self.mode = over
-                switch question {
-                case .book(let game): self.viewModel.book(game)
-                case .giveUp(let game): self.viewModel.cancel(game)
-                case .logOut: self.viewModel.logout()
+        mode = .confirm(question, dialog, over: mode)
+    }
+
+    /// While a question is asked (book, give up a seat, log out) it takes every key: y or its
+    /// button does it, n or Esc keeps things as they are, ← → light the other button.
+    private func confirmKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "games-confirm", title: l.t("Answering a question"), [
+            .described("y", help: l.t("Yes: book the game, give up your place, or log out"), footer: l.t("yes")),
+            .described("n Esc", help: l.t("Close without changing anything"), footer: l.t("keep as is")),
+            .described("← → Tab Enter", help: l.t("Switch between the buttons; Enter presses the lit one"), footer: l.t("choose"), footerKeys: "←→"),
+            KeyBinding(matching: { _ in true }, "", help: "") { key in
+                guard case .confirm(let question, var dialog, let over) = self.mode else { return false }
+                switch dialog.handle(key) {
+                case .yes?:
+                    self.mode = over
+                    switch question {
+                    case .book(let game): self.viewModel.book(game)
+                    case .giveUp(let game): self.viewModel.cancel(game)
+                    case .logOut: self.viewModel.logout()
+                    }
+                case .no?: self.mode = over
+                case nil: self.mode = .confirm(question, dialog, over: over)
                 }
-            },
-            KeyBinding(matching: { _ in true }, "n Esc", help: l.t("Close without changing anything"), footer: l.t("keep as is"), footerKeys: "n") { key in
-                if keep.contains(key), case .confirm(_, let over) = self.mode { self.mode = over }
                 return true
             },
         ])
+    }
+
+    /// The question asked, drawn by the shell on the status line's rows.
+    public var question: ConfirmDialog? {
+        if case .confirm(_, let dialog, _) = mode { return dialog }
+        return nil
     }
 
     /// A line typed above the lists (a postcode, the reason a game is off): Enter sends it, Esc
@@ -456,18 +479,6 @@ public final class GamesScreen: Screen {
 
     public func status(_ l: Localizer) -> String? {
         if let notice { return notice }
-        if case .confirm(let question, _) = mode {
-            switch question {
-            case .book(let game):
-                return l.t("Book game {id}, {time} at {ground}? y / n", ["id": String(game.id), "time": GameTimeText.when(game, l),
-                                                                         "ground": TerminalText.inert(game.groundName)])
-            case .giveUp(let game):
-                return l.t("Give up your place in game {id}, {time}? The first player waiting takes it. y / n",
-                           ["id": String(game.id), "time": GameTimeText.when(game, l)])
-            case .logOut:
-                return l.t("Log out of the games? y / n")
-            }
-        }
         if let busy = viewModel.busy { return busy + " " + l.t("(Esc stops waiting)") }
         if let message = viewModel.message { return message }
         guard viewModel.user != nil, case .list = mode.underneath, let map = selectedGame?.map else { return nil }

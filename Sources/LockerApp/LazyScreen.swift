@@ -39,6 +39,7 @@ final class LazyScreen: Screen {
     var needsWarmUp: Bool { made == nil }
     func warmUp() { _ = screen }
     func takeClipboard() -> String? { made?.takeClipboard() }
+    var question: ConfirmDialog? { made?.question }
 
     func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         observer = callback

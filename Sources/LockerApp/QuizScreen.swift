@@ -29,6 +29,9 @@ public final class QuizScreen: Screen {
         }
     }
 
+    /// The abandon question, drawn by the shell on the status line's rows.
+    public var question: ConfirmDialog? { abandonDialog }
+
     /// The abandon question takes every key while it is open.
     public var capturesText: Bool { mode == .abandoning }
     /// Quitting in the middle of a quiz asks first.
@@ -272,7 +275,7 @@ public final class QuizScreen: Screen {
             else { renderResult(into: surface, rect: area, context: context) }
         case .history: renderHistory(into: surface, rect: area, context: context)
         }
-        if let abandonDialog { abandonDialog.render(into: surface, area: rect) }
+
     }
 
     private func kindName(_ kind: QuizKind, _ l: Localizer) -> String {

@@ -53,6 +53,9 @@ public protocol Screen: AnyObject {
     func warmUp()
     /// Text a key asked to copy (a map link), taken once by the app for the next frame.
     func takeClipboard() -> String?
+    /// The question the screen asks (abandon a quiz, book a game), which the shell draws on the
+    /// status line's rows, where every question of the app is asked.
+    var question: ConfirmDialog? { get }
 }
 
 extension Screen {
@@ -68,4 +71,5 @@ extension Screen {
     public var needsWarmUp: Bool { false }
     public func warmUp() {}
     public func takeClipboard() -> String? { nil }
+    public var question: ConfirmDialog? { nil }
 }

@@ -318,7 +318,10 @@ public final class Shell {
         }
         let footer = footer()
         Footer(hints: footer.hints, pinned: footer.pinned).render(into: surface, row: bounds.row(bounds.height - 1))
-        if let quitDialog { quitDialog.render(into: surface, area: bounds) }
+        // A question (quit, or the tab's own) on the status line's rows, above the footer.
+        if let question = quitDialog ?? (help == nil ? currentScreen.question : nil) {
+            question.render(into: surface, area: Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 2))
+        }
     }
 
     /// The line drawn above the current tab: the first attention source's, unless the tab is its own.

@@ -157,7 +157,8 @@ final class GamesScreenTests: XCTestCase {
         }
         func look(_ screen: GamesScreen) -> String {
             let surface = render(screen, 100, 30)
-            return surface.text + "|" + (screen.status(.english) ?? "") + "|\(String(describing: surface.cursor))"
+            // The question is drawn by the shell: it is part of what the user sees.
+            return surface.text + "|" + (screen.status(.english) ?? "") + "|\(String(describing: surface.cursor))|\(String(describing: screen.question))"
         }
         let p: Key = .character("p")
         let search: [Key] = [p, .character("3"), .character("9"), .character("7"), .character("7"), .enter]
@@ -220,7 +221,9 @@ final class GamesScreenTests: XCTestCase {
         games.start()
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertTrue(screen.handle(.character("c")))
-        XCTAssertEqual(screen.status(.english), "Give up your place in game 7, 2026-11-21 10:15? The first player waiting takes it. y / n")
+        XCTAssertEqual(screen.question?.title, "Give up your place in game 7?")
+        XCTAssertEqual(screen.question?.message, "2026-11-21 10:15. The first player waiting takes it.")
+        XCTAssertEqual(screen.question?.yesSelected, false, "giving up is not the lit answer")
         _ = screen.handle(.character("n"))
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertFalse(client.cancelled, "n keeps the seat")
@@ -229,7 +232,7 @@ final class GamesScreenTests: XCTestCase {
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertTrue(client.cancelled, "y gives it up")
         _ = screen.handle(.character("o"))
-        XCTAssertEqual(screen.status(.english), "Log out of the games? y / n")
+        XCTAssertEqual(screen.question?.title, "Log out of the games?")
         _ = screen.handle(.escape)
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertFalse(client.loggedOut, "Esc stays logged in")

@@ -45,11 +45,11 @@ final class OtherWidgetsTests: XCTestCase {
         XCTAssertEqual(dialog.handle(.character("Q")), .yes, "first letter of the translated label")
         XCTAssertEqual(dialog.handle(.character("r")), .no)
         XCTAssertEqual(dialog.handle(.character("y")), .yes)
-        let surface = MemorySurface(width: 50, height: 9)
+        let surface = MemorySurface(width: 60, height: 9)
         dialog.render(into: surface, area: surface.bounds)
-        XCTAssertTrue(surface.text.contains("Unsaved edits will be lost."))
-        XCTAssertTrue(surface.text.contains("[ Quitter ]"))
-        XCTAssertTrue(surface.text.contains("[ Rester ]"))
+        // On the bottom rows, where the status line is: the question, then its two buttons.
+        XCTAssertEqual(surface.lines.last?.trimmingCharacters(in: .whitespaces), "Quit? Unsaved edits will be lost.   [ Quitter ] [ Rester ]")
+        XCTAssertTrue(surface.lines[surface.lines.count - 2].allSatisfy { $0 == "─" }, "a rule above it")
     }
 
     func testDateTimePicker() {

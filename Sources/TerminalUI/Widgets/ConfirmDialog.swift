@@ -1,4 +1,4 @@
-/// A centred yes/no question drawn over the screen.
+/// A yes/no question, asked on the status line's rows.
 ///
 /// Keys: ← → Tab switch the button, Enter confirms the lit one, Esc answers no, and the first
 /// letter of either label (as well as `y` / `n`) answers directly.
@@ -43,25 +43,25 @@ public struct ConfirmDialog: Equatable, Sendable {
         return nil
     }
 
+    /// Draws the question on the bottom rows of `area`, where the status line is (every
+    /// question of the app is asked there, where the eye already is): a rule above it, the
+    /// question (wrapped, three rows at most) and the two buttons at the end of its last row.
     public func render(into surface: Surface, area: Rect) {
-        let textWidth = min(area.width - 6, max(30, message.displayWidth))
-        let lines = WordWrap.wrap(message, width: max(10, textWidth))
-        let box = area.centered(width: textWidth + 4, height: lines.count + 5)
-        surface.fill(box)
-        surface.drawBox(box, title: title)
-        for (i, line) in lines.enumerated() where i < box.height - 4 {
-            surface.write(line, x: box.x + 2, y: box.y + 1 + i, clip: box.inset(dx: 1, dy: 1))
+        let yes = "[ \(yesLabel) ]", no = "[ \(noLabel) ]"
+        let buttonsWidth = yes.displayWidth + 1 + no.displayWidth
+        let question = message.isEmpty ? title : title + " " + message
+        let lines = Array(WordWrap.wrap(question, width: max(10, area.width - buttonsWidth - 4)).prefix(3))
+        let rows = Rect(x: area.x, y: area.maxY - lines.count, width: area.width, height: lines.count)
+        surface.fill(Rect(x: area.x, y: rows.y - 1, width: area.width, height: lines.count + 1))
+        surface.write(String(repeating: surface.glyphs.horizontal, count: area.width), x: area.x, y: rows.y - 1, style: Style(.accent))
+        for (i, line) in lines.enumerated() {
+            surface.write(line, x: rows.x + 1, y: rows.y + i, style: Style(.accent, [.bold]), clip: rows)
         }
-        let yes = " \(yesLabel) ", no = " \(noLabel) "
-        let buttonsWidth = yes.displayWidth + 2 + no.displayWidth
-        let y = box.maxY - 2
-        var x = box.x + max(2, (box.width - buttonsWidth) / 2)
-        let yesStyle = yesSelected ? Style(.selection, [.bold]) : Style(.text, [.bold])
-        let noStyle = yesSelected ? Style(.text, [.bold]) : Style(.selection, [.bold])
-        let yesX = x
-        x = surface.write("[" + yes + "]", x: x, y: y, style: yesStyle, clip: box)
-        let noX = x + 1
-        surface.write("[" + no + "]", x: noX, y: y, style: noStyle, clip: box)
-        surface.parkCursor(x: yesSelected ? yesX + 1 : noX + 1, y: y)
+        let y = rows.maxY - 1
+        let yesX = max(rows.x + 1, rows.maxX - buttonsWidth - 1)
+        let noX = yesX + yes.displayWidth + 1
+        surface.write(yes, x: yesX, y: y, style: yesSelected ? Style(.selection, [.bold]) : Style(.text, [.bold]), clip: rows)
+        surface.write(no, x: noX, y: y, style: yesSelected ? Style(.text, [.bold]) : Style(.selection, [.bold]), clip: rows)
+        surface.parkCursor(x: (yesSelected ? yesX : noX) + 2, y: y)
     }
 }
