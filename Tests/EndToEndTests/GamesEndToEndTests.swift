@@ -150,6 +150,46 @@ final class GamesCommandLineTests: XCTestCase {
         XCTAssertTrue(lines.contains("Waitlist (0):"), roster.stdout)
     }
 
+    /// Issue 26, items 6 and 11, against a real server with two players: a booking by another
+    /// player is told to the organiser once, and giving up a seat asks first.
+    func testAnotherPlayersBookingIsToldAndGivingUpASeatAsks() throws {
+        let port = 28_000 + Int(getpid() % 1000) + 2
+        let server = try startServer(port: port)
+        defer { kill(server, SIGKILL) }
+        let address = ["--games-server", "http://127.0.0.1:\(port)"]
+        for user in ["host", "ben"] {
+            XCTAssertEqual(try locker(user, address + ["account", "create", user, "--password-stdin"], input: "password-\(user)1\n").status, 0)
+            XCTAssertEqual(try locker(user, address + ["login", user, "--password-stdin"], input: "password-\(user)1\n").status, 0)
+        }
+        let made = try locker("host", address + ["games", "create", "--ground", "casey-fields", "--at", soonLocalTime(days: 6), "--players", "2", "--json"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let id = try XCTUnwrap(made.stdout.range(of: #""id" : (\d+)"#, options: .regularExpression).map { String(made.stdout[$0].split(separator: " ").last!) })
+        let host = try TmuxSession(arguments: ["--tab", "games"] + address, width: 80, height: 24, dataDirectory: root.appendingPathComponent("host"))
+        try host.waitFor("2/22 going")
+        let guest = try TmuxSession(arguments: ["--tab", "games"] + address, width: 80, height: 24, dataDirectory: root.appendingPathComponent("ben"))
+        try guest.waitFor("Logged in as ben")
+        XCTAssertEqual(try locker("ben", address + ["games", "book", id]).status, 0)
+        try host.waitFor("Someone joined game \(id): 3/22 going.")
+        // Ben booked from the command line: r reads his games. He gives up his seat in the tab:
+        // it asks first, and n keeps it.
+        try guest.send("r")
+        try guest.waitFor("you are going")
+        try guest.send("c")
+        try guest.waitFor("Give up your place in game \(id)?")
+        XCTAssertTrue(try guest.screen().contains("[ Keep it ]"))
+        try guest.send("n")
+        XCTAssertTrue(try guest.waitForStableScreen().contains("you are going"), "n keeps the seat")
+        try guest.send("c")
+        try guest.waitFor("[ Keep it ]")
+        try guest.send("y")
+        try guest.waitFor("Your booking for game \(id) is cancelled.")
+        try host.waitFor("Someone left game \(id): 2/22 going.")
+        try host.send("q")
+        try guest.send("q")
+        XCTAssertEqual(try host.waitForExit(), 0)
+        XCTAssertEqual(try guest.waitForExit(), 0)
+    }
+
     /// A club's own certificate authority is saved with the server and forgotten with it.
     func testAClubCertificateIsSavedWithTheServer() throws {
         let pem = root.appendingPathComponent("club-ca.pem").path
