@@ -313,7 +313,14 @@ public final class GamesScreen: Screen {
         let organisesOnly = { (game: GameListing) in game.myStatus == .organiser ? nil : GamesError.notOrganiser.message(l) }
         return [
             key("b", l.t("Book the selected game (the waitlist when it is full), after y to confirm"), footer: l.t("book"),
-                unless: { $0.myStatus == .organiser ? GamesError.organiserCannotBook.message(l) : nil }) {
+                unless: {
+                    switch $0.myStatus {
+                    case .organiser?: return GamesError.organiserCannotBook.message(l)
+                    case .going?: return l.t("You already have a place in this game.")
+                    case .waitlisted?: return l.t("You are already on this game's waitlist.")
+                    case nil: return nil
+                    }
+                }) {
                 self.ask(.book($0), l)
             },
             key("c", l.t("Cancel your booking (the first player waiting gets the place)"), footer: l.t("cancel"),

@@ -421,8 +421,12 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             server = address
             storeKnown = true
             unreachableSince = nil
-            // Back after an outage: what changed meanwhile is read at once.
-            if wasAway { refreshQuietly() }
+            // Back after an outage: what changed meanwhile is read at once, and an error about
+            // the outage gives way to the news that it is over.
+            if wasAway {
+                message = localizer.t("The games server answers again.")
+                refreshQuietly()
+            }
         case .feed(.unreachable(let address)):
             server = address
             storeKnown = true
