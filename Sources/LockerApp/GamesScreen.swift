@@ -368,26 +368,20 @@ public final class GamesScreen: Screen {
     /// While a question is asked (book, give up a seat, log out) it takes every key: y or its
     /// button does it, n or Esc keeps things as they are, ← → light the other button.
     private func confirmKeys(_ l: Localizer) -> KeyTable {
-        KeyTable(id: "games-confirm", title: l.t("Answering a question"), [
-            .described("y", help: l.t("Yes: book the game, give up your place, or log out"), footer: l.t("yes")),
-            .described("n Esc", help: l.t("Close without changing anything"), footer: l.t("keep as is")),
-            .described("← → Tab Enter", help: l.t("Switch between the buttons; Enter presses the lit one"), footer: l.t("choose"), footerKeys: "←→"),
-            KeyBinding(matching: { _ in true }, "", help: "") { key in
-                guard case .confirm(let question, var dialog, let over) = self.mode else { return false }
-                switch dialog.handle(key) {
-                case .yes?:
-                    self.mode = over
-                    switch question {
-                    case .book(let game): self.viewModel.book(game)
-                    case .giveUp(let game): self.viewModel.cancel(game)
-                    case .logOut: self.viewModel.logout()
-                    }
-                case .no?: self.mode = over
-                case nil: self.mode = .confirm(question, dialog, over: over)
-                }
-                return true
-            },
-        ])
+        .question(id: "games-confirm", title: l.t("Answering a question"), l, yesHelp: l.t("Yes: book the game, give up your place, or log out"),
+                  yesFooter: l.t("yes"), noHelp: l.t("Close without changing anything"), noFooter: l.t("keep as is"),
+                  dialog: { self.question }, store: { dialog in
+            if case .confirm(let question, _, let over) = self.mode { self.mode = .confirm(question, dialog, over: over) }
+        }) { answer in
+            guard case .confirm(let question, _, let over) = self.mode else { return }
+            self.mode = over
+            guard answer == .yes else { return }
+            switch question {
+            case .book(let game): self.viewModel.book(game)
+            case .giveUp(let game): self.viewModel.cancel(game)
+            case .logOut: self.viewModel.logout()
+            }
+        }
     }
 
     /// The question asked, drawn by the shell on the status line's rows.

@@ -136,21 +136,11 @@ public final class QuizScreen: Screen {
 
     /// The abandon question (a `ConfirmDialog`, which takes the keys itself in `handle`).
     private func abandonKeys(_ l: Localizer) -> KeyTable {
-        KeyTable(id: "quiz-abandon", title: l.t("Abandon the quiz?"), [
-            .described("y", help: l.t("Abandon"), footer: l.t("Abandon")),
-            .described("n Esc", help: l.t("Continue"), footer: l.t("Continue")),
-            .described("← → Tab Enter", help: l.t("Switch between the buttons; Enter presses the lit one"), footer: l.t("choose"), footerKeys: "←→"),
-            // The question answers every key (the lines above only name them).
-            KeyBinding(matching: { _ in true }, "", help: "") { key in
-                guard var dialog = self.abandonDialog else { return false }
-                switch dialog.handle(key) {
-                case .yes?: self.abandonDialog = nil; self.viewModel.abandon()
-                case .no?: self.abandonDialog = nil
-                case nil: self.abandonDialog = dialog
-                }
-                return true
-            },
-        ])
+        .question(id: "quiz-abandon", title: l.t("Abandon the quiz?"), l, yesHelp: l.t("Abandon"), yesFooter: l.t("Abandon"),
+                  noHelp: l.t("Continue"), noFooter: l.t("Continue"), dialog: { self.abandonDialog }, store: { self.abandonDialog = $0 }) { answer in
+            self.abandonDialog = nil
+            if answer == .yes { self.viewModel.abandon() }
+        }
     }
 
     /// The result page's list of answers.

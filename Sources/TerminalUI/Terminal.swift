@@ -136,9 +136,9 @@ public final class TerminalSurface: Surface {
     public var cursor: CursorRequest?
     public var bellRequested = false
     public var hyperlinks: [Hyperlink] = []
-    public var clipboard: String?
     /// The links the terminal has now; re-sent only when they change or the screen is redrawn.
     private var shownHyperlinks: [Hyperlink] = []
+    public var clipboard: String?
     public private(set) var glyphs: Glyphs
     public private(set) var theme: Theme
     private let terminal: Terminal

@@ -198,18 +198,9 @@ public struct FormTexts {
 
     public init(title: String, chooseField: String, nextField: String, submitHelp: String, submit: String, cancelHelp: String,
                 cancel: String, type: String, editHelp: String = "", edit: String = "", keep: String = "", undo: String = "") {
-        self.title = title
-        self.chooseField = chooseField
-        self.nextField = nextField
-        self.submitHelp = submitHelp
-        self.submit = submit
-        self.cancelHelp = cancelHelp
-        self.cancel = cancel
-        self.type = type
-        self.editHelp = editHelp
-        self.edit = edit
-        self.keep = keep
-        self.undo = undo
+        self.title = title; self.chooseField = chooseField; self.nextField = nextField; self.type = type
+        self.submitHelp = submitHelp; self.submit = submit; self.cancelHelp = cancelHelp; self.cancel = cancel
+        self.editHelp = editHelp; self.edit = edit; self.keep = keep; self.undo = undo
     }
 }
 
