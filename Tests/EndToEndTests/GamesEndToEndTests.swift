@@ -503,6 +503,17 @@ extension GamesTabEndToEndTests {
         let refused = try tab.screen()
         XCTAssertTrue(refused.contains("Change game 1") && refused.contains("whites please"), refused)
         XCTAssertTrue(refused.contains("▶Capacity"), refused)
+        // The date as it is typed (issue 26, item 5): 1830 is refused and said, the year kept;
+        // a year already past is flagged.
+        try tab.send("Escape")
+        try tab.send("e")
+        try tab.waitFor("Change game 1")
+        try tab.send("Left", "Left")
+        try tab.send("1830", literal: true)
+        let refusedYear = try tab.waitFor("not a possible value")
+        XCTAssertTrue(refusedYear.contains("\(day)  19:30"), refusedYear)
+        try tab.send("2020", literal: true)
+        try tab.waitFor("in the past")
         try tab.send("Escape")
         try tab.send("Escape")
         try tab.send("q")
