@@ -33,7 +33,7 @@ enum GamesForms {
     static func accountRow(for error: GamesError) -> Int {
         switch error {
         case .badUsername, .usernameTaken: return AccountRow.name
-        case .invalid(field: "confirmation"): return AccountRow.confirmation
+        case .passwordsDiffer: return AccountRow.confirmation
         default: return AccountRow.password
         }
     }

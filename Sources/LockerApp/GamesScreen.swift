@@ -146,7 +146,6 @@ public final class GamesScreen: Screen {
     // MARK: Keys
 
     public func handle(_ key: Key) -> Bool {
-        followViewModel()
         notice = nil
         return activeKeys(viewModel.localizer).handle(key)
     }
@@ -175,7 +174,8 @@ public final class GamesScreen: Screen {
         case .account(let form, _): return accountKeys(form, l)
         case .list: return listKeys(l)
         case .details: return detailKeys(l)
-        case .create(let form, _, _), .change(let form, _, _, _): return formKeys(form, l, create: { if case .create = mode { return true }; return false }())
+        case .create(let form, _, _): return formKeys(form, l, create: true)
+        case .change(let form, _, _, _): return formKeys(form, l, create: false)
         case .confirm: return confirmKeys(l)
         case .reason, .postcode: return lineKeys(l)
         case .roster: return rosterKeys(l)
@@ -212,7 +212,7 @@ public final class GamesScreen: Screen {
         let sent = GamesForms.signingUp(form)
             ? viewModel.signUp(name: name, password: password, confirmation: s.text(GamesForms.AccountRow.confirmation))
             : viewModel.login(name: name, password: password)
-        if case .account = mode { mode = .account(form, sent: sent ?? viewModel.submission?.id) }
+        if case .account = mode { mode = .account(form, sent: sent) }
         followViewModel()
         return true
     }
@@ -223,10 +223,10 @@ public final class GamesScreen: Screen {
         form.keys(id: "games-form", GamesForms.texts(l, submit: create ? l.t("create") : l.t("save")), submit: {
             switch self.mode {
             case .create(let form, let grounds, _):
-                let sent = GamesForms.sendCreate(form, grounds: grounds, to: self.viewModel) ?? self.viewModel.submission?.id
+                let sent = GamesForms.sendCreate(form, grounds: grounds, to: self.viewModel)
                 self.mode = .create(form, grounds: grounds, sent: sent)
             case .change(let form, let game, _, let over):
-                let sent = GamesForms.sendChange(form, game: game, to: self.viewModel) ?? self.viewModel.submission?.id
+                let sent = GamesForms.sendChange(form, game: game, to: self.viewModel)
                 self.mode = .change(form, game: game, sent: sent, over: over)
             default: return false
             }
@@ -614,9 +614,8 @@ public final class GamesScreen: Screen {
         let valueWidth = max(10, width - 4 - labelWidth - 2)
         var lines: [(label: String, text: String, style: Style, link: Bool)] = []
         for row in rows {
-            let isLink = row.1 == g.map
-            let pieces = isLink ? Self.chunks(row.1, width: valueWidth) : WordWrap.wrap(row.1, width: valueWidth)
-            for (i, piece) in pieces.enumerated() { lines.append((i == 0 ? row.0 : "", piece, row.2, isLink)) }
+            // WordWrap cuts a word longer than the line (the link) anywhere, losing nothing.
+            for (i, piece) in WordWrap.wrap(row.1, width: valueWidth).enumerated() { lines.append((i == 0 ? row.0 : "", piece, row.2, row.1 == g.map)) }
         }
         let box = area.centered(width: width, height: min(area.height, lines.count + 2))
         surface.fill(box)
@@ -642,17 +641,6 @@ public final class GamesScreen: Screen {
         }
         if !current.isEmpty { lines.append(current) }
         return lines
-    }
-
-    /// `text` in pieces of `width` characters (a web address, which has no spaces to wrap at).
-    static func chunks(_ text: String, width: Int) -> [String] {
-        var pieces: [String] = []
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            pieces.append(String(rest.prefix(width)))
-            rest = rest.dropFirst(width)
-        }
-        return pieces.isEmpty ? [""] : pieces
     }
 
     /// Who is going (in booking order) and the waitlist (in the order it moves up).

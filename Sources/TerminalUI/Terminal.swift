@@ -1,4 +1,5 @@
 import CNcurses
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -222,7 +223,7 @@ public final class TerminalSurface: Surface {
         }
         hyperlinks = []
         if let text = clipboard {
-            let sequence = "\u{1B}]52;c;" + Base64.encode(Array(text.utf8)) + "\u{07}"
+            let sequence = "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
             lk_write_raw(sequence, Int32(sequence.utf8.count))
             clipboard = nil
         }

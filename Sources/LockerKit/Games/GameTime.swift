@@ -78,24 +78,22 @@ public enum GameTimeText {
     /// "2026-12-05 10:00", with "(Melbourne time)" after it when the user's own clock shows a
     /// different time at that moment.
     public static func when(_ game: GameListing, _ l: Localizer, userOffset: (Double) -> Int = LocalTime.offset) -> String {
-        guard let ground = groundClock(game) else { return LocalTime.minutes(Date(timeIntervalSince1970: game.start)) }
-        let text = ground.minutes
-        guard userOffset(game.start) != ground.offset else { return text }
+        let text = clockAtGround(game)
+        guard differsFromUser(game, userOffset: userOffset) else { return text }
         return l.t("{time} ({zone} time)", ["time": text, "zone": zoneName(game.timeZone)])
     }
 
     /// The bracket after a game's time or ground, in one piece: "(Melbourne time, in 17 days)"
     /// when the user's own clock shows another time then, else "(in 17 days)".
     public static func note(_ game: GameListing, relative: String, _ l: Localizer, userOffset: (Double) -> Int = LocalTime.offset) -> String {
-        guard let ground = groundClock(game), userOffset(game.start) != ground.offset else { return "(" + relative + ")" }
+        guard differsFromUser(game, userOffset: userOffset) else { return "(" + relative + ")" }
         return l.t("({zone} time, {relative})", ["zone": zoneName(game.timeZone), "relative": relative])
     }
 
     /// "2026-12-05 10:00 (Melbourne time, in 17 days)": the time at the ground with one bracket
     /// for the zone (when the user's clock differs) and how far off it is.
     public static func when(_ game: GameListing, relative: String, _ l: Localizer, userOffset: (Double) -> Int = LocalTime.offset) -> String {
-        let text = groundClock(game)?.minutes ?? LocalTime.minutes(Date(timeIntervalSince1970: game.start))
-        return text + " " + note(game, relative: relative, l, userOffset: userOffset)
+        clockAtGround(game) + " " + note(game, relative: relative, l, userOffset: userOffset)
     }
 
     /// "2026-12-05 10:00" on the ground's clock, with no zone (for rows under a title that names it).
@@ -111,7 +109,7 @@ public enum GameTimeText {
 
     /// "10:00" at the ground (for lines that already name the day).
     public static func clock(_ game: GameListing) -> String {
-        String((groundClock(game)?.minutes ?? LocalTime.minutes(Date(timeIntervalSince1970: game.start))).suffix(5))
+        String(clockAtGround(game).suffix(5))
     }
 
     /// "2026-12-05 10:00 +11:00 (Australia/Melbourne)": the zone always stated, for details and

@@ -86,6 +86,8 @@ public enum GamesError: Error, Equatable, Sendable {
     case tooManyGrounds(limit: Int)
     /// The password is one of the most used ones (the bundled list).
     case commonPassword
+    /// The sign-up form's two passwords differ (checked before anything is sent).
+    case passwordsDiffer
     /// The account made too many games lately; it may make another in this many seconds.
     case tooManyGames(retryAfter: Int)
     /// Only an administrator may do this.
@@ -161,6 +163,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case .badTime: return Problem(code: .validation, title: english, field: "startsAt")
         case .timeInGap: return Problem(code: .validation, title: english, field: "startsAt", reason: "gap")
         case .commonPassword: return Problem(code: .validation, title: english, field: "password", reason: "common")
+        case .passwordsDiffer: return Problem(code: .validation, title: english, field: "confirmation")
         case .tooManyGames(let seconds): return Problem(code: .rateLimited, title: english, reason: "games", retryAfter: seconds)
         case .adminOnly: return Problem(code: .forbidden, title: english, reason: "admin")
         case .groundsWouldChange(let ids): return Problem(code: .conflict, title: english, detail: ids.joined(separator: ","), reason: "grounds_exist")
@@ -280,6 +283,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case .badTime: return l.t("That start time does not exist; write a date and time like 2026-12-05T10:00.")
         case .timeInGap: return l.t("That time does not exist at the ground: the clocks go forward an hour then. Choose another time.")
         case .commonPassword: return l.t("That password is one of the most used ones and is guessed first: choose another.")
+        case .passwordsDiffer: return l.t("The two passwords differ; type them again.")
         case .tooManyGames(let seconds): return l.n("You made many games lately: you can make another in {count} second.",
                                                     "You made many games lately: you can make another in {count} seconds.", count: seconds)
         case .adminOnly: return l.t("Only an administrator of the games server can do this.")

@@ -81,15 +81,13 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     // MARK: Accounts
 
     /// Checks the form first (same rules as the server) so mistakes are told at once.
-    /// Returns the submission's number, or nil when the form was refused before it was sent.
+    /// Returns the submission's number (already refused when the form has a mistake the store
+    /// need not see), or nil when another request is still awaited.
     @discardableResult
     public func signUp(name: String, password: String, confirmation: String) -> Int? {
         guard GamesLimits.isValidUsername(name) else { return refuse(.badUsername) }
         guard GamesLimits.isValidPassword(password) else { return refuse(.badPassword) }
-        guard password == confirmation else {
-            fail(localizer.t("The two passwords differ; type them again."))
-            return submit(refused: .invalid(field: "confirmation"))
-        }
+        guard password == confirmation else { return refuse(.passwordsDiffer) }
         return enter(localizer.t("Signing up…")) { try $0.signUp(name: name, password: password) }
     }
 
@@ -161,7 +159,8 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     /// Creates a game at a ground found by the last search; `localTime` is "2026-12-05T10:00" on
     /// the ground's clock. Returns false when the form has a mistake the server need not see.
-    /// Returns the submission's number, or nil when the form was refused before it was sent.
+    /// Returns the submission's number (already refused when the form has a mistake the store
+    /// need not see), or nil when another request is still awaited.
     @discardableResult
     public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) -> Int? {
         guard WallTime.parse(localTime) != nil else { return refuse(.badTime) }
@@ -314,18 +313,14 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         notifyChanged()
     }
 
-    /// A form refused before it is sent: the reason shows, and the submission says which field.
-    private func refuse(_ error: GamesError) -> Int? {
-        fail(error.message(localizer))
-        return submit(refused: error)
-    }
-
-    /// A new submission, already refused with `error`; returns nil (nothing was sent).
-    private func submit(refused error: GamesError) -> Int? {
+    /// A form refused before it is sent: the reason shows, and a new submission, already
+    /// refused, says which field; returns its number.
+    private func refuse(_ error: GamesError) -> Int {
+        message = error.message(localizer)
         submissions += 1
         submission = FormSubmission(id: submissions, outcome: .refused(error))
         notifyChanged()
-        return nil
+        return submissions
     }
 
     /// Runs `call` off the UI thread; its message (or its refusal) goes through `update` on the

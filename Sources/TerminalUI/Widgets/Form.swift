@@ -301,27 +301,28 @@ public final class Form {
     public func render(into surface: Surface, rect: Rect, clip: Rect, look: FormLook) {
         let glyphs = surface.glyphs
         let labelWidth = look.labels.contains { !$0.isEmpty } ? (look.labels.map(\.displayWidth).max() ?? 0) + 2 : 0
-        // Each shown row's line, after the headings above it.
-        var lines: [(row: Int?, heading: [String])] = []
+        // Each shown row's line, after the headings above it (a heading's texts sit over the
+        // cells of its row; `heading` is nil on the row's own line, empty on a blank one).
+        var lines: [(row: Int, heading: [String]?)] = []
         for row in 0..<state.shownRows {
             if let heading = look.headings[row] {
                 // A heading starts a section: a blank line before it.
-                if row > 0 { lines.append((nil, [])) }
-                lines.append((nil, heading))
+                if row > 0 { lines.append((row, [])) }
+                lines.append((row, heading))
             }
-            lines.append((row, []))
+            lines.append((row, nil))
         }
-        let focusedLine = lines.firstIndex { $0.row == state.row } ?? 0
+        let focusedLine = lines.firstIndex { $0.row == state.row && $0.heading == nil } ?? 0
         let offset = max(0, focusedLine - rect.height + 1)
         for (index, line) in lines.enumerated().dropFirst(offset) {
             let y = rect.y + index - offset
             guard y < rect.maxY else { break }
-            let cellRow = line.row ?? min(state.shownRows - 1, lines[(index + 1)...].first { $0.row != nil }?.row ?? 0)
+            let row = line.row
             // A row without a label (a course under a heading) uses the whole width.
-            let labelled = cellRow < look.labels.count && !look.labels[cellRow].isEmpty
-            let frames = cellFrames(row: cellRow, x: rect.x + (labelled ? labelWidth : 0), maxX: rect.maxX, y: y)
-            guard let row = line.row else {
-                for (text, frame) in zip(line.heading, frames) where !text.isEmpty {
+            let labelled = row < look.labels.count && !look.labels[row].isEmpty
+            let frames = cellFrames(row: row, x: rect.x + (labelled ? labelWidth : 0), maxX: rect.maxX, y: y)
+            if let heading = line.heading {
+                for (text, frame) in zip(heading, frames) where !text.isEmpty {
                     surface.write(text, x: frame.x, y: y, style: Style(.title, [.bold]), clip: rect)
                 }
                 continue
