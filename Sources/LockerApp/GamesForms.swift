@@ -46,10 +46,12 @@ enum GamesForms {
         TextFieldState(text, maxLength: 2, allowed: { $0.isASCII && $0.isNumber })
     }
 
-    /// Tomorrow at 10:00 on the user's clock is the first proposal; the form edits the ground's
-    /// wall time, which is what the store receives.
+    /// The first proposal is tomorrow at 10:00 on the first ground's clock (on the user's when the
+    /// ground's offset is unknown): the user's own tomorrow can already be past at a ground ahead
+    /// of them. The form edits the ground's wall time, which is what the store receives.
     static func create(grounds: [GroundListing], now: Double) -> Form {
-        let tomorrow = WallTime(clockSeconds: LocalTime.dayRange(containing: now).upperBound + Double(LocalTime.offset(at: now)))
+        let offset = grounds.first?.utcOffsetSeconds ?? LocalTime.offset(at: now)
+        let tomorrow = WallTime(clockSeconds: now + Double(offset) + 86_400)
         return Form(FormState(rows: [
             [FormCell(.choice(selected: 0, count: grounds.count))],
             [FormCell(.dateTime(picker(WallTime(year: tomorrow.year, month: tomorrow.month, day: tomorrow.day, hour: 10, minute: 0))))],

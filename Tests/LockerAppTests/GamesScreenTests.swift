@@ -256,4 +256,18 @@ final class GamesScreenTests: XCTestCase {
         for c in "1830" { _ = refused.handle(.character(c)) }
         XCTAssertEqual(GamesForms.dateNote(refused, groundOffset: melbourne, now: now, .english), "not a possible value")
     }
+
+    /// The new-game form proposes tomorrow at 10:00 on the ground's clock: at 23:30 UTC it is
+    /// already 10:30 tomorrow in Melbourne, where the user's "tomorrow 10:00" is in the past.
+    func testTheNewGameFormProposesTomorrowAtTheGround() {
+        let now = 1_795_563_000.0   // 2026-11-24 23:30 UTC, 2026-11-25 10:30 in Melbourne (+11:00)
+        let melbourne = GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: "3977",
+                                      approximate: false, distanceMeters: 2420, timeZone: "Australia/Melbourne",
+                                      utcOffsetSeconds: 11 * 3600)
+        let form = GamesForms.create(grounds: [melbourne], now: now)
+        let proposed = form.state.dateTime(GamesForms.CreateRow.starts)
+        XCTAssertEqual(proposed.map { [$0.year, $0.month, $0.day, $0.hour, $0.minute] }, [2026, 11, 26, 10, 0])
+        XCTAssertNil(GamesForms.dateNote(proposed, groundOffset: melbourne.utcOffsetSeconds, now: now, .english),
+                     "the proposal is never already past")
+    }
 }
