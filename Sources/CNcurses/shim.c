@@ -1,6 +1,7 @@
 #define _GNU_SOURCE 1 /* strcasestr */
 #include "CNcurses.h"
 
+#include <fcntl.h>
 #include <langinfo.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -69,6 +70,21 @@ int lk_start(const char *term) {
         use_default_colors();
     }
     lk_cursor_shown = -1;
+    /* Until its first endwin, ncurses flushes its output after every cursor movement (a state
+     * meant for low-level terminfo programs): a scrolled 200×60 frame then leaves in ~70 writes,
+     * each one waking the terminal. One endwin before anything is drawn puts it in the running
+     * state, where a frame is one write. That endwin writes to /dev/null, so the terminal never
+     * leaves the alternate screen; the first frame enters it again, as it would anyway. */
+    doupdate();
+    int saved_output = dup(STDOUT_FILENO);
+    int null_output = open("/dev/null", O_WRONLY);
+    if (saved_output >= 0 && null_output >= 0 && dup2(null_output, STDOUT_FILENO) >= 0) {
+        endwin();
+        dup2(saved_output, STDOUT_FILENO);
+        reset_prog_mode();
+    }
+    if (null_output >= 0) close(null_output);
+    if (saved_output >= 0) close(saved_output);
     return 0;
 }
 
@@ -169,6 +185,39 @@ int lk_put_cell(int y, int x, const wchar_t *cluster, int count, unsigned int at
         setcchar(&cell, fallback, (attr_t)attrs, (short)0, &pair);
     }
     return mvwadd_wch(stdscr, y, x, &cell);
+}
+
+int lk_put_run(int y, int x, const unsigned int *codes, int count, unsigned int attrs, int pair) {
+    enum { chunk = 256 };
+    cchar_t cells[chunk];
+    cchar_t blank;
+    const wchar_t space[2] = {L' ', L'\0'};
+    setcchar(&blank, space, (attr_t)attrs, (short)0, &pair);
+    int column = x, filled = 0, start = x;
+    for (int i = 0; i < count; i++) {
+        wchar_t scalar = (wchar_t)codes[i];
+        int width = scalar >= 0x20 && scalar < 0x7F ? 1 : wcwidth(scalar);
+        if (width != 1) {
+            /* wadd_wchnstr would not mark a wide character's second column: wadd_wch does. */
+            if (filled > 0) mvwadd_wchnstr(stdscr, y, start, cells, filled);
+            filled = 0;
+            lk_put_cell(y, column, &scalar, 1, attrs, pair);
+            column += width == 2 ? 2 : 1;
+            start = column;
+            continue;
+        }
+        if (filled == chunk) {
+            mvwadd_wchnstr(stdscr, y, start, cells, filled);
+            filled = 0;
+            start = column;
+        }
+        cells[filled] = blank;
+        cells[filled].chars[0] = scalar;
+        filled += 1;
+        column += 1;
+    }
+    if (filled > 0) mvwadd_wchnstr(stdscr, y, start, cells, filled);
+    return column;
 }
 
 int lk_init_pair(int pair, int fg, int bg) {

@@ -31,7 +31,18 @@ public struct CellGrid: Equatable, Sendable {
     /// with `clusterFlag` set, an index into `clusters`.
     struct PackedCell: Equatable, Sendable {
         var code: UInt32
-        var style: Style
+        /// The style as `Style.packed`: eight bytes a cell, compared as one integer.
+        var styleCode: UInt16
+
+        init(code: UInt32, style: Style) {
+            self.code = code
+            styleCode = style.packed
+        }
+
+        var style: Style {
+            get { Style(packed: styleCode) }
+            set { styleCode = newValue.packed }
+        }
     }
 
     static let clusterFlag: UInt32 = 0x8000_0000
@@ -65,7 +76,7 @@ public struct CellGrid: Equatable, Sendable {
     /// Whether cell `index` shows the same thing as the same cell of `other`.
     func sameCell(_ index: Int, as other: CellGrid) -> Bool {
         let a = cells[index], b = other.cells[index]
-        guard a.style == b.style else { return false }
+        guard a.styleCode == b.styleCode else { return false }
         if a.code == b.code && a.code & CellGrid.clusterFlag == 0 { return true }
         guard a.code & CellGrid.clusterFlag != 0, b.code & CellGrid.clusterFlag != 0 else { return false }
         return text(of: a.code) == other.text(of: b.code)

@@ -47,6 +47,40 @@ public struct Style: Hashable, Sendable {
     public func with(_ extra: TextAttributes) -> Style {
         Style(role, attributes.union(extra))
     }
+
+    /// The style in 16 bits (role in the low byte, attributes in the high one), as grid cells
+    /// store it. Heat bands beyond 0…239 are clamped.
+    var packed: UInt16 {
+        let roleCode: UInt16
+        switch role {
+        case .text: roleCode = 0
+        case .muted: roleCode = 1
+        case .accent: roleCode = 2
+        case .title: roleCode = 3
+        case .key: roleCode = 4
+        case .good: roleCode = 5
+        case .warn: roleCode = 6
+        case .bad: roleCode = 7
+        case .info: roleCode = 8
+        case .selection: roleCode = 9
+        case .tabActive: roleCode = 10
+        case .tabInactive: roleCode = 11
+        case .bar: roleCode = 12
+        case .match: roleCode = 13
+        case .border: roleCode = 14
+        case .active: roleCode = 15
+        case .heat(let band): roleCode = 16 + UInt16(min(max(band, 0), 239))
+        }
+        return roleCode | UInt16(attributes.rawValue) << 8
+    }
+
+    init(packed: UInt16) {
+        let roleCode = Int(packed & 0xFF)
+        self.init(roleCode < 16 ? Style.rolesByCode[roleCode] : .heat(roleCode - 16), TextAttributes(rawValue: UInt8(packed >> 8)))
+    }
+
+    private static let rolesByCode: [Role] = [.text, .muted, .accent, .title, .key, .good, .warn, .bad, .info, .selection,
+                                              .tabActive, .tabInactive, .bar, .match, .border, .active]
 }
 
 /// A piece of text with one style; lines made of spans are how widgets receive rich text.

@@ -144,6 +144,10 @@ public final class TerminalSurface: Surface {
     public private(set) var theme: Theme
     private let terminal: Terminal
     private var front: CellGrid?
+    /// The previous `front`, kept so the next frame reuses its storage instead of copying.
+    private var spare: CellGrid?
+    /// The scalars of the run being sent (one style, one scalar per cell).
+    private var run: [UInt32] = []
     private var pairs: [Theme.Look: Int32] = [:]
     private var nextPair: Int32 = 1
 
@@ -160,7 +164,13 @@ public final class TerminalSurface: Surface {
         if size.width != grid.width || size.height != grid.height {
             grid.resize(width: size.width, height: size.height)
             front = nil
+            spare = nil
             lk_erase()
+        } else if var reused = spare {
+            // The grid two frames old: blanking it in place copies nothing.
+            spare = nil
+            reused.clear()
+            grid = reused
         } else {
             grid.clear()
         }
@@ -184,7 +194,7 @@ public final class TerminalSurface: Surface {
         lk_invalidate()
     }
 
-    /// Sends the changed cells to the terminal and places the cursor.
+    /// Sends the changed cells to the terminal, in runs of one style, and places the cursor.
     public func present() {
         let width = grid.width
         for y in 0..<grid.height {
@@ -198,9 +208,25 @@ public final class TerminalSurface: Surface {
             }
             // Start on the left half of a wide grapheme, never on its continuation.
             while first > 0 && grid.packed(row + first).code == 0 { first -= 1 }
-            for x in first...last where grid.packed(row + x).code != 0 {
-                put(row + x, x: x, y: y)
+            var runStart = first
+            var runStyle: UInt16 = 0
+            run.removeAll(keepingCapacity: true)
+            for x in first...last {
+                let cell = grid.packed(row + x)
+                if cell.code == 0 { continue }  // the second column of a wide scalar already sent
+                let isCluster = cell.code & CellGrid.clusterFlag != 0
+                if !run.isEmpty && (cell.styleCode != runStyle || isCluster) { sendRun(y: y, x: runStart) }
+                if isCluster {
+                    put(row + x, x: x, y: y)
+                    continue
+                }
+                if run.isEmpty {
+                    runStart = x
+                    runStyle = cell.styleCode
+                }
+                run.append(cell.code)
             }
+            sendRun(y: y, x: runStart)
         }
         if let cursor, cursor.position.x < width, cursor.position.y < grid.height {
             lk_cursor(Int32(cursor.position.y), Int32(cursor.position.x), cursor.visible ? 1 : 0)
@@ -227,15 +253,26 @@ public final class TerminalSurface: Surface {
             lk_write_raw(sequence, Int32(sequence.utf8.count))
             clipboard = nil
         }
+        spare = front
         front = grid
+    }
+
+    /// Sends `run` (cells of one style from column `x`) and empties it.
+    private func sendRun(y: Int, x: Int) {
+        guard !run.isEmpty else { return }
+        setStyle(grid.packed(y * grid.width + x).style)
+        run.withUnsafeBufferPointer { codes in
+            _ = lk_put_run(Int32(y), Int32(x), codes.baseAddress, Int32(codes.count), lastAttributes, lastPair)
+        }
+        run.removeAll(keepingCapacity: true)
     }
 
     private var lastStyle: Style?
     private var lastAttributes: UInt32 = 0
     private var lastPair: Int32 = 0
 
-    private func put(_ index: Int, x: Int, y: Int) {
-        let style = grid.packed(index).style
+    /// Makes `style` the one the next cells are drawn in.
+    private func setStyle(_ style: Style) {
         if style != lastStyle {
             let look = theme.look(for: style, colorCount: terminal.colorCount)
             lastPair = look.usesColor ? pairNumber(for: look) : 0
@@ -248,6 +285,11 @@ public final class TerminalSurface: Surface {
             lastAttributes = attributes
             lastStyle = style
         }
+    }
+
+    /// Sends one cell that holds a grapheme of several scalars.
+    private func put(_ index: Int, x: Int, y: Int) {
+        setStyle(grid.packed(index).style)
         let code = grid.packed(index).code
         if code & CellGrid.clusterFlag == 0 {
             var scalar = wchar_t(bitPattern: code == 0 ? 0x20 : code)

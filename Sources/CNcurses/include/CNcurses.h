@@ -78,6 +78,11 @@ void lk_set_timeout(int milliseconds);
 /** Write one cell at (y, x): `cluster` holds a spacing character and any combining ones
  *  (at most CCHARW_MAX are kept), drawn with `attrs` and colour pair `pair`. */
 int lk_put_cell(int y, int x, const wchar_t *cluster, int count, unsigned int attrs, int pair);
+/** Write a run of cells in one style from (y, x), each one Unicode scalar (the column after a
+ *  wide one is not in `codes`): one call instead of one per cell. Narrow scalars are copied in
+ *  one wadd_wchnstr; wide ones and ones the locale cannot show go through lk_put_cell.
+ *  Returns the column after the run. */
+int lk_put_run(int y, int x, const unsigned int *codes, int count, unsigned int attrs, int pair);
 /** Define colour pair `pair` (extended pairs supported). fg/bg -1 = terminal default. */
 int lk_init_pair(int pair, int fg, int bg);
 /** Place the hardware cursor at (y, x) and show (1) or hide (0) it. */

@@ -1,7 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Case- and accent-insensitive matching shared by every `/` search.
 public enum TextMatcher {
     /// A form of `text` for comparison: lowercased, accents removed ("Pénalité" → "penalite").
     public static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // Most lines are ASCII: lowercase the bytes, no Unicode tables.
+            return text.lowercased()
+        }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.lowercased().unicodeScalars {
@@ -21,14 +31,51 @@ public enum TextMatcher {
         return result
     }
 
+    /// Whether the folded `text` contains the folded, non-empty `query`: a byte search over
+    /// UTF-8, which for folded text (no combining accents left) finds what a search by
+    /// characters finds, without breaking either string into graphemes.
+    public static func folded(_ text: String, contains query: String) -> Bool {
+        var text = text, query = query
+        return text.withUTF8 { haystack in
+            query.withUTF8 { needle in
+                guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
+                var start = 0
+                let last = haystack.count - needle.count
+                while start <= last {
+                    guard let found = haystack[start...last].firstIndex(of: first) else { return false }
+                    if memcmp(haystack.baseAddress! + found, needle.baseAddress!, needle.count) == 0 { return true }
+                    start = found + 1
+                }
+                return false
+            }
+        }
+    }
+
     /// Whether `text` contains `query`, ignoring case and accents.
     public static func matches(_ text: String, query: String) -> Bool {
         let q = fold(query)
-        return q.isEmpty ? false : fold(text).contains(q)
+        return q.isEmpty ? false : folded(fold(text), contains: q)
     }
 
     /// Column ranges (in display columns) of every occurrence of `query` in `line`.
     public static func columnRanges(of query: String, in line: String) -> [Range<Int>] {
+        if line.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            // Printable ASCII: one byte is one column, and folding is lowercasing.
+            let q = Array(fold(query).utf8)
+            let text = Array(fold(line).utf8)
+            guard !q.isEmpty, q.count <= text.count else { return [] }
+            var ranges: [Range<Int>] = []
+            var i = 0
+            while i + q.count <= text.count {
+                if text[i] == q[0] && text[i..<(i + q.count)].elementsEqual(q) {
+                    ranges.append(i..<(i + q.count))
+                    i += q.count
+                } else {
+                    i += 1
+                }
+            }
+            return ranges
+        }
         let q = Array(fold(query))
         guard !q.isEmpty else { return [] }
         let characters = Array(line)
@@ -110,7 +157,7 @@ public struct SearchState: Equatable, Sendable {
     public mutating func update(foldedItems: [String], from: Int) {
         let q = TextMatcher.fold(liveQuery)
         guard !q.isEmpty else { hits = []; current = nil; return }
-        hits = foldedItems.indices.filter { foldedItems[$0].contains(q) }
+        hits = foldedItems.indices.filter { TextMatcher.folded(foldedItems[$0], contains: q) }
         current = hits.firstIndex { $0 >= from } ?? (hits.isEmpty ? nil : 0)
     }
 
