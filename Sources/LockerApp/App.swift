@@ -41,6 +41,7 @@ public final class App {
                                        choices: options.choices, writable: writable)
         for notice in startupNotices { viewModel.post(notice.kind, notice.message) }
         let glyphs: Glyphs = options.ascii ? .ascii : .unicode
+        ASCIIText.isOn = options.ascii
         // Slow work runs off the UI thread; its results wake the run loop through the terminal.
         let work = BackgroundWork(wake: terminal.makeWaker())
         let (screens, games) = ScreenFactory.makeScreens(options: options, localizer: localizer, work: work) { [weak viewModel] tab in

@@ -112,6 +112,7 @@ public struct CellGrid: Equatable, Sendable {
     @discardableResult
     public mutating func write(_ text: String, x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
         guard y >= 0, y < height else { return x }
+        let text = ASCIIText.isOn ? ASCIIText.transliterate(text) : text
         let end = min(limit ?? width, width)
         if !DisplayWidth.needsGraphemeBreaking(text) {
             return writeScalars(text, x: x, y: y, style: style, end: end)
@@ -186,7 +187,8 @@ public struct CellGrid: Equatable, Sendable {
         if cell.isContinuation {
             setPacked(PackedCell(code: 0, style: cell.style), x: x, y: y)
         } else {
-            let character = cell.text.first ?? " "
+            var character = cell.text.first ?? " "
+            if ASCIIText.isOn && !character.isASCII { character = ASCIIText.transliterate(character).first ?? "?" }
             setPacked(PackedCell(code: encode(character), style: cell.style), x: x, y: y,
                       wide: DisplayWidth.of(character) == 2)
         }

@@ -6,6 +6,7 @@
 public enum DisplayWidth {
     /// Columns one grapheme occupies: 0 (invisible format characters), 1 or 2.
     public static func of(_ character: Character) -> Int {
+        if ASCIIText.isOn && !character.isASCII { return ASCIIText.transliterate(character).utf8.count }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         let value = first.value
@@ -24,6 +25,7 @@ public enum DisplayWidth {
 
     /// Columns a whole string occupies.
     public static func of(_ text: String) -> Int {
+        if ASCIIText.isOn && !text.utf8.allSatisfy({ $0 < 0x80 }) { return ASCIIText.transliterate(text).utf8.count }
         if !needsGraphemeBreaking(text) {
             var total = 0
             for scalar in text.unicodeScalars { total += scalar.value < 0x300 ? 1 : of(scalar: scalar) }

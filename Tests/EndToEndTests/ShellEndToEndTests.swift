@@ -177,7 +177,7 @@ final class ShellEndToEndTests: XCTestCase {
         let session = try TmuxSession(arguments: ["--ascii"])
         try session.waitFor("1 Rules")
         try session.send("?")
-        let screen = try session.waitFor("Help — Rules")
+        let screen = try session.waitFor("Help -- Rules")
         XCTAssertTrue(screen.contains("+- Help"), screen)
         XCTAssertFalse(screen.contains("╭") || screen.contains("│"))
     }

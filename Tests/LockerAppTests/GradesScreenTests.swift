@@ -29,6 +29,9 @@ final class GradesScreenTests: XCTestCase {
     }
 
     func render(_ screen: GradesScreen, _ localizer: Localizer, _ width: Int, _ height: Int, ascii: Bool = false) -> MemorySurface {
+        // An ASCII-only terminal: text is measured and drawn through ASCIIText, as the app does.
+        ASCIIText.isOn = ascii
+        defer { ASCIIText.isOn = false }
         let surface = MemorySurface(width: width, height: height, glyphs: ascii ? .ascii : .unicode)
         let context = RenderContext(localizer: localizer, glyphs: ascii ? .ascii : .unicode)
         screen.layout(surface.bounds, context: context)

@@ -14,6 +14,9 @@ final class PenaltiesScreenTests: XCTestCase {
     }
 
     func render(_ screen: PenaltiesScreen, _ localizer: Localizer, _ width: Int, _ height: Int, glyphs: Glyphs = .unicode) -> MemorySurface {
+        // An ASCII-only terminal: text is measured and drawn through ASCIIText, as the app does.
+        ASCIIText.isOn = glyphs.ascii
+        defer { ASCIIText.isOn = false }
         let surface = MemorySurface(width: width, height: height, glyphs: glyphs)
         let context = RenderContext(localizer: localizer, glyphs: glyphs)
         screen.layout(surface.bounds, context: context)
@@ -37,7 +40,7 @@ final class PenaltiesScreenTests: XCTestCase {
         _ = screen.handle(.character("s"))
         _ = screen.handle(.character("s"))
         let surface = render(screen, localizer, 80, 21, glyphs: .ascii)
-        XCTAssertTrue(surface.lines[0].contains("Sanction: - −2 points"), surface.lines[0])
+        XCTAssertTrue(surface.lines[0].contains("Sanction: - -2 points"), surface.lines[0])
         XCTAssertEqual(surface.lines[1...3].filter { $0.hasPrefix(" - R.") }.count, 3, surface.text)
         XCTAssertEqual(screen.status(localizer), "3 of 48 penalties")
         XCTAssertTrue(screen.handle(.escape))

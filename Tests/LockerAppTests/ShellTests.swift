@@ -26,6 +26,9 @@ final class ShellTests: XCTestCase {
     }
 
     func render(_ shell: Shell, _ width: Int, _ height: Int, glyphs: Glyphs = .unicode) -> MemorySurface {
+        // An ASCII-only terminal: text is measured and drawn through ASCIIText, as the app does.
+        ASCIIText.isOn = glyphs.ascii
+        defer { ASCIIText.isOn = false }
         let surface = MemorySurface(width: width, height: height, glyphs: glyphs)
         shell.render(into: surface)
         return surface

@@ -25,6 +25,9 @@ final class WorkoutScreenTests: XCTestCase {
     }
 
     func render(_ screen: WorkoutScreen, _ localizer: Localizer, _ width: Int, _ height: Int, ascii: Bool = false, colour: Bool = true) -> MemorySurface {
+        // An ASCII-only terminal: text is measured and drawn through ASCIIText, as the app does.
+        ASCIIText.isOn = ascii
+        defer { ASCIIText.isOn = false }
         let surface = MemorySurface(width: width, height: height, glyphs: ascii ? .ascii : .unicode)
         let context = RenderContext(localizer: localizer, glyphs: ascii ? .ascii : .unicode, colour: colour)
         screen.layout(surface.bounds, context: context)
