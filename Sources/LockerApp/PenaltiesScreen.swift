@@ -144,9 +144,7 @@ public final class PenaltiesScreen: Screen {
         if let linkProblem { return linkProblem }
         guard viewModel.book != nil else { return nil }
         var parts = [l.t("{shown} of {total} penalties", ["shown": String(viewModel.visible.count), "total": String(viewModel.total)])]
-        if !search.query.isEmpty {
-            parts.append(l.t("{count} matches for “{query}”", ["count": String(search.hits.count), "query": search.query]))
-        }
+        if let search = search.status(l) { parts.append(search) }
         return parts.joined(separator: " · ")
     }
 

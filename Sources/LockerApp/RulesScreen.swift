@@ -101,7 +101,7 @@ public final class RulesScreen: Screen {
             },
             KeyBinding([.character("n"), .character("N")], "n N", help: l.t("Next / previous match")) { key in
                 self.text.stepSearch(forward: key == .character("n"), height: self.textHeight)
-                self.followText()
+                self.followText(toHit: true)
                 return true
             },
             KeyBinding([.character("c")], "c", help: l.t("Open the dive calculator: DD of a dive number, and the score of a panel's awards"),
@@ -139,7 +139,7 @@ public final class RulesScreen: Screen {
 
     private func searchKeys(_ l: Localizer) -> KeyTable {
         .searchTyping(id: "rules-search", l, type: { self.text.search.handleTyping($0) }, clear: { self.text.search.clear() },
-                      apply: { self.text.applySearch(height: self.textHeight); self.followText() }, done: { self.mode = .reading })
+                      apply: { self.text.applySearch(height: self.textHeight); self.followText(toHit: true) }, done: { self.mode = .reading })
     }
 
     /// The keys while an article number is typed (after `g`).
@@ -174,9 +174,11 @@ public final class RulesScreen: Screen {
     /// The contents pane shows beside the text from 100 columns (set by `layout`).
     private var hasSideContents = false
 
-    /// Selects, in the contents, the article at the top of the text (without jumping).
-    private func followText() {
-        let top = text.search.currentHit.map { max($0, text.offset) } ?? text.offset
+    /// Selects, in the contents, the article at the top of the text (without jumping), or the
+    /// current search hit's after a search step (`toHit`).
+    private func followText(toHit: Bool = false) {
+        let hit = toHit ? text.search.currentHit : nil
+        let top = hit.map { max($0, text.offset) } ?? text.offset
         guard let index = articleLines.lastIndex(where: { $0 <= top }) else { return }
         viewModel.select(index)
     }
@@ -191,9 +193,7 @@ public final class RulesScreen: Screen {
         }
         guard let article = viewModel.selected else { return nil }
         var parts = [l.t("Article {number}", ["number": article.number])]
-        if !text.search.query.isEmpty {
-            parts.append(l.t("{count} matches for “{query}”", ["count": String(text.search.hits.count), "query": text.search.query]))
-        }
+        if let search = text.search.status(l) { parts.append(search) }
         let range = text.visibleRange(height: textHeight)
         parts.append(l.t("lines {first}–{last} of {total}", ["first": String(range.lowerBound), "last": String(range.upperBound), "total": String(text.lines.count)]))
         return parts.joined(separator: " · ")

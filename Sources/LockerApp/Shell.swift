@@ -276,11 +276,25 @@ public final class Shell {
         }
         // A long status message (an error, in a long language) takes up to three rows, growing
         // upwards, so it can be read whole.
-        let status = statusText(width: size.width - statusLanguage.displayWidth - 2, glyphs: glyphs)
-        var content = Rect(x: 0, y: 1, width: size.width, height: size.height - 2 - max(1, status.lines.count))
         let attention = attentionLine()
-        if attention != nil { content = Rect(x: content.x, y: content.y + 1, width: content.width, height: content.height - 1) }
+        func contentRect(statusRows: Int) -> Rect {
+            let top = attention == nil ? 1 : 2
+            return Rect(x: 0, y: top, width: size.width, height: size.height - top - 1 - max(1, statusRows))
+        }
+        // The status describes the laid-out screen (a jump, a resize), and its height shapes the
+        // screen's area: lay out, read the status, and lay out again if its height changed.
+        let statusWidth = size.width - statusLanguage.displayWidth - 2
+        var status = statusText(width: statusWidth, glyphs: glyphs)
+        var content = contentRect(statusRows: status.lines.count)
         currentScreen.layout(content, context: renderContext)
+        let described = statusText(width: statusWidth, glyphs: glyphs)
+        if max(1, described.lines.count) != max(1, status.lines.count) {
+            content = contentRect(statusRows: described.lines.count)
+            currentScreen.layout(content, context: renderContext)
+            status = statusText(width: statusWidth, glyphs: glyphs)
+        } else {
+            status = described
+        }
         var helpLayout: HelpOverlay.Layout?
         if var state = help {
             let laidOut = helpOverlay().layout(in: content)

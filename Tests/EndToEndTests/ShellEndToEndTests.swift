@@ -200,7 +200,7 @@ final class PenaltiesEndToEndTests: XCTestCase {
         try session.send("/")
         try session.send("crow", literal: true)
         try session.send("Enter")
-        try session.waitFor("1 matches for “crow”")
+        try session.waitFor("1 of 1 match for “crow”")
         try session.waitFor("8.2.4.3")
         try session.send("L")
         try session.waitFor("48 pénalités sur 48")

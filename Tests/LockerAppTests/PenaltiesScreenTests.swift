@@ -56,8 +56,10 @@ final class PenaltiesScreenTests: XCTestCase {
         XCTAssertEqual(screen.viewModel.selected?.articles.first, "9.2", "jumps to the first match as you type")
         _ = screen.handle(.enter)
         XCTAssertFalse(screen.capturesText)
-        XCTAssertTrue(screen.status(localizer)?.contains("matches for “synchro”") ?? false)
+        XCTAssertTrue(screen.status(localizer)?.range(of: #"1 of \d+ matches for “synchro”"#, options: .regularExpression) != nil,
+                      screen.status(localizer) ?? "")
         _ = screen.handle(.character("n"))
+        XCTAssertTrue(screen.status(localizer)?.contains("2 of ") ?? false, "the status says which match is current")
         XCTAssertEqual(screen.viewModel.selected?.articles, ["9.8"])
         _ = screen.handle(.character("N"))
         _ = screen.handle(.character("N"))

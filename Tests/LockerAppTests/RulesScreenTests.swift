@@ -43,7 +43,7 @@ final class RulesScreenTests: XCTestCase {
         _ = screen.handle(.enter)
         let surface = render(screen, localizer, 120, 37)
         XCTAssertEqual(screen.viewModel.selected?.number, "8.2.4.3", "contents follow the match")
-        XCTAssertTrue(screen.status(localizer)?.contains("matches for “crow hop”") ?? false)
+        XCTAssertTrue(screen.status(localizer)?.contains("1 of 3 matches for “crow hop”") ?? false, screen.status(localizer) ?? "")
         let row = surface.lines.firstIndex { $0.contains("crow hop") }
         XCTAssertNotNil(row)
         _ = screen.handle(.character("n"))

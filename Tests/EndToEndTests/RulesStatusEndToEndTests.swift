@@ -1,0 +1,57 @@
+import XCTest
+
+/// Issue 27, item 1: the Rules status line describes the text that is on the screen.
+final class RulesStatusEndToEndTests: XCTestCase {
+    /// The last line of the screen above the footer: the status line.
+    private func status(_ screen: String) -> String {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let filled = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return filled.count >= 2 ? filled[filled.count - 2] : ""
+    }
+
+    func testTheStatusLineFollowsWhatIsShown() throws {
+        let tmux = try TmuxSession(arguments: ["--tab", "penalties"], width: 100, height: 20)
+        try tmux.waitFor("48 of 48 penalties")
+        // Coming from another tab: the text is laid out before the status describes it.
+        try tmux.send("1")
+        var screen = try tmux.waitFor("Digest of the World Aquatics")
+        XCTAssertTrue(status(screen).contains("Article 1 · lines 1–"), status(screen))
+        XCTAssertFalse(status(screen).contains("of 0"), status(screen))
+        // A jump: the status gives the range the jump shows, not the one before it.
+        try tmux.send("g")
+        try tmux.send("8.5.4", literal: true)
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("Article 8.5.4 ·")
+        let jumped = status(screen)
+        try tmux.send("C-l")
+        XCTAssertEqual(status(try tmux.waitForStableScreen()), jumped, "a redraw shows the same range: the jump's")
+        let shownFirst = screen.split(separator: "\n").first { $0.contains("8.5.4 ") && !$0.contains("·") }
+        XCTAssertNotNil(shownFirst, "8.5.4 is on the screen:\n\(screen)")
+        // After a search hit elsewhere, scrolling reports the article on screen, not the hit's.
+        try tmux.send("/")
+        try tmux.send("judge", literal: true)
+        try tmux.send("Enter", "N", "N")
+        try tmux.send("g")
+        try tmux.send("8.5.4", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("Article 8.5.4 ·")
+        try tmux.send("Down")
+        screen = try tmux.waitForStableScreen()
+        XCTAssertTrue(status(screen).hasPrefix(" Article 8.5.4 ·") || status(screen).hasPrefix(" Article 8.5 "), status(screen))
+        // A taller window: the range grows with it.
+        try tmux.send("g")
+        try tmux.send("1", literal: true)
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("Article 1 ·")
+        XCTAssertNotEqual(status(screen), jumped)
+        let short = status(screen)
+        try tmux.resize(width: 100, height: 40)
+        screen = try tmux.waitForStableScreen()
+        let tall = status(screen)
+        XCTAssertNotEqual(tall, short, "the range follows the new height")
+        let numbers = { (line: String) -> [Int] in
+            line.components(separatedBy: CharacterSet.decimalDigits.inverted).compactMap(Int.init)
+        }
+        XCTAssertGreaterThan(numbers(tall).dropLast().last ?? 0, numbers(short).dropLast().last ?? 0, "\(short) → \(tall)")
+    }
+}
