@@ -478,6 +478,8 @@ public final class GamesScreen: Screen {
         return clipboard
     }
 
+    public var messageExpiry: Date? { viewModel.messageExpiry }
+
     public func status(_ l: Localizer) -> String? {
         if let notice { return notice }
         if let busy = viewModel.busy { return busy + " " + l.t("(Esc stops waiting)") }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LockerKit
 import TerminalUI
 
@@ -22,7 +23,8 @@ public final class GradesScreen: Screen {
     private var listHeight = 10
     private var folded = Set<String>()   // "block" ids and "block/unit" keys
     private var search = SearchState()
-    private var message: String?
+    @Expiring private var message: String?
+    public var messageExpiry: Date? { $message.expiresAt }
     /// What the Grades tab is doing: one value; the keys, the footer, `capturesText`, the status
     /// and the drawing derive from it.
     enum Mode: Equatable {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LockerKit
 import TerminalUI
 
@@ -39,6 +40,7 @@ final class LazyScreen: Screen {
     var needsWarmUp: Bool { made == nil }
     func warmUp() { _ = screen }
     func takeClipboard() -> String? { made?.takeClipboard() }
+    var messageExpiry: Date? { made?.messageExpiry }
     var question: ConfirmDialog? { made?.question }
 
     func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {

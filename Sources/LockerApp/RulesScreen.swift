@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LockerKit
 import TerminalUI
 
@@ -29,7 +30,8 @@ public final class RulesScreen: Screen {
     private var contentsOpen = false
     private var text = TextViewState()
     private var contents = ListState()
-    private var message: String?
+    @Expiring private var message: String?
+    public var messageExpiry: Date? { $message.expiresAt }
     private var textHeight = 10
     private var contentsHeight = 10
     private var seenJump = -1

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LockerKit
 import TerminalUI
 
@@ -56,6 +57,9 @@ public protocol Screen: AnyObject {
     /// The question the screen asks (abandon a quiz, book a game), which the shell draws on the
     /// status line's rows, where every question of the app is asked.
     var question: ConfirmDialog? { get }
+    /// When the screen's status message goes away by itself (nil: none), so the run loop wakes
+    /// to redraw without it.
+    var messageExpiry: Date? { get }
 }
 
 extension Screen {
@@ -72,4 +76,5 @@ extension Screen {
     public func warmUp() {}
     public func takeClipboard() -> String? { nil }
     public var question: ConfirmDialog? { nil }
+    public var messageExpiry: Date? { nil }
 }

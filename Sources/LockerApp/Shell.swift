@@ -167,6 +167,12 @@ public final class Shell {
     public func tick(now: Date = Date()) {
         if background?.deliver() == true { needsRender = true }
         if viewModel.expireNotice(now: now) { needsRender = true }
+        // A screen's own message that has just gone is drawn away.
+        let expired = screens.values.compactMap(\.messageExpiry).filter { $0 <= now && $0 > lastExpiryDrawn }
+        if let latest = expired.max() {
+            lastExpiryDrawn = latest
+            needsRender = true
+        }
         viewModel.saveSettingsIfNeeded()
         flushPendingWork()
         startAttention(now: now)
@@ -219,6 +225,8 @@ public final class Shell {
     static let attentionDelayOnItsTab = 250
     /// When the last key came (start-up counts as one).
     private var lastKeyAt = Date()
+    /// The latest screen-message expiry already drawn away.
+    private var lastExpiryDrawn = Date.distantPast
 
     /// Milliseconds the run loop may wait for a key before `tick` has work (nil: forever).
     public var idleTimeout: Int? {
@@ -226,6 +234,10 @@ public final class Shell {
         if screens.values.contains(where: { $0.hasPendingWork }) { return Shell.saveDelay }
         if let waiting = attention.filter({ !$0.started }).map(attentionDelay).min() { return waiting }
         if viewModel.notice != nil { return 500 }
+        let now = Date()
+        if let next = screens.values.compactMap(\.messageExpiry).filter({ $0 > now }).min() {
+            return max(1, Int(next.timeIntervalSince(now) * 1000) + 1)
+        }
         if viewModel.hasPendingSettings { return 1000 }
         return attention.filter(\.started).compactMap(\.attentionRefresh).min()
     }

@@ -206,6 +206,8 @@ public final class WorkoutScreen: Screen {
         return true
     }
 
+    public var messageExpiry: Date? { viewModel.openProblemExpiry }
+
     public func status(_ l: Localizer) -> String? {
         if let opening = viewModel.opening {
             return l.t("Opening {file}: {percent} % read (Esc cancels)",

@@ -55,3 +55,22 @@ final class RulesStatusEndToEndTests: XCTestCase {
         XCTAssertGreaterThan(numbers(tall).dropLast().last ?? 0, numbers(short).dropLast().last ?? 0, "\(short) → \(tall)")
     }
 }
+
+/// Issue 27, item 2: a status message goes away by itself, as KEYS.md promises (12 s for a
+/// problem), without a key.
+final class MessageExpiryEndToEndTests: XCTestCase {
+    func testAProblemLeavesTheStatusLineAfterTwelveSeconds() throws {
+        let tmux = try TmuxSession(arguments: ["--tab", "rules"], width: 100, height: 24)
+        try tmux.waitFor("Digest of the World Aquatics")
+        try tmux.send("g")
+        try tmux.send("99", literal: true)
+        try tmux.send("Enter")
+        let shown = Date()
+        try tmux.waitFor("There is no article 99 in the digest.")
+        Thread.sleep(forTimeInterval: 10)
+        XCTAssertTrue(try tmux.screen().contains("There is no article 99"), "still there before 12 s")
+        try tmux.waitForAbsence("There is no article 99", timeout: 6)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(shown), 11.5)
+        XCTAssertTrue(try tmux.screen().contains("Article 1 ·"), "the status line describes the text again")
+    }
+}

@@ -22,7 +22,9 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     /// The roster shown for a game the user organises (`w`), until dismissed.
     public private(set) var roster: (game: GameListing, roster: GameRoster)?
     /// The last outcome to show (a success or a refusal), in the interface language.
-    public private(set) var message: String?
+    @Expiring public private(set) var message: String?
+    /// When `message` goes away by itself.
+    public var messageExpiry: Date? { $message.expiresAt }
     public private(set) var started = false
     /// True once the first answer (who is logged in) came back, or failed.
     public private(set) var sessionKnown = false
@@ -374,14 +376,14 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         case .entered(let name, let games):
             user = name
             upcoming = games
-            message = localizer.t("Logged in as {name}.", ["name": TerminalText.inert(name)])
+            $message.confirm(localizer.t("Logged in as {name}.", ["name": TerminalText.inert(name)]))
             follow()
         case .loggedOut:
             user = nil
             upcoming = []
             nearby = []
             roster = nil
-            message = localizer.t("Logged out.")
+            $message.confirm(localizer.t("Logged out."))
         case .refreshed(let lists):
             show(lists)
             message = nil
@@ -407,7 +409,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         case .roster(let game, let list):
             roster = (game, list)
         case .exported(let path):
-            message = localizer.t("Wrote {file}.", ["file": path])
+            $message.confirm(localizer.t("Wrote {file}.", ["file": path]))
         case .feed(.change(let change)):
             changeArrived(change)
             return
@@ -419,7 +421,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             // Back after an outage: what changed meanwhile is read at once, and an error about
             // the outage gives way to the news that it is over.
             if wasAway {
-                message = localizer.t("The games server answers again.")
+                $message.confirm(localizer.t("The games server answers again."))
                 refreshQuietly()
             }
         case .feed(.unreachable(let address)):
@@ -463,7 +465,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     private func changed(_ game: GameListing, _ kind: GamesChange.Kind, _ text: String) {
         expectEcho(kind, game)
         apply(game)
-        message = text
+        $message.confirm(text)
     }
 }
 

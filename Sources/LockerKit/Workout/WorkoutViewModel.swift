@@ -45,7 +45,9 @@ public final class WorkoutViewModel: ViewModel {
     /// The opened row (its activity number and count).
     public private(set) var currentItem: Item?
     /// Why the last open failed (or that it was cancelled).
-    public private(set) var openProblem: String?
+    @Expiring public private(set) var openProblem: String?
+    /// When `openProblem` goes away by itself.
+    public var openProblemExpiry: Date? { $openProblem.expiresAt }
 
     /// A workout being opened in the background.
     public struct Opening: Equatable, Sendable {
@@ -301,7 +303,7 @@ public final class WorkoutViewModel: ViewModel {
         openJob?.cancel()
         openJob = nil
         opening = nil
-        openProblem = localizer.t("Opening cancelled.")
+        $openProblem.confirm(localizer.t("Opening cancelled."))
         notifyChanged()
     }
 
