@@ -15,6 +15,12 @@ final class DiveCalculatorPane {
         self.viewModel = viewModel
     }
 
+    /// Called when the pane opens: it starts on the dive number, whatever field was left last,
+    /// so a number typed at once is a dive number (not more awards).
+    func opened() {
+        focus = .code
+    }
+
     /// The pane's keys while it is open: every key is taken; Esc runs `close`.
     func keyTable(_ l: Localizer, close: @escaping () -> Void) -> KeyTable {
         let count = Field.allCases.count

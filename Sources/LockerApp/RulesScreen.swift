@@ -108,6 +108,7 @@ public final class RulesScreen: Screen {
             },
             KeyBinding([.character("c")], "c", help: l.t("Open the dive calculator: DD of a dive number, and the score of a panel's awards"),
                        footer: l.t("dive calculator")) {
+                self.calculator.opened()
                 self.mode = .calculator
             },
             KeyBinding([.character("g")], "g", help: l.t("Go to an article by number, e.g. 8.5.4"), footer: l.t("go to")) {

@@ -71,6 +71,12 @@ final class RulesScreenTests: XCTestCase {
         XCTAssertTrue(render(screen, localizer, 80, 21).text.contains("Synchronised panels have 9 or 11 judges; 5 awards were given."))
         XCTAssertFalse(screen.handle(.escape) == false)
         XCTAssertFalse(screen.capturesText, "Esc closes the calculator")
+        // Issue 27, item 4: it reopens on the dive number, so a number typed at once is one.
+        _ = screen.handle(.character("c"))
+        for c in "75253" { _ = screen.handle(.character(c)) }
+        let reopened = render(screen, localizer, 80, 21).text
+        XCTAssertFalse(reopened.contains("is not an award"), reopened)
+        XCTAssertTrue(reopened.contains("▶Dive number"), reopened)
     }
 
     func testGoToUnknownArticleSaysSo() {
