@@ -39,9 +39,13 @@ public final class RulesScreen: Screen {
     private var layoutKey = ""
     private var articleLines: [Int] = []
 
-    public init(viewModel: RulesViewModel, calculator: DiveCalculatorViewModel) {
+    /// Switches tabs: Esc goes back to the tab that opened an article (`openedFrom`).
+    private let navigate: (Tab) -> Void
+
+    public init(viewModel: RulesViewModel, calculator: DiveCalculatorViewModel, navigate: @escaping (Tab) -> Void = { _ in }) {
         self.viewModel = viewModel
         self.calculator = DiveCalculatorPane(viewModel: calculator)
+        self.navigate = navigate
     }
 
     public var capturesText: Bool { mode != .reading }
@@ -132,9 +136,15 @@ public final class RulesScreen: Screen {
                 self.contentsOpen.toggle()
                 self.focus = self.contentsOpen ? .contents : .text
             },
-            KeyBinding([.escape], "Esc", help: l.t("Close the contents, then clear the search")) { _ in
+            KeyBinding([.escape], "Esc", help: l.t("Close the contents, then clear the search, then go back to the tab that opened the article"),
+                       footer: backFooter(l)) { _ in
                 if self.contentsOpen { self.contentsOpen = false; self.focus = .text; return true }
                 if !self.text.search.query.isEmpty { self.text.search.clear(); return true }
+                if let from = self.viewModel.openedFrom {
+                    self.viewModel.openedFrom = nil
+                    self.navigate(from)
+                    return true
+                }
                 return false
             },
         ])
@@ -172,6 +182,12 @@ public final class RulesScreen: Screen {
     /// The dive calculator's keys; Esc closes it.
     private func calculatorKeys(_ l: Localizer) -> KeyTable {
         calculator.keyTable(l) { self.mode = .reading }
+    }
+
+    /// "back to penalties" while Esc would go back there (nothing else to close first).
+    private func backFooter(_ l: Localizer) -> String? {
+        guard viewModel.openedFrom == .penalties, !contentsOpen, text.search.query.isEmpty else { return nil }
+        return l.t("back to penalties")
     }
 
     /// The contents pane shows beside the text from 100 columns (set by `layout`).

@@ -18,12 +18,14 @@ struct TabEntry {
 enum TabRegistry {
     static let entries: [TabEntry] = [
         TabEntry(tab: .rules, title: { $0.t("Rules") }) { context in
-            RulesScreen(viewModel: context.rules.get, calculator: DiveCalculatorViewModel(localizer: context.localizer))
+            RulesScreen(viewModel: context.rules.get, calculator: DiveCalculatorViewModel(localizer: context.localizer),
+                        navigate: context.navigate)
         },
         TabEntry(tab: .penalties, title: { $0.t("Penalties") }) { context in
             let screen = PenaltiesScreen(viewModel: context.penalties.get)
             screen.openArticle = { number in
                 guard context.rules.get.open(number, preferOfficial: true) else { return false }
+                context.rules.get.openedFrom = .penalties
                 context.navigate(.rules)
                 return true
             }

@@ -261,6 +261,18 @@ final class RulesEndToEndTests: XCTestCase {
         try session.send("Tab")
         try session.send("Enter")
         try session.waitFor("Article 8.3.4")
+        // Issue 27, item 5: Esc (which the footer shows) goes back to the penalty, once the
+        // search still in force is cleared (Esc clears it first, as everywhere).
+        try session.send("Escape")
+        try session.waitFor("Esc back to penalties")
+        let penalty = try session.screen()
+        try session.send("Escape")
+        let back = try session.waitFor("48 of 48 penalties")
+        XCTAssertTrue(back.contains("8.3.4"), "the same penalty is still chosen:\n\(back)")
+        try session.send("1")
+        let rules = try session.waitFor("Article 8.3.4")
+        XCTAssertFalse(rules.contains("back to penalties"), "once back, Rules no longer offers it")
+        _ = penalty
         try session.send("q")
         XCTAssertEqual(try session.waitForExit(), 0)
     }

@@ -17,6 +17,9 @@ public final class RulesViewModel: ViewModel {
     /// Increases each time an article is opened on purpose (TOC, `g`, a link from Penalties),
     /// so the screen knows to scroll the text to it.
     public private(set) var jumpRequest = 0
+    /// The tab that opened the current article (Penalties' Enter on an article), which Esc
+    /// returns to; nil when the user came by themselves.
+    public var openedFrom: Tab?
 
     public init(localizer: Localizer, digestDirectory: URL, officialRepository: any Repository<OfficialRules>) {
         self.localizer = localizer
