@@ -274,7 +274,10 @@ public final class PenaltiesScreen: Screen {
         var used = heading
         for sanction in Sanction.allCases {
             let lit = sanction == penalty.sanction
-            let text = " " + viewModel.glyph(of: sanction, ascii: context.glyphs.ascii) + " " + viewModel.label(of: sanction) + " "
+            // The one that applies is bracketed too, so it reads without colour (a screen reader,
+            // NO_COLOR, --ascii): "[- -2 points]" among " 0 0 point ".
+            let (open, close) = lit ? ("[", "]") : (" ", " ")
+            let text = open + viewModel.glyph(of: sanction, ascii: context.glyphs.ascii) + " " + viewModel.label(of: sanction) + close
             let chipWidth = text.displayWidth + 1
             if used + chipWidth > width && !chips[chips.count - 1].isEmpty { chips.append([]); used = heading }
             chips[chips.count - 1].append(Span(text, lit ? Style(.active, [.bold]) : Style(.muted)))
@@ -286,9 +289,13 @@ public final class PenaltiesScreen: Screen {
         }
         let referee = " " + (penalty.referee ? context.glyphs.check : " ") + " " + l.t("Referee") + " "
         let judge = " " + (penalty.judge ? context.glyphs.check : " ") + " " + l.t("Judge") + " "
+        // What the list's second column means: "R·" referee, "·J" judges, "RJ" both.
+        let legend = l.t("in the list: {referee} referee, {judge} judges", ["referee": l.t("R", context: "referee initial"),
+                                                                              "judge": l.t("J", context: "judge initial")])
         line([Span(l.t("Who").padded(toWidth: heading), Style(.muted)),
               Span(referee, penalty.referee ? Style(.active, [.bold]) : Style(.muted)), Span(" "),
-              Span(judge, penalty.judge ? Style(.active, [.bold]) : Style(.muted))])
+              Span(judge, penalty.judge ? Style(.active, [.bold]) : Style(.muted)),
+              Span("   " + legend, Style(.muted))])
         // The 2024 articles as links (the one Enter opens is lit), then summary and 2017 numbers.
         var links: [Span] = [Span((l.t("Articles")).padded(toWidth: heading), Style(.muted))]
         let focused = currentArticleFocus

@@ -35,6 +35,16 @@ final class PenaltiesScreenTests: XCTestCase {
         }
     }
 
+    /// Issue 27, item 6: in plain text (no colour, ASCII) the sanction that applies is marked,
+    /// and the list's R/J column is explained on screen.
+    func testTheSanctionThatAppliesReadsWithoutColour() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        let text = render(screen, localizer, 80, 24, glyphs: .ascii).text
+        XCTAssertTrue(text.contains("[0 failed dive]") || text.range(of: #"\[\S+ [^\]]+\]"#, options: .regularExpression) != nil, text)
+        XCTAssertEqual(text.components(separatedBy: "[").count - 1, 1, "exactly one sanction is bracketed:\n\(text)")
+        XCTAssertTrue(text.contains("in the list: R referee, J judges"), text)
+    }
+
     func testFilterKeysAndAsciiGlyphs() throws {
         let (screen, localizer) = try makeScreen(.en)
         _ = screen.handle(.character("s"))
