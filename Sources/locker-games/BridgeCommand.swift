@@ -14,6 +14,23 @@ import Glibc
 
 extension BridgeCommand: GamesCommandBody {
     public func execute() async throws {
+        // Until a request needs it, a games file that does not exist yet is not created: the
+        // shell's first look (who is logged in, for the reminder line) must not leave a
+        // games.sqlite in the data folder of someone who never used Games. Nobody is logged in
+        // to a store that does not exist.
+        var first: String?
+        if Bridge.localStoreIsMissing(shared) {
+            while let line = readLine() {
+                guard let request = try? JSONDecoder().decode(GamesBridgeRequest.self, from: Data(line.utf8)) else { continue }
+                switch request.call {
+                case .whoami: Bridge.output.write(GamesBridgeReply(id: request.id, problem: GamesError.notLoggedIn.problem))
+                case .watch, .abort: continue
+                default: first = line
+                }
+                if first != nil { break }
+            }
+            guard first != nil else { return }
+        }
         let connection: GamesConnection
         do {
             connection = try await Bridge.open(shared)
@@ -27,6 +44,7 @@ extension BridgeCommand: GamesCommandBody {
         }
         let bridge = Bridge(connection: connection)
         let lines = AsyncStream<String> { continuation in
+            if let first { continuation.yield(first) }
             DispatchQueue(label: "locker.bridge.input").async {
                 while let line = readLine() { continuation.yield(line) }
                 continuation.finish()
@@ -47,6 +65,13 @@ final class Bridge: @unchecked Sendable {
     private var watcher: Task<Void, Never>?
 
     init(connection: GamesConnection) { self.connection = connection }
+
+    /// Whether the target is the local games file and that file does not exist yet.
+    static func localStoreIsMissing(_ options: SharedOptions) -> Bool {
+        let paths = options.paths
+        guard GamesConnection.serverAddress(flag: options.gamesServer, environment: environment, paths: paths) == nil else { return false }
+        return !FileManager.default.fileExists(atPath: paths.gamesDatabase.path)
+    }
 
     static func open(_ options: SharedOptions) async throws -> GamesConnection {
         guard let bundled = resources?.dataDirectory else { throw GamesError.database("Locker's bundled data was not found") }

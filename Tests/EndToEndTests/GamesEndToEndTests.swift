@@ -344,6 +344,27 @@ final class GamesCommandLineTests: XCTestCase {
 
 /// The Games tab as two players use it: one signs up and creates a game, the other books it.
 final class GamesTabEndToEndTests: XCTestCase {
+    /// Issue 27, item 18: staying on Rules creates no games file; the first sign-up does.
+    func testNoGamesFileUntilGamesIsUsed() throws {
+        let session = try TmuxSession(arguments: ["--tab", "rules"], width: 100, height: 30)
+        try session.waitFor("Digest of the World Aquatics")
+        Thread.sleep(forTimeInterval: 2.5)   // the reminder's first look starts after 1 s
+        let file = session.dataDirectory.appendingPathComponent("games.sqlite").path
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file), "nothing created without a session")
+        try session.send("6")
+        try session.waitFor("Pickup cricket in the City of Casey")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file), "looking at the log-in form creates nothing either")
+        try session.send("Right", "Tab")
+        try session.send("newcomer", literal: true)
+        try session.send("Tab")
+        try session.send("pw-newcomer-42", literal: true)
+        try session.send("Tab")
+        try session.send("pw-newcomer-42", literal: true)
+        try session.send("Enter")
+        try session.waitFor("Logged in as newcomer")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file), "the sign-up made the games file")
+    }
+
     func testSignUpCreateSecondUserBooksBothSeeIt() throws {
         guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-gamestab-\(UUID().uuidString)")
