@@ -53,6 +53,13 @@ public final class GradesScreen: Screen {
         return nil
     }
     private var reportedLoadProblem = false
+    private var toldShellLoadProblem = false
+
+    public func takeStartupProblems() -> [String] {
+        guard !toldShellLoadProblem, let problem = viewModel.loadProblem else { return [] }
+        toldShellLoadProblem = true
+        return [problem]
+    }
 
     public init(viewModel: GradesViewModel) {
         self.viewModel = viewModel

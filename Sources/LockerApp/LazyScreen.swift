@@ -41,6 +41,7 @@ final class LazyScreen: Screen {
     func warmUp() { _ = screen }
     func takeClipboard() -> String? { made?.takeClipboard() }
     var messageExpiry: Date? { made?.messageExpiry }
+    func takeStartupProblems() -> [String] { made?.takeStartupProblems() ?? [] }
     var question: ConfirmDialog? { made?.question }
 
     func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {

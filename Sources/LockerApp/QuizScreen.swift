@@ -223,6 +223,15 @@ public final class QuizScreen: Screen {
         return letters.distance(from: letters.startIndex, to: index)
     }
 
+    private var toldShellProblems = 0
+
+    /// The quiz files set aside while loading (history, Leitner boxes), once.
+    public func takeStartupProblems() -> [String] {
+        let new = Array(viewModel.problems.dropFirst(toldShellProblems))
+        toldShellProblems = viewModel.problems.count
+        return new
+    }
+
     public func status(_ l: Localizer) -> String? {
         if let problem = viewModel.problems.last { return problem }
         if viewModel.page == .question {

@@ -60,6 +60,9 @@ public protocol Screen: AnyObject {
     /// When the screen's status message goes away by itself (nil: none), so the run loop wakes
     /// to redraw without it.
     var messageExpiry: Date? { get }
+    /// Problems found while the screen was built (a file set aside at start-up), once: the shell
+    /// shows them in the status line whatever tab is open, one after another.
+    func takeStartupProblems() -> [String]
 }
 
 extension Screen {
@@ -77,4 +80,5 @@ extension Screen {
     public func takeClipboard() -> String? { nil }
     public var question: ConfirmDialog? { nil }
     public var messageExpiry: Date? { nil }
+    public func takeStartupProblems() -> [String] { [] }
 }

@@ -176,11 +176,26 @@ public final class Shell {
         viewModel.saveSettingsIfNeeded()
         flushPendingWork()
         startAttention(now: now)
-        if warmUpNextScreen() { return }
+        if warmUpNextScreen() {
+            reportStartupProblems()
+            return
+        }
+        reportStartupProblems()
         // Relative times ("in 12 minutes") move on, and a line may become urgent.
         if attention.contains(where: { $0.started && $0.attentionRefresh != nil }) {
             needsRender = true
             checkBell()
+        }
+    }
+
+    /// Puts in the status line every problem the screens built so far found at start-up (a
+    /// grades or quiz file set aside), so none is hidden behind another.
+    private func reportStartupProblems() {
+        for tab in Tab.allCases {
+            for problem in screens[tab]?.takeStartupProblems() ?? [] {
+                viewModel.post(.warning, problem)
+                needsRender = true
+            }
         }
     }
 

@@ -213,7 +213,7 @@ struct QuizHistoryCommand: ParsableCommand {
         case .missing: history = QuizHistory()
         case .corrupt(let backup, let reason):
             fail(localizer.t("{file} could not be read ({reason}); it was kept as {backup}.",
-                             ["file": file.path, "reason": reason, "backup": backup?.lastPathComponent ?? "—"]), status: 1)
+                             ["file": file.path, "reason": reason.text(localizer), "backup": backup?.lastPathComponent ?? "—"]), status: 1)
         }
         let iso = Date.ISO8601FormatStyle()
         let rows = history.quizzes.map { record in

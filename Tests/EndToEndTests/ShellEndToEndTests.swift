@@ -164,6 +164,24 @@ final class ShellEndToEndTests: XCTestCase {
         XCTAssertTrue(files.contains { $0.hasPrefix("settings.json.corrupt-") }, "\(files)")
     }
 
+    /// Issue 27, items 14 and 17: with a corrupt settings.json *and* grades.json, both are
+    /// reported (one after the other: Esc shows the next), in French, without library English.
+    func testEveryFileSetAsideIsReportedInTheInterfaceLanguage() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-corrupt2-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        try Data("{ broken".utf8).write(to: data.appendingPathComponent("settings.json"))
+        try Data("{\"format\":".utf8).write(to: data.appendingPathComponent("grades.json"))
+        let session = try TmuxSession(arguments: ["--lang", "fr", "--tab", "rules"], width: 120, dataDirectory: data)
+        try session.waitFor("Impossible de lire vos réglages")
+        try session.send("Escape")
+        let grades = try session.waitFor("grades.json est inutilisable")
+        XCTAssertTrue(grades.contains("ce n'est pas du JSON valide"), grades)
+        XCTAssertFalse(grades.contains("The given data"), "no library English:\n\(grades)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: data.path)
+        XCTAssertTrue(files.contains { $0.hasPrefix("grades.json.corrupt-") }, "\(files)")
+    }
+
     func testUnwritableDataDirectoryRunsReadOnly() throws {
         let session = try TmuxSession(arguments: ["--data-dir", "/dev/null/locker"], width: 120)
         try session.waitFor("read-only")

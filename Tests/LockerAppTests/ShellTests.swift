@@ -153,6 +153,7 @@ final class ShellTests: XCTestCase {
         XCTAssertTrue(lines[22].contains("than this system allows. They stay in memory."), lines[22])
         XCTAssertTrue(lines[22].hasSuffix(" EN"), "the language stays on the last status row")
         XCTAssertTrue(lines[23].contains("quit"), lines[23])
+        shell.viewModel.clearNotice()   // a second problem would wait behind the first
         shell.viewModel.post(.error, String(repeating: "word ", count: 100))
         let cut = render(shell, 80, 24).lines
         XCTAssertTrue(cut[22].contains("…"), cut[22])

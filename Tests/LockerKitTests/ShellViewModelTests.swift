@@ -106,4 +106,23 @@ final class ShellViewModelTests: XCTestCase {
         XCTAssertTrue(shell.expireNotice(now: Date().addingTimeInterval(5)))
         XCTAssertNil(shell.notice)
     }
+
+    /// Issue 27, item 17: a second problem waits behind the first instead of replacing it, and
+    /// gets its full time once shown; a confirmation interrupts a problem, which comes back.
+    func testProblemsQueueOneAfterAnother() throws {
+        let (shell, _) = make(try makeTemporaryDirectory(self))
+        shell.post(.warning, "settings set aside")
+        shell.post(.warning, "grades set aside")
+        XCTAssertEqual(shell.notice?.message, "settings set aside")
+        let later = Date().addingTimeInterval(13)
+        XCTAssertTrue(shell.expireNotice(now: later))
+        XCTAssertEqual(shell.notice?.message, "grades set aside", "the second comes next")
+        XCTAssertFalse(shell.expireNotice(now: later.addingTimeInterval(5)), "with its own 12 s")
+        shell.post(.info, "Language: Français")
+        XCTAssertEqual(shell.notice?.message, "Language: Français")
+        shell.clearNotice()
+        XCTAssertEqual(shell.notice?.message, "grades set aside", "the interrupted problem comes back")
+        shell.clearNotice()
+        XCTAssertNil(shell.notice)
+    }
 }

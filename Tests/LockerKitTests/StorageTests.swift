@@ -53,7 +53,8 @@ final class StorageTests: XCTestCase {
         XCTAssertTrue(moved.lastPathComponent.hasPrefix("sample.json.corrupt-"), moved.lastPathComponent)
         XCTAssertEqual(try String(contentsOf: moved, encoding: .utf8), "{ \"name\": \"x\", \"count\": ", "content kept as it was")
         XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
-        XCTAssertFalse(reason.isEmpty)
+        XCTAssertEqual(reason, .notJSON)
+        XCTAssertEqual(reason.text(Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .fr)), "ce n'est pas du JSON valide", "told in the interface language")
         try repository.save(Sample(name: "new", count: 1))
         XCTAssertEqual(try String(contentsOf: moved, encoding: .utf8), "{ \"name\": \"x\", \"count\": ", "saving later does not touch the backup")
     }
@@ -63,7 +64,8 @@ final class StorageTests: XCTestCase {
         let url = dir.appendingPathComponent("sample.json")
         try Data(#"{ "name": "x", "count": "three" }"#.utf8).write(to: url)
         guard case .corrupt(_, let reason) = JSONRepository<Sample>(url: url).load() else { return XCTFail("expected corrupt") }
-        XCTAssertTrue(reason.contains("count"), reason)
+        XCTAssertEqual(reason, .wrongValue(".count"))
+        XCTAssertEqual(reason.text(Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .en)), ".count has a value of the wrong kind")
     }
 
     func testValidationRejectsDecodedValues() throws {

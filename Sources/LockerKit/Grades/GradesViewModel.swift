@@ -56,7 +56,7 @@ public final class GradesViewModel: ViewModel {
         case .corrupt(let backup, let reason):
             book = defaults
             loadProblem = localizer.t("grades.json could not be used ({reason}); it was kept as {backup} and the default curriculum is shown.",
-                                      ["reason": reason, "backup": backup?.lastPathComponent ?? "—"])
+                                      ["reason": reason.text(localizer), "backup": backup?.lastPathComponent ?? "—"])
             hasPendingSave = true
         }
         results = Results(units: [:], blocks: [:], blockOutlooks: [:], year: GradeOutlook(status: .notStarted, needed: nil))

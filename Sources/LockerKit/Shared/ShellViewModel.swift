@@ -13,6 +13,9 @@ public struct Notice: Equatable, Sendable {
         self.postedAt = postedAt
     }
 
+    /// A warning or an error (as opposed to a confirmation).
+    public var isProblem: Bool { kind == .warning || kind == .error }
+
     /// How long the notice stays: problems stay longer than confirmations.
     public var lifetime: TimeInterval {
         switch kind {
@@ -53,6 +56,9 @@ public final class ShellViewModel: ViewModel {
     public private(set) var tab: Tab
     public private(set) var theme: ThemeChoice
     public private(set) var notice: Notice?
+    /// Problems waiting for the status line while another one is shown (several files set aside
+    /// at start-up): each gets its full time, one after the other.
+    private var waiting: [Notice] = []
     public let colorAllowed: Bool
     /// True when the data directory cannot be written: nothing is saved, the app still runs.
     public private(set) var readOnly: Bool
@@ -83,10 +89,10 @@ public final class ShellViewModel: ViewModel {
         super.init()
         localizer.setLanguage(choices.language ?? settings.language ?? choices.environmentLanguage)
         if let corruptBackup {
-            notice = Notice(.warning, localizer.t("Your settings could not be read; they were kept as {file} and defaults are used.", ["file": corruptBackup]))
+            show(Notice(.warning, localizer.t("Your settings could not be read; they were kept as {file} and defaults are used.", ["file": corruptBackup])))
         }
         if readOnly {
-            notice = Notice(.warning, localizer.t("Your data folder cannot be written; Locker runs read-only and will not save changes."))
+            show(Notice(.warning, localizer.t("Your data folder cannot be written; Locker runs read-only and will not save changes.")))
         }
     }
 
@@ -111,10 +117,10 @@ public final class ShellViewModel: ViewModel {
         settings.language = next
         settingsDirty = true
         if localizer.problems.count > knownProblems {
-            notice = Notice(.warning, localizer.t("A translation could not be loaded ({problem}); English is shown instead.",
-                                                  ["problem": localizer.problems[knownProblems...].joined(separator: "; ")]))
+            show(Notice(.warning, localizer.t("A translation could not be loaded ({problem}); English is shown instead.",
+                                              ["problem": localizer.problems[knownProblems...].joined(separator: "; ")])))
         } else {
-            notice = Notice(.info, localizer.t("Language: {name}", ["name": next.nativeName]))
+            show(Notice(.info, localizer.t("Language: {name}", ["name": next.nativeName])))
         }
         saveSettingsIfNeeded()
         notifyChanged()
@@ -134,28 +140,48 @@ public final class ShellViewModel: ViewModel {
         case .light: name = localizer.t("light")
         case .mono: name = localizer.t("no colour")
         }
-        notice = Notice(.info, localizer.t("Theme: {name}", ["name": name]))
+        show(Notice(.info, localizer.t("Theme: {name}", ["name": name])))
         saveSettingsIfNeeded()
         notifyChanged()
     }
 
     /// Shows a message in the status line.
     public func post(_ kind: Notice.Kind, _ message: String) {
-        notice = Notice(kind, message)
+        show(Notice(kind, message))
         notifyChanged()
     }
 
-    public func clearNotice() {
-        guard notice != nil else { return }
-        notice = nil
+    /// Shows `new`: a problem waits behind a problem still shown; a confirmation is shown at
+    /// once and the problem it interrupts comes back after it.
+    private func show(_ new: Notice) {
+        if let current = notice, current.isProblem, Date().timeIntervalSince(current.postedAt) < current.lifetime {
+            if new.isProblem {
+                if !waiting.contains(where: { $0.message == new.message }) && current.message != new.message { waiting.append(new) }
+                return
+            }
+            waiting.insert(current, at: 0)
+        }
+        notice = new
+    }
+
+    /// Takes the notice away (Esc); a waiting problem is shown next, for its full time.
+    public func clearNotice(now: Date = Date()) {
+        guard notice != nil || !waiting.isEmpty else { return }
+        if waiting.isEmpty {
+            notice = nil
+        } else {
+            let next = waiting.removeFirst()
+            notice = Notice(next.kind, next.message, postedAt: now)
+        }
         notifyChanged()
     }
 
-    /// Drops the notice once its time is up; returns whether it did.
+    /// Drops the notice once its time is up (showing the next waiting problem); returns whether
+    /// it did.
     @discardableResult
     public func expireNotice(now: Date = Date()) -> Bool {
         guard let notice, now.timeIntervalSince(notice.postedAt) >= notice.lifetime else { return false }
-        clearNotice()
+        clearNotice(now: now)
         return true
     }
 
@@ -172,7 +198,7 @@ public final class ShellViewModel: ViewModel {
             try repository.save(settings)
         } catch {
             readOnly = true
-            notice = Notice(.error, localizer.t("Settings could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]))
+            show(Notice(.error, localizer.t("Settings could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)])))
             notifyChanged()
         }
     }
