@@ -227,7 +227,11 @@ public final class RulesScreen: Screen {
         var contents: Rect?
         var divider: Rect?
         if body.width >= 100 {
-            let (left, right) = body.splitLeft(min(40, body.width / 3))
+            // A third of the width, or more on a wide terminal: as much as the longest title
+            // needs, from what the 100-column text leaves.
+            let spare = body.width - 1 - 101
+            let wanted = max(min(40, body.width / 3), min(contentsWidthWanted, spare))
+            let (left, right) = body.splitLeft(wanted)
             contents = left
             divider = Rect(x: right.x, y: right.y, width: 1, height: right.height)
             text = Rect(x: right.x + 2, y: right.y, width: right.width - 2, height: right.height)
@@ -312,14 +316,28 @@ public final class RulesScreen: Screen {
         surface.write(" " + title, x: rect.x, y: rect.y, style: Style(.title, [.bold]), clip: rect)
     }
 
+    /// The width the contents would need to show every title whole.
+    private var contentsWidthWanted: Int {
+        guard let digest = viewModel.digest else { return 0 }
+        return digest.articles.map { contentsEntry($0).number.displayWidth + $0.title.displayWidth }.max().map { $0 + 2 } ?? 0
+    }
+
+    /// The contents row of an article: its indented number, then its title.
+    private func contentsEntry(_ article: RuleArticle) -> (number: String, title: String) {
+        (" " + String(repeating: " ", count: 2 * (article.level - 1)) + article.number + " ", article.title)
+    }
+
     private func renderContents(_ digest: RulesDigest, into surface: Surface, rect: Rect, context: RenderContext) {
         let focused = focus == .contents
         let savedCursor = surface.cursor
+        let rowWidth = rect.width - (digest.articles.count > rect.height ? 1 : 0)
         ListView().render(contents, into: surface, rect: rect, focused: focused) { index, _ in
             let article = digest.articles[index]
-            let indent = String(repeating: " ", count: 2 * (article.level - 1))
+            let (number, title) = self.contentsEntry(article)
             let style = article.level == 1 ? Style(.accent, [.bold]) : Style(.text)
-            return [Span(" " + indent + article.number + " ", style), Span(article.title, article.level == 1 ? style : Style(.muted))]
+            // A title that does not fit ends with an ellipsis, never cut mid-word unannounced.
+            let room = max(0, rowWidth - number.displayWidth)
+            return [Span(number, style), Span(title.truncated(toWidth: room, ellipsis: context.glyphs.ellipsis), article.level == 1 ? style : Style(.muted))]
         }
         if !focused {
             // The unfocused contents still point at the current article; the cursor (which

@@ -79,6 +79,17 @@ final class RulesScreenTests: XCTestCase {
         XCTAssertTrue(reopened.contains("▶Dive number"), reopened)
     }
 
+    /// Issue 27, item 7: on a wide terminal the contents take the room their titles need; on a
+    /// narrower one a cut title ends with an ellipsis.
+    func testContentsUseTheWidthAndCutWithAnEllipsis() {
+        let (screen, localizer) = makeScreen(.en)
+        let wide = render(screen, localizer, 200, 40).text
+        XCTAssertTrue(wide.contains("1.6.4 Positions in twisting"), wide)
+        XCTAssertFalse(wide.components(separatedBy: "\n").contains { $0.prefix(60).contains("…") }, "no cut title at 200 columns")
+        let narrow = render(screen, localizer, 100, 40).text
+        XCTAssertTrue(narrow.contains("1.6.4 Positions in twistin…"), narrow)
+    }
+
     func testGoToUnknownArticleSaysSo() {
         let (screen, localizer) = makeScreen(.en)
         _ = render(screen, localizer, 80, 21)
