@@ -143,7 +143,7 @@ public final class PenaltiesScreen: Screen {
     public func status(_ l: Localizer) -> String? {
         if let linkProblem { return linkProblem }
         guard viewModel.book != nil else { return nil }
-        var parts = [l.t("{shown} of {total} penalties", ["shown": String(viewModel.visible.count), "total": String(viewModel.total)])]
+        var parts = [l.n("{shown} of {count} penalty", "{shown} of {count} penalties", count: viewModel.total, ["shown": String(viewModel.visible.count)])]
         if let search = search.status(l) { parts.append(search) }
         return parts.joined(separator: " · ")
     }

@@ -235,8 +235,8 @@ public final class QuizScreen: Screen {
     public func status(_ l: Localizer) -> String? {
         if let problem = viewModel.problems.last { return problem }
         if viewModel.page == .question {
-            return l.t("Question {number} / {total} · {points} points",
-                       ["number": String(viewModel.currentIndex + 1), "total": String(viewModel.questions.count), "points": String(viewModel.points)])
+            return l.t("Question {number} / {total}", ["number": String(viewModel.currentIndex + 1), "total": String(viewModel.questions.count)])
+                + " · " + l.n("{count} point", "{count} points", count: viewModel.points)
         }
         return nil
     }
@@ -308,11 +308,11 @@ public final class QuizScreen: Screen {
         y += 1
         let available = viewModel.available(viewModel.kind)
         if available < count {
-            surface.write(l.t("Only {count} questions of this kind exist; the quiz will ask them all.", ["count": String(available)]),
+            surface.write(l.n("Only {count} question of this kind exists; the quiz will ask it.", "Only {count} questions of this kind exist; the quiz will ask them all.", count: available),
                           x: rect.x, y: y, style: Style(.warn), clip: rect)
             y += 1
         }
-        surface.write(l.t("Enter starts · h shows the {count} finished quizzes", ["count": String(viewModel.history.quizzes.count)]),
+        surface.write(l.n("Enter starts · h shows the {count} finished quiz", "Enter starts · h shows the {count} finished quizzes", count: viewModel.history.quizzes.count),
                       x: rect.x, y: y + 1, style: Style(.muted), clip: rect)
     }
 
@@ -325,7 +325,7 @@ public final class QuizScreen: Screen {
         let l = context.localizer
         var y = rect.y + 1
         let header = l.t("Question {number} / {total}", ["number": String(viewModel.currentIndex + 1), "total": String(viewModel.questions.count)])
-            + " · " + l.t("{points} points", ["points": String(viewModel.points)])
+            + " · " + l.n("{count} point", "{count} points", count: viewModel.points)
         surface.write(header, x: rect.x, y: y, style: Style(.accent, [.bold]), clip: rect)
         y += 2
         func paragraph(_ text: String, _ style: Style) {
@@ -444,7 +444,7 @@ public final class QuizScreen: Screen {
         var x = surface.write(l.t("Question {number} / {total}", ["number": String(index + 1), "total": String(record.items.count)]) + " · ",
                               x: rect.x, y: y, style: Style(.accent, [.bold]), clip: rect)
         x = surface.write([verdictMark(item.verdict, context.glyphs)], x: x, y: y, clip: rect)
-        surface.write(" " + verdictText + " · " + l.t("{points} points", ["points": String(item.points)]), x: x, y: y, style: Style(.text, [.bold]), clip: rect)
+        surface.write(" " + verdictText + " · " + l.n("{count} point", "{count} points", count: item.points), x: x, y: y, style: Style(.text, [.bold]), clip: rect)
         y += 2
         for line in WordWrap.wrap(questionText(item.question), width: rect.width) where y < rect.maxY {
             surface.write(line, x: rect.x, y: y, style: Style(.title, [.bold]), clip: rect)

@@ -174,7 +174,8 @@ struct RulesImportCommand: ParsableCommand {
         } catch {
             fail(localizer.t("The official text could not be saved: {reason}. The previous copy is unchanged.", ["reason": StorageError.explain(error, localizer)]), status: 1)
         }
-        print(localizer.t("Imported {count} articles from {file}. Press o in the Rules tab to read them.", ["count": String(rules.articles.count), "file": rules.source]))
+        print(localizer.n("Imported {count} article from {file}. Press o in the Rules tab to read it.", "Imported {count} articles from {file}. Press o in the Rules tab to read them.",
+                               count: rules.articles.count, ["file": rules.source]))
     }
 }
 

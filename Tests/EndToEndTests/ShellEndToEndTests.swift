@@ -373,7 +373,7 @@ final class QuizEndToEndTests: XCTestCase {
             XCTAssertEqual(try session.waitForExit(), 0)
         }
         let again = try TmuxSession(arguments: ["--tab", "quiz"], width: 100, height: 30, dataDirectory: data)
-        try again.waitFor("h shows the 1 finished quizzes")
+        try again.waitFor("h shows the 1 finished quiz")
         try again.send("h")
         try again.waitFor("5 questions")
         guard let binary = LockerBinary.url else { return }

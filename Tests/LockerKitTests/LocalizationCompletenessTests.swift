@@ -100,4 +100,23 @@ final class LocalizationCompletenessTests: XCTestCase {
         XCTAssertTrue(problems.contains { $0.hasPrefix("fr.po line 2") }, "\(problems)")
         XCTAssertEqual(localizer.t("Quit"), "Quit", "falls back to English")
     }
+
+    /// Issue 27, item 15: counts shown to the user take their language's plural form.
+    func testCountsTakeThePluralForm() {
+        let one = "Enter starts · h shows the {count} finished quiz", many = "Enter starts · h shows the {count} finished quizzes"
+        let expected: [(Language, String, String)] = [
+            (.en, "Enter starts · h shows the 1 finished quiz", "Enter starts · h shows the 3 finished quizzes"),
+            (.fr, "Enter lance le quiz · h affiche le 1 quiz terminé", "Enter lance le quiz · h affiche les 3 quiz terminés"),
+            (.es, "Enter empieza · h muestra el 1 test terminado", "Enter empieza · h muestra los 3 tests terminados"),
+            (.it, "Enter inizia · h mostra il 1 quiz finito", "Enter inizia · h mostra i 3 quiz finiti"),
+        ]
+        for (language, single, plural) in expected {
+            let l = Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: language)
+            XCTAssertEqual(l.n(one, many, count: 1), single)
+            XCTAssertEqual(l.n(one, many, count: 3), plural)
+        }
+        let english = Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .en)
+        XCTAssertEqual(english.n("{count} point", "{count} points", count: 1), "1 point")
+        XCTAssertEqual(english.n("{shown} of {count} penalty", "{shown} of {count} penalties", count: 1, ["shown": "1"]), "1 of 1 penalty")
+    }
 }

@@ -49,7 +49,7 @@ public enum GradesCSV {
             func problem(_ message: String) { problems.append(Problem(line: record.line, message: message)) }
             let f = record.fields.map { $0.trimmingSpaces }
             guard f.count == header.count else {
-                problem(l.t("{count} fields where 8 are expected", ["count": String(f.count)]))
+                problem(l.n("{count} field where 8 are expected", "{count} fields where 8 are expected", count: f.count))
                 continue
             }
             guard let code = Int(f[0]), code >= 0 else { problem(l.t("unit code “{value}” is not a whole number", ["value": f[0]])); continue }
