@@ -121,7 +121,7 @@ final class ShellTests: XCTestCase {
         let surface = render(shell, 80, 24)
         XCTAssertTrue(surface.lines[0].contains("Règles"), surface.lines[0])
         XCTAssertTrue(surface.lines[0].contains("Pénalités"))
-        XCTAssertTrue(surface.lines[22].contains("Langue : Français"), surface.lines[22])
+        XCTAssertTrue(surface.lines[22].contains("Langue\u{202F}: Français"), surface.lines[22])
         XCTAssertTrue(surface.lines[22].hasSuffix("FR"))
         _ = shell.handle(.character("L"), size: Size(width: 80, height: 24))
         XCTAssertTrue(render(shell, 80, 24).lines[0].contains("Reglas"))

@@ -186,12 +186,12 @@ final class FITReaderTests: XCTestCase {
         var undefined = FITBuilder()
         undefined.message(local: 0, [])
         XCTAssertEqual(problem(undefined.file())?.byteOffset, 14)
-        XCTAssertEqual(problem(undefined.file())?.problem, .malformed("a data message of local type 0, which no definition precedes"))
+        XCTAssertEqual(problem(undefined.file())?.problem, .malformed(.t("a data message of local type {type}, which no definition precedes", ["type": "0"])))
 
         var empty = FITBuilder()
         empty.define(local: 0, global: 20, [FITBuilder.timestamp])
         XCTAssertEqual(problem(empty.file())?.problem, .noPoints)
-        XCTAssertEqual(problem(good + [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])?.problem, .malformed("bytes after the end of the FIT data"))
+        XCTAssertEqual(problem(good + [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])?.problem, .malformed(.t("bytes after the end of the FIT data")))
     }
 
     func testChainedFilesAreReadOneAfterAnother() throws {

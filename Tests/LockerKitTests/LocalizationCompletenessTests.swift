@@ -119,4 +119,14 @@ final class LocalizationCompletenessTests: XCTestCase {
         XCTAssertEqual(english.n("{count} point", "{count} points", count: 1), "1 point")
         XCTAssertEqual(english.n("{shown} of {count} penalty", "{shown} of {count} penalties", count: 1, ["shown": "1"]), "1 of 1 penalty")
     }
+
+    /// Issue 27, item 14: French puts a narrow no-break space before “:” and “;” and inside
+    /// guillemets everywhere, so a line never breaks before them.
+    func testFrenchPunctuationKeepsItsSpaceEverywhere() throws {
+        let catalogue = try String(contentsOf: packageRoot.appendingPathComponent("Localization/fr.po"), encoding: .utf8)
+        let translations = catalogue.split(separator: "\n").filter { $0.hasPrefix("msgstr") }
+        let breakable = translations.filter { $0.contains(" :") || $0.contains(" ;") || $0.contains("« ") || $0.contains(" »") }
+        XCTAssertEqual(breakable, [], "a plain space before French punctuation")
+        XCTAssertGreaterThan(translations.filter { $0.contains("\u{202F}:") }.count, 100)
+    }
 }

@@ -28,7 +28,7 @@ final class ShellViewModelTests: XCTestCase {
         let (shell, repository) = make(dir)
         shell.cycleLanguage()
         XCTAssertEqual(shell.language, .fr)
-        XCTAssertEqual(shell.notice?.message, "Langue : Français")
+        XCTAssertEqual(shell.notice?.message, "Langue\u{202F}: Français")
         shell.cycleTheme()
         XCTAssertEqual(shell.theme, .light)
         shell.select(.grades)

@@ -109,7 +109,11 @@ final class WorkoutReaderTests: XCTestCase {
         let truncated = problem("<gpx>\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><time>2026-05-01T06:30:00Z</time>")
         XCTAssertEqual(truncated?.file, "bad.gpx")
         guard case .truncated(let open)? = truncated?.problem else { return XCTFail("\(String(describing: truncated))") }
-        XCTAssertTrue(open.contains("<trkpt> opened on line 3"), open)
+        XCTAssertEqual(open, .t("<{element}> opened on line {line}", ["element": "trkpt", "line": "3"]))
+        let french = Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .fr)
+        let inFrench = truncated?.message(french) ?? ""
+        XCTAssertTrue(inFrench.contains("<trkpt> ouvert à la ligne 3"), inFrench)
+        XCTAssertFalse(inFrench.contains("opened on line"), "no English left in French: \(inFrench)")
 
         let latitude = problem("<gpx><trk><trkseg>\n\n<trkpt lat=\"200\" lon=\"2\"/></trkseg></trk></gpx>")
         XCTAssertEqual(latitude?.line, 3)
@@ -121,10 +125,10 @@ final class WorkoutReaderTests: XCTestCase {
 
         XCTAssertEqual(problem("<gpx><trk><trkseg></trkseg></trk></gpx>")?.problem, .noPoints)
         XCTAssertEqual(problem("[]", name: "x.json")?.problem, .noPoints)
-        XCTAssertEqual(problem("<html><body>hello</body></html>")?.problem, .notAWorkout("root element <html>"))
+        XCTAssertEqual(problem("<html><body>hello</body></html>")?.problem, .notAWorkout(.t("root element <{element}>", ["element": "html"])))
         XCTAssertEqual(problem("hello")?.line, 1)
-        XCTAssertEqual(problem("")?.problem, .notAWorkout("the file is empty"))
-        XCTAssertEqual(problem("<gpx><trk></trkseg></gpx>")?.problem, .malformed("</trkseg> closes <trk> opened on line 1"))
+        XCTAssertEqual(problem("")?.problem, .notAWorkout(.t("the file is empty")))
+        XCTAssertEqual(problem("<gpx><trk></trkseg></gpx>")?.problem, .malformed(.t("</{closing}> closes <{element}> opened on line {line}", ["closing": "trkseg", "element": "trk", "line": "1"])))
         XCTAssertEqual(problem("<gpx><trk><trkseg><trkpt lat=\"x\" lon=\"2\"/></trkseg></trk></gpx>")?.problem, .badValue(element: "<trkpt lat>", value: "x"))
         XCTAssertEqual(problem("<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"><time>yesterday</time></trkpt></trkseg></trk></gpx>")?.problem,
                        .badValue(element: "<time>", value: "yesterday"))

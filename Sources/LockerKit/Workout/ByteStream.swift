@@ -27,16 +27,30 @@ final class ByteStream {
     /// True when `onChunk` asked to stop.
     private(set) var cancelled = false
 
+    /// Why a file could not be opened, in words the localizer translates (not `strerror`'s English).
+    static func reason(_ code: Int32) -> LocalizedMessage {
+        switch code {
+        case ENOENT: return .t("there is no such file")
+        case EACCES, EPERM: return .t("permission denied")
+        case EISDIR: return .t("it is a folder")
+        case ENOTDIR: return .t("a part of the path is not a folder")
+        case ELOOP: return .t("too many symbolic links")
+        case ENAMETOOLONG: return .t("the name is too long")
+        case EMFILE, ENFILE: return .t("too many files are open")
+        default: return .t("system error {code}", ["code": String(code)])
+        }
+    }
+
     /// Opens `path` for reading.
     init(path: String, chunk: Int = 1 << 20) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw WorkoutError(file: path, line: nil, problem: .unreadable(String(cString: strerror(errno)))) }
+        guard fd >= 0 else { throw WorkoutError(file: path, line: nil, problem: .unreadable(ByteStream.reason(errno))) }
         descriptor = fd
         var info = stat()
         if fstat(fd, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 close(fd)
-                throw WorkoutError(file: path, line: nil, problem: .unreadable(String(cString: strerror(EISDIR))))
+                throw WorkoutError(file: path, line: nil, problem: .unreadable(ByteStream.reason(EISDIR)))
             }
             totalSize = Int(info.st_size)
         }

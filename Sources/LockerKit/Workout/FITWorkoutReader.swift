@@ -86,10 +86,10 @@ struct FITWorkoutReader {
             let head = stream.buffer + stream.position
             let headerSize = Int(head[0])
             guard head[8] == 0x2E, head[9] == 0x46, head[10] == 0x49, head[11] == 0x54 else {
-                if sawFile { throw failure(.malformed("bytes after the end of the FIT data"), at: headerStart) }
-                throw failure(.notAWorkout("no “.FIT” signature in the header"), at: headerStart + 8)
+                if sawFile { throw failure(.malformed(.t("bytes after the end of the FIT data")), at: headerStart) }
+                throw failure(.notAWorkout(.t("no “.FIT” signature in the header")), at: headerStart + 8)
             }
-            guard headerSize >= 12 else { throw failure(.malformed("a FIT header of \(headerSize) bytes (12 or 14 expected)"), at: headerStart) }
+            guard headerSize >= 12 else { throw failure(.malformed(.t("a FIT header of {size} bytes (12 or 14 expected)", ["size": "\(headerSize)"])), at: headerStart) }
             guard stream.ensure(headerSize) else { throw failure(.cutShort, at: stream.fileOffset(of: stream.count)) }
             let header = stream.buffer + stream.position
             let dataSize = Int(header[4]) | Int(header[5]) << 8 | Int(header[6]) << 16 | Int(header[7]) << 24
@@ -138,7 +138,7 @@ struct FITWorkoutReader {
                     var q = stream.buffer + stream.position + 6
                     for _ in 0..<fieldCount {
                         let fieldSize = Int(q[1])
-                        guard fieldSize > 0 else { throw failure(.malformed("a field of size 0 in a definition"), at: stream.fileOffset(of: stream.position) + (q - stream.buffer - stream.position) + 1) }
+                        guard fieldSize > 0 else { throw failure(.malformed(.t("a field of size 0 in a definition")), at: stream.fileOffset(of: stream.position) + (q - stream.buffer - stream.position) + 1) }
                         fields.append(Field(number: q[0], offset: size, size: fieldSize, baseType: q[2]))
                         size += fieldSize
                         q += 3
@@ -180,7 +180,7 @@ struct FITWorkoutReader {
                 }
                 // Data message.
                 guard let definition = definitions[local] else {
-                    throw failure(.malformed("a data message of local type \(local), which no definition precedes"), at: recordStart)
+                    throw failure(.malformed(.t("a data message of local type {type}, which no definition precedes", ["type": "\(local)"])), at: recordStart)
                 }
                 let length = 1 + definition.size
                 guard stream.ensure(length) else { throw failure(.cutShort, at: stream.fileOffset(of: stream.count)) }
@@ -273,7 +273,7 @@ struct FITWorkoutReader {
             guard stored == crc.value else { throw failure(.badChecksum, at: crcAt) }
             stream.position += 2
         }
-        guard sawFile else { throw failure(.notAWorkout("the file is empty"), at: 0) }
+        guard sawFile else { throw failure(.notAWorkout(.t("the file is empty")), at: 0) }
         guard workout.count > 0 else { throw WorkoutError(file: file, line: nil, problem: .noPoints) }
         workout.kind = sessions.first?.kind ?? sportName
         let totals = sessions.compactMap(\.distance)
@@ -296,7 +296,7 @@ struct FITWorkoutReader {
     /// Checksums and consumes `length` bytes at `position`, counting them against the data size.
     private mutating func consume(_ length: Int, of remaining: inout Int, at recordStart: Int) throws {
         guard length <= remaining else {
-            throw failure(.malformed("a message runs past the end of the data the header declares"), at: recordStart)
+            throw failure(.malformed(.t("a message runs past the end of the data the header declares")), at: recordStart)
         }
         crc.update(stream.buffer + stream.position, count: length)
         stream.position += length

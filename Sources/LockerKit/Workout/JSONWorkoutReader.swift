@@ -20,7 +20,7 @@ final class JSONTokenizer {
         self.file = file
     }
 
-    func fail(_ detail: String) -> WorkoutError {
+    func fail(_ detail: LocalizedMessage) -> WorkoutError {
         WorkoutError(file: file, line: tokenLine, problem: .malformed(detail))
     }
 
@@ -70,12 +70,12 @@ final class JSONTokenizer {
             p += 1
             var escaped = false
             while true {
-                guard available(&p, &start) else { throw fail("a string is not closed") }
+                guard available(&p, &start) else { throw fail(.t("a string is not closed")) }
                 let c = stream.buffer[p]
                 if escaped { escaped = false }
                 else if c == 0x5C { escaped = true }
                 else if c == 0x22 { break }
-                else if c < 0x20 { throw fail("a control character inside a string") }
+                else if c < 0x20 { throw fail(.t("a control character inside a string")) }
                 p += 1
             }
             stream.position = p + 1
@@ -87,7 +87,7 @@ final class JSONTokenizer {
                 p += 1
             }
             guard let value = FastNumber.parse(UnsafeBufferPointer(start: stream.buffer + start, count: p - start)) else {
-                throw fail("“\(String(decoding: UnsafeBufferPointer(start: stream.buffer + start, count: min(p - start, 30)), as: UTF8.self))” is not a number")
+                throw fail(.t("“{text}” is not a number", ["text": "\(String(decoding: UnsafeBufferPointer(start: stream.buffer + start, count: min(p - start, 30)), as: UTF8.self))"]))
             }
             stream.position = p
             return .number(value)
@@ -99,10 +99,10 @@ final class JSONTokenizer {
             case "true": return .bool(true)
             case "false": return .bool(false)
             case "null": return .null
-            default: throw fail("unexpected “\(word.prefix(20))”")
+            default: throw fail(.t("unexpected “{word}”", ["word": "\(word.prefix(20))"]))
             }
         default:
-            throw fail("unexpected character “\(String(UnicodeScalar(b)))”")
+            throw fail(.t("unexpected character “{character}”", ["character": "\(String(UnicodeScalar(b)))"]))
         }
     }
 
@@ -129,9 +129,10 @@ final class JSONTokenizer {
         return result
     }
 
-    func expect(_ token: Token, _ what: String) throws {
+    /// The next token must be `token`; else `failure` (what was expected) is thrown.
+    func expect(_ token: Token, _ failure: LocalizedMessage) throws {
         let got = try next()
-        guard got == token else { throw fail("expected \(what)") }
+        guard got == token else { throw fail(failure) }
     }
 
     /// Deeper nesting than this in a skipped value is refused (the skip recurses).
@@ -139,17 +140,17 @@ final class JSONTokenizer {
 
     /// Skips one value of any kind.
     func skipValue(depth: Int = 0) throws {
-        guard depth < JSONTokenizer.maxDepth else { throw fail("values nested more than \(JSONTokenizer.maxDepth) levels deep") }
+        guard depth < JSONTokenizer.maxDepth else { throw fail(.t("values nested more than {depth} levels deep", ["depth": "\(JSONTokenizer.maxDepth)"])) }
         switch try next() {
         case .beginObject:
             if try peek() == .endObject { _ = try next(); return }
             while true {
-                guard case .string = try next() else { throw fail("expected a key") }
-                try expect(.colon, "“:”")
+                guard case .string = try next() else { throw fail(.t("expected a key")) }
+                try expect(.colon, .t("expected “:”"))
                 try skipValue(depth: depth + 1)
                 let t = try next()
                 if t == .endObject { return }
-                guard t == .comma else { throw fail("expected “,” or “}”") }
+                guard t == .comma else { throw fail(.t("expected “,” or “}”")) }
             }
         case .beginArray:
             if try peek() == .endArray { _ = try next(); return }
@@ -157,11 +158,11 @@ final class JSONTokenizer {
                 try skipValue(depth: depth + 1)
                 let t = try next()
                 if t == .endArray { return }
-                guard t == .comma else { throw fail("expected “,” or “]”") }
+                guard t == .comma else { throw fail(.t("expected “,” or “]”")) }
             }
         case .string, .number, .bool, .null: return
-        case .eof: throw WorkoutError(file: file, line: tokenLine, problem: .truncated("a JSON value"))
-        default: throw fail("expected a value")
+        case .eof: throw WorkoutError(file: file, line: tokenLine, problem: .truncated(.t("a JSON value")))
+        default: throw fail(.t("expected a value"))
         }
     }
 }
@@ -174,8 +175,8 @@ struct JSONWorkoutReader {
         switch try tokens.peek() {
         case .beginArray: return try readTriples()
         case .beginObject: return try readLockerJSON()
-        case .eof: throw WorkoutError(file: tokens.file, line: nil, problem: .notAWorkout("the file is empty"))
-        default: throw WorkoutError(file: tokens.file, line: tokens.tokenLine, problem: .notAWorkout("JSON that is neither an array of points nor an object"))
+        case .eof: throw WorkoutError(file: tokens.file, line: nil, problem: .notAWorkout(.t("the file is empty")))
+        default: throw WorkoutError(file: tokens.file, line: tokens.tokenLine, problem: .notAWorkout(.t("JSON that is neither an array of points nor an object")))
         }
     }
 
@@ -202,7 +203,7 @@ struct JSONWorkoutReader {
 
     private func readTriples() throws -> Workout {
         var workout = Workout(format: .triples)
-        try tokens.expect(.beginArray, "“[”")
+        try tokens.expect(.beginArray, .t("expected “[”"))
         if try tokens.peek() == .endArray { throw WorkoutError(file: tokens.file, line: tokens.tokenLine, problem: .noPoints) }
         var index = 0
         while true {
@@ -217,7 +218,7 @@ struct JSONWorkoutReader {
                     values.append(try number(try tokens.next(), "point \(index)"))
                     let t = try tokens.next()
                     if t == .endArray { break }
-                    guard t == .comma else { throw tokens.fail("expected “,” or “]” in point \(index)") }
+                    guard t == .comma else { throw tokens.fail(.t("expected “,” or “]” in point {index}", ["index": "\(index)"])) }
                 }
             } else {
                 _ = try tokens.next()
@@ -228,22 +229,22 @@ struct JSONWorkoutReader {
             workout.append(latitude: values[0], longitude: values[1], time: .nan, heartRate: Float(hr), elevation: .nan, segment: 0)
             let t = try tokens.next()
             if t == .endArray { break }
-            guard t == .comma else { throw tokens.fail("expected “,” or “]” after point \(index)") }
+            guard t == .comma else { throw tokens.fail(.t("expected “,” or “]” after point {index}", ["index": "\(index)"])) }
         }
-        guard try tokens.next() == .eof else { throw tokens.fail("more data after the list of points") }
+        guard try tokens.next() == .eof else { throw tokens.fail(.t("more data after the list of points")) }
         return workout
     }
 
     private func readLockerJSON() throws -> Workout {
         var workout = Workout(format: .json)
         var sawPoints = false
-        try tokens.expect(.beginObject, "“{”")
-        if try tokens.peek() == .endObject { throw WorkoutError(file: tokens.file, line: tokens.tokenLine, problem: .notAWorkout("no \"points\"")) }
+        try tokens.expect(.beginObject, .t("expected “{”"))
+        if try tokens.peek() == .endObject { throw WorkoutError(file: tokens.file, line: tokens.tokenLine, problem: .notAWorkout(.t("no \"points\""))) }
         var subtitle: String?, sport: String?
         while true {
-            guard case .string(let keyRange) = try tokens.next() else { throw tokens.fail("expected a key") }
+            guard case .string(let keyRange) = try tokens.next() else { throw tokens.fail(.t("expected a key")) }
             let key = tokens.string(keyRange)
-            try tokens.expect(.colon, "“:”")
+            try tokens.expect(.colon, .t("expected “:”"))
             switch key {
             case "title", "subtitle", "sport", "start":
                 let t = try tokens.next()
@@ -270,30 +271,30 @@ struct JSONWorkoutReader {
             }
             let t = try tokens.next()
             if t == .endObject { break }
-            guard t == .comma else { throw tokens.fail("expected “,” or “}”") }
+            guard t == .comma else { throw tokens.fail(.t("expected “,” or “}”")) }
         }
-        guard try tokens.next() == .eof else { throw tokens.fail("more data after the workout") }
-        guard sawPoints else { throw WorkoutError(file: tokens.file, line: nil, problem: .notAWorkout("no \"points\"")) }
+        guard try tokens.next() == .eof else { throw tokens.fail(.t("more data after the workout")) }
+        guard sawPoints else { throw WorkoutError(file: tokens.file, line: nil, problem: .notAWorkout(.t("no \"points\""))) }
         guard workout.count > 0 else { throw WorkoutError(file: tokens.file, line: nil, problem: .noPoints) }
         workout.kind = subtitle ?? sport
         return workout
     }
 
     private func readPoints(into workout: inout Workout) throws {
-        try tokens.expect(.beginArray, "“[” after \"points\"")
+        try tokens.expect(.beginArray, .t("expected “[” after \"points\""))
         if try tokens.peek() == .endArray { _ = try tokens.next(); return }
         var index = 0
         while true {
             index += 1
-            try tokens.expect(.beginObject, "a point object")
+            try tokens.expect(.beginObject, .t("expected a point object"))
             let line = tokens.tokenLine
             var lat = Double.nan, lon = Double.nan, time = Double.nan, hr = Double.nan, ele = Double.nan
             var segment: Int32 = 0
             if try tokens.peek() == .endObject { _ = try tokens.next() } else {
                 while true {
-                    guard case .string(let keyRange) = try tokens.next() else { throw tokens.fail("expected a key in point \(index)") }
+                    guard case .string(let keyRange) = try tokens.next() else { throw tokens.fail(.t("expected a key in point {index}", ["index": "\(index)"])) }
                     let key = tokens.string(keyRange)
-                    try tokens.expect(.colon, "“:”")
+                    try tokens.expect(.colon, .t("expected “:”"))
                     switch key {
                     case "lat": lat = try number(try tokens.next(), "\"lat\" of point \(index)")
                     case "lon": lon = try number(try tokens.next(), "\"lon\" of point \(index)")
@@ -314,7 +315,7 @@ struct JSONWorkoutReader {
                     }
                     let t = try tokens.next()
                     if t == .endObject { break }
-                    guard t == .comma else { throw tokens.fail("expected “,” or “}” in point \(index)") }
+                    guard t == .comma else { throw tokens.fail(.t("expected “,” or “}” in point {index}", ["index": "\(index)"])) }
                 }
             }
             if lat.isNaN != lon.isNaN { lat = .nan; lon = .nan }
@@ -323,7 +324,7 @@ struct JSONWorkoutReader {
             workout.append(latitude: lat, longitude: lon, time: time, heartRate: Float(hr), elevation: Float(ele), segment: segment)
             let t = try tokens.next()
             if t == .endArray { break }
-            guard t == .comma else { throw tokens.fail("expected “,” or “]” after point \(index)") }
+            guard t == .comma else { throw tokens.fail(.t("expected “,” or “]” after point {index}", ["index": "\(index)"])) }
         }
     }
 }

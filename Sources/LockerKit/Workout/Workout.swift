@@ -93,14 +93,14 @@ public struct WorkoutError: Error, Equatable, CustomStringConvertible {
     }
 
     public enum Problem: Equatable, Sendable {
-        case unreadable(String)
-        case notAWorkout(String)
-        case truncated(String)
+        case unreadable(LocalizedMessage)
+        case notAWorkout(LocalizedMessage)
+        case truncated(LocalizedMessage)
         /// A binary file ends before its declared size.
         case cutShort
         /// A FIT header or file checksum does not match: the bytes were damaged.
         case badChecksum
-        case malformed(String)
+        case malformed(LocalizedMessage)
         case badValue(element: String, value: String)
         case outOfRange(element: String, value: String)
         case noPoints
@@ -117,12 +117,12 @@ public struct WorkoutError: Error, Equatable, CustomStringConvertible {
             ?? byteOffset.map { l.t("{file}, byte {offset}", ["file": file, "offset": String($0)]) } ?? file
         let what: String
         switch problem {
-        case .unreadable(let reason): what = l.t("cannot be read ({reason})", ["reason": reason])
-        case .notAWorkout(let reason): what = l.t("is not a GPX, TCX, FIT or JSON workout ({reason})", ["reason": reason])
-        case .truncated(let open): what = l.t("ends too early: {element} is not closed (is the file cut short?)", ["element": open])
+        case .unreadable(let reason): what = l.t("cannot be read ({reason})", ["reason": reason.text(l)])
+        case .notAWorkout(let reason): what = l.t("is not a GPX, TCX, FIT or JSON workout ({reason})", ["reason": reason.text(l)])
+        case .truncated(let open): what = l.t("ends too early: {element} is not closed (is the file cut short?)", ["element": open.text(l)])
         case .cutShort: what = l.t("ends too early (is the file cut short?); nothing was read from it")
         case .badChecksum: what = l.t("fails its checksum, so its bytes are damaged; nothing was read from it")
-        case .malformed(let detail): what = l.t("is not well-formed: {detail}", ["detail": detail])
+        case .malformed(let detail): what = l.t("is not well-formed: {detail}", ["detail": detail.text(l)])
         case .badValue(let element, let value): what = l.t("{element} holds “{value}”, which is not a valid value", ["element": element, "value": value])
         case .outOfRange(let element, let value): what = l.t("{element} is {value}, outside the possible range", ["element": element, "value": value])
         case .noPoints: what = l.t("has no track points")

@@ -43,7 +43,7 @@ public enum WorkoutReader {
         var first = 0
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { first = 3; stream.position += 3 }
         while first < head.count, [0x20, 0x0A, 0x0D, 0x09].contains(head[first]) { first += 1 }
-        guard first < head.count else { throw WorkoutError(file: name, line: nil, problem: .notAWorkout("the file is empty")) }
+        guard first < head.count else { throw WorkoutError(file: name, line: nil, problem: .notAWorkout(.t("the file is empty"))) }
         switch head[first] {
         case 0x3C:
             var reader = XMLWorkoutReader(scanner: XMLScanner(stream: stream, file: name))
@@ -51,7 +51,7 @@ public enum WorkoutReader {
         case 0x7B, 0x5B:
             return try JSONWorkoutReader(tokens: JSONTokenizer(stream: stream, file: name)).read()
         default:
-            throw WorkoutError(file: name, line: 1, problem: .notAWorkout("it starts with neither “<” nor “{” nor “[” and has no FIT header"))
+            throw WorkoutError(file: name, line: 1, problem: .notAWorkout(.t("it starts with neither “<” nor “{” nor “[” and has no FIT header")))
         }
     }
 }

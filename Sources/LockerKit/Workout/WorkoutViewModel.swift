@@ -191,7 +191,8 @@ public final class WorkoutViewModel: ViewModel {
     /// The row of a file that could not be read, its reason in the interface language (written
     /// on the UI thread: the localizer is not shared with background work).
     private func unreadable(_ file: (key: String, url: URL, isSample: Bool), _ error: Error) -> Item {
-        let problem = (error as? WorkoutError)?.message(localizer) ?? "\(error)"
+        let problem = (error as? WorkoutError)?.message(localizer)
+            ?? localizer.t("{file} could not be read.", ["file": file.url.lastPathComponent])
         return Item(url: file.url, isSample: file.isSample, title: file.url.lastPathComponent, problem: problem,
                     activity: 0, activityCount: 1, pending: false)
     }
@@ -290,8 +291,8 @@ public final class WorkoutViewModel: ViewModel {
                 openProblem = error.message(localizer)
             case .failure(is CancellationError):
                 break
-            case .failure(let error):
-                openProblem = "\(error)"
+            case .failure:
+                openProblem = localizer.t("{file} could not be read.", ["file": item.url.lastPathComponent])
             }
             notifyChanged()
         }

@@ -100,11 +100,11 @@ final class XMLScanner {
                 stream.position = stream.count
                 if depth > 0 { return .text }
                 if isBlank(text) { return try endOfFile() }
-                throw fail(.malformed("text after the end of the document"))
+                throw fail(.malformed(.t("text after the end of the document")))
             }
             text = start..<(after - 1)
             stream.position = after - 1
-            if depth == 0 && !isBlank(text) { throw fail(.malformed(sawRoot ? "text after the end of the document" : "text before the first element")) }
+            if depth == 0 && !isBlank(text) { throw fail(.malformed(sawRoot ? .t("text after the end of the document") : .t("text before the first element"))) }
             return .text
         }
         // A markup token: look at what follows "<".
@@ -122,21 +122,21 @@ final class XMLScanner {
                 if !more { break }
             }
             if matches(at: start, "<!--") {
-                guard let after = find(0x3E, 0x2D, 0x2D, from: start + 4, start: &start) else { throw fail(.truncated("a comment")) }
+                guard let after = find(0x3E, 0x2D, 0x2D, from: start + 4, start: &start) else { throw fail(.truncated(.t("a comment"))) }
                 stream.position = after
                 return nil
             }
             if matches(at: start, "<![CDATA[") {
-                guard let after = find(0x3E, 0x5D, 0x5D, from: start + 9, start: &start) else { throw fail(.truncated("CDATA")) }
+                guard let after = find(0x3E, 0x5D, 0x5D, from: start + 9, start: &start) else { throw fail(.truncated(.t("CDATA"))) }
                 text = (start + 9)..<(after - 3)
                 stream.position = after
                 return .text
             }
-            guard let after = find(0x3E, nil, nil, from: start + 2, start: &start, quotes: true) else { throw fail(.truncated("a declaration")) }
+            guard let after = find(0x3E, nil, nil, from: start + 2, start: &start, quotes: true) else { throw fail(.truncated(.t("a declaration"))) }
             stream.position = after
             return nil
         case 0x3F: // "<?": processing instruction
-            guard let after = find(0x3E, 0x3F, nil, from: start + 2, start: &start) else { throw fail(.truncated("a processing instruction")) }
+            guard let after = find(0x3E, 0x3F, nil, from: start + 2, start: &start) else { throw fail(.truncated(.t("a processing instruction"))) }
             stream.position = after
             return nil
         case 0x2F: // "</": end tag
@@ -153,19 +153,21 @@ final class XMLScanner {
         }
     }
 
-    private var openElement: String {
-        guard depth > 0 else { return "the document" }
-        return "<" + String(decoding: openNames[depth - 1], as: UTF8.self) + "> opened on line \(openLines[depth - 1])"
+    /// The innermost element still open, and where: what a file cut short leaves unclosed.
+    private var openElement: LocalizedMessage {
+        guard depth > 0 else { return .t("the document") }
+        return .t("<{element}> opened on line {line}", ["element": String(decoding: openNames[depth - 1], as: UTF8.self),
+                                                          "line": String(openLines[depth - 1])])
     }
 
     private func endOfFile() throws -> Event {
         if depth > 0 { throw fail(.truncated(openElement), line: stream.line) }
-        if !sawRoot { throw fail(.notAWorkout("the file has no XML elements"), line: 1) }
+        if !sawRoot { throw fail(.notAWorkout(.t("the file has no XML elements")), line: 1) }
         return .eof
     }
 
     private func closeElement(named name: Range<Int>?) throws -> Event {
-        guard depth > 0 else { throw fail(.malformed("a closing tag without an opening one")) }
+        guard depth > 0 else { throw fail(.malformed(.t("a closing tag without an opening one"))) }
         let open = openNames[depth - 1]
         if let name {
             let same = open.count == name.count && open.withUnsafeBufferPointer { o in
@@ -173,7 +175,9 @@ final class XMLScanner {
             }
             guard same else {
                 let closing = String(decoding: UnsafeBufferPointer(start: buffer + name.lowerBound, count: name.count), as: UTF8.self)
-                throw fail(.malformed("</\(closing)> closes \(openElement)"))
+                throw fail(.malformed(.t("</{closing}> closes <{element}> opened on line {line}",
+                                         ["closing": "\(closing)", "element": String(decoding: openNames[depth - 1], as: UTF8.self),
+                                          "line": String(openLines[depth - 1])])))
             }
             localName = localPart(name)
         } else {
@@ -191,7 +195,7 @@ final class XMLScanner {
         if selfClosing { end -= 1 }
         let nameStart = p
         while p < end && !isSpace(buffer[p]) { p += 1 }
-        guard p > nameStart else { throw fail(.malformed("a tag without a name")) }
+        guard p > nameStart else { throw fail(.malformed(.t("a tag without a name"))) }
         let name = nameStart..<p
         localName = localPart(name)
         attributes.removeAll(keepingCapacity: true)
@@ -202,19 +206,19 @@ final class XMLScanner {
             while p < end && buffer[p] != 0x3D && !isSpace(buffer[p]) { p += 1 }
             let attributeName = attributeStart..<p
             while p < end && isSpace(buffer[p]) { p += 1 }
-            guard p < end, buffer[p] == 0x3D else { throw fail(.malformed("an attribute without a value")) }
+            guard p < end, buffer[p] == 0x3D else { throw fail(.malformed(.t("an attribute without a value"))) }
             p += 1
             while p < end && isSpace(buffer[p]) { p += 1 }
-            guard p < end, buffer[p] == 0x22 || buffer[p] == 0x27 else { throw fail(.malformed("an attribute value without quotes")) }
+            guard p < end, buffer[p] == 0x22 || buffer[p] == 0x27 else { throw fail(.malformed(.t("an attribute value without quotes"))) }
             let quote = buffer[p]
             p += 1
             let valueStart = p
             while p < end && buffer[p] != quote { p += 1 }
-            guard p < end else { throw fail(.malformed("an unterminated attribute value")) }
+            guard p < end else { throw fail(.malformed(.t("an unterminated attribute value"))) }
             attributes.append(Attribute(localName: localPart(attributeName), value: valueStart..<p))
             p += 1
         }
-        if depth == 0 && sawRoot { throw fail(.malformed("a second root element")) }
+        if depth == 0 && sawRoot { throw fail(.malformed(.t("a second root element"))) }
         sawRoot = true
         if depth == openNames.count { openNames.append([]); openLines.append(0) }
         openNames[depth].removeAll(keepingCapacity: true)

@@ -65,7 +65,7 @@ struct XMLWorkoutReader {
                     case .trainingCenterDatabase: workout = Workout(format: .tcx); segment = 0
                     default:
                         throw WorkoutError(file: file, line: scanner.tokenLine,
-                                           problem: .notAWorkout("root element <\(scanner.string(scanner.localName))>"))
+                                           problem: .notAWorkout(.t("root element <{element}>", ["element": "\(scanner.string(scanner.localName))"])))
                     }
                 }
                 tags.append(t)
@@ -87,7 +87,7 @@ struct XMLWorkoutReader {
                             }
                         }
                         if lat.isNaN != lon.isNaN {
-                            throw WorkoutError(file: file, line: pointLine, problem: .malformed("<trkpt> needs both lat and lon"))
+                            throw WorkoutError(file: file, line: pointLine, problem: .malformed(.t("<trkpt> needs both lat and lon")))
                         }
                         try checkPosition(pointLine)
                     }
@@ -161,7 +161,7 @@ struct XMLWorkoutReader {
                                     deviceDistance: distance)
                 }
             case .eof:
-                guard var result = workout else { throw WorkoutError(file: file, line: nil, problem: .notAWorkout("no GPX or TCX root element")) }
+                guard var result = workout else { throw WorkoutError(file: file, line: nil, problem: .notAWorkout(.t("no GPX or TCX root element"))) }
                 guard result.count > 0 else { throw WorkoutError(file: file, line: nil, problem: .noPoints) }
                 if result.name?.isEmpty == true { result.name = nil }
                 return result
