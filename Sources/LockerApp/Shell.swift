@@ -141,7 +141,7 @@ public final class Shell {
             KeyBinding([.character("L")], "L", help: l.t("Next language: en → fr → es → it"), footer: l.t("language")) { [unowned self] in
                 self.viewModel.cycleLanguage()
             },
-            KeyBinding([.character("T")], "T", help: l.t("Next theme: dark → light → mono"), footer: l.t("theme")) { [unowned self] in
+            KeyBinding([.character("T")], "T", help: l.t("Next theme: {themes}", ["themes": [l.t("dark"), l.t("light"), l.t("no colour")].joined(separator: " → ")]), footer: l.t("theme")) { [unowned self] in
                 self.viewModel.cycleTheme()
             },
             .described("q", help: l.t("Quit (asks first when edits are unsaved)"), footer: l.t("quit")),
