@@ -219,7 +219,7 @@ public final class WorkoutScreen: Screen {
             guard viewModel.items.indices.contains(viewModel.selectedIndex) else { return nil }
             let item = viewModel.items[viewModel.selectedIndex]
             if item.pending { return l.t("Reading {file} …", ["file": item.url.lastPathComponent]) }
-            return item.problem
+            return item.problem.map { l.t("{file}: {problem}", ["file": item.url.lastPathComponent, "problem": $0]) }
         }
         return cursorDescription(current, l)
     }
@@ -320,7 +320,8 @@ public final class WorkoutScreen: Screen {
         ListView().render(list, into: surface, rect: body) { index, _ in
             let item = self.viewModel.items[index]
             if let problem = item.problem {
-                return [Span("  " + item.url.lastPathComponent + "  ", Style(.text)), Span(problem, Style(.bad))]
+                // An error row reads as one: a cross, the file once, then what is wrong with it.
+                return [Span("  " + context.glyphs.cross + " " + item.url.lastPathComponent + "  ", Style(.bad, [.bold])), Span(problem, Style(.bad))]
             }
             if item.pending {
                 return [Span("  " + l.t("reading …").padded(toWidth: 17 + 1 + 10 + 1 + 9 + 1 + 12) + " ", Style(.muted)),

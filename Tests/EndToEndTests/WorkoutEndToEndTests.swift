@@ -38,11 +38,14 @@ final class WorkoutEndToEndTests: XCTestCase {
 
         let session = try TmuxSession(arguments: ["--tab", "workout"], width: 100, height: 30, dataDirectory: data)
         try session.waitFor("Tempo by the lake")
-        try session.waitFor("Casey loop")
+        let list = try session.waitFor("Casey loop")
+        // Newest first, by the workouts' own dates.
+        let tempoFirst = try XCTUnwrap(list.range(of: "Tempo by the lake")).lowerBound < XCTUnwrap(list.range(of: "Casey loop")).lowerBound
+        if !tempoFirst { try session.send("Down") }
         try session.send("Enter")
         try session.waitFor("Route")
         try session.waitFor("♥ 121 ▮▮▮▮ 162 bpm")
-        try session.send("Escape", "Down", "Enter")
+        try session.send("Escape", tempoFirst ? "Down" : "Up", "Enter")
         try session.waitFor("Casey loop")
         try session.waitFor("Heart rate")
         try session.send("q")

@@ -107,6 +107,24 @@ final class WorkoutScreenTests: XCTestCase {
         XCTAssertTrue(opened.contains("19:30"), "the second hike alone: 39 steps of 30 s")
     }
 
+    /// Issue 27, item 9: newest first by the workouts' own dates (the bundled sample among
+    /// them, not last), the same on every start; an unreadable file's row names it once and
+    /// reads as an error.
+    func testTheListIsNewestFirstAndErrorsReadAsErrors() throws {
+        let folder = try folderWithHikes()
+        let (screen, localizer) = try makeScreen(folder: folder)
+        let items = screen.viewModel.items
+        let dated = items.compactMap(\.start)
+        XCTAssertEqual(dated, dated.sorted(by: >), "newest first")
+        XCTAssertEqual(items.filter { $0.title == "Hike" }.map(\.activity), [2, 1, 0], "the third hike (20 days in) is the newest")
+        XCTAssertEqual(items.last?.url.lastPathComponent, "notes.tcx", "a file without a date comes after the dated ones")
+        let row = render(screen, localizer, 100, 20).lines.first { $0.contains("notes.tcx") } ?? ""
+        XCTAssertTrue(row.contains("✗ notes.tcx"), row)
+        XCTAssertEqual(row.components(separatedBy: "notes.tcx").count - 1, 1, "the file is named once: \(row)")
+        let (again, _) = try makeScreen(folder: folder)
+        XCTAssertEqual(again.viewModel.items.map(\.url), items.map(\.url), "the same order on the next start")
+    }
+
     func testEscStopsOpeningAndTheListStays() throws {
         let (screen, localizer) = try makeScreen()
         _ = screen.handle(.enter)

@@ -111,10 +111,21 @@ public struct WorkoutError: Error, Equatable, CustomStringConvertible {
         "\(file)\(line.map { ":\($0)" } ?? "")\(byteOffset.map { "@\($0)" } ?? ""): \(problem)"
     }
 
-    /// The message in the interface language.
+    /// The message in the interface language: the file, where in it, and what is wrong.
     public func message(_ l: Localizer) -> String {
         let place = line.map { l.t("{file}, line {line}", ["file": file, "line": String($0)]) }
             ?? byteOffset.map { l.t("{file}, byte {offset}", ["file": file, "offset": String($0)]) } ?? file
+        return place + ": " + what(l)
+    }
+
+    /// The same without the file's name, for a place that already shows it (a row of the list).
+    public func messageWithinFile(_ l: Localizer) -> String {
+        if let line { return l.t("line {line}", ["line": String(line)]) + ": " + what(l) }
+        if let byteOffset { return l.t("byte {offset}", ["offset": String(byteOffset)]) + ": " + what(l) }
+        return what(l)
+    }
+
+    private func what(_ l: Localizer) -> String {
         let what: String
         switch problem {
         case .unreadable(let reason): what = l.t("cannot be read ({reason})", ["reason": reason.text(l)])
@@ -129,7 +140,7 @@ public struct WorkoutError: Error, Equatable, CustomStringConvertible {
         case .tripleSize(let index, let count):
             what = l.t("point {index} has {count} values; each point must be [latitude, longitude, heart rate]", ["index": String(index), "count": String(count)])
         }
-        return place + ": " + what
+        return what
     }
 }
 

@@ -156,6 +156,21 @@ public final class WorkoutViewModel: ViewModel {
                                  activityCount: 1, pending: true))
             }
         }
+        // Newest first by the workout's own start, as KEYS.md promises; rows without a date yet
+        // (being read, or unreadable) after them; ties by file name and activity, so the order
+        // is the same on every start.
+        list.sort { a, b in
+            switch (a.start, b.start) {
+            case let (x?, y?) where x != y: return x > y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default:
+                if a.problem == nil, b.problem != nil { return true }
+                if a.problem != nil, b.problem == nil { return false }
+                let (nameA, nameB) = (a.url.lastPathComponent, b.url.lastPathComponent)
+                return nameA != nameB ? nameA < nameB : a.activity < b.activity
+            }
+        }
         let selectedURL = items.indices.contains(selectedIndex) ? items[selectedIndex].url : nil
         let selectedActivity = items.indices.contains(selectedIndex) ? items[selectedIndex].activity : 0
         items = list
@@ -191,8 +206,7 @@ public final class WorkoutViewModel: ViewModel {
     /// The row of a file that could not be read, its reason in the interface language (written
     /// on the UI thread: the localizer is not shared with background work).
     private func unreadable(_ file: (key: String, url: URL, isSample: Bool), _ error: Error) -> Item {
-        let problem = (error as? WorkoutError)?.message(localizer)
-            ?? localizer.t("{file} could not be read.", ["file": file.url.lastPathComponent])
+        let problem = (error as? WorkoutError)?.messageWithinFile(localizer) ?? localizer.t("it could not be read")
         return Item(url: file.url, isSample: file.isSample, title: file.url.lastPathComponent, problem: problem,
                     activity: 0, activityCount: 1, pending: false)
     }
