@@ -303,7 +303,13 @@ public final class WorkoutScreen: Screen {
     private func renderList(into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
         let (header, body) = rect.splitTop(1)
-        let columns = [(l.t("Date"), 17), (l.t("Distance"), 10), (l.t("Duration"), 9), (l.t("Sport"), 12)]
+        // Below 80 columns the Sport column gives its room to the title (the sport is still in
+        // the opened workout's header).
+        let sportWidth = rect.width >= 80 ? 12 : 0
+        let columns = [(l.t("Date"), 17), (l.t("Distance"), 10), (l.t("Duration"), 9)] + (sportWidth > 0 ? [(l.t("Sport"), sportWidth)] : [])
+        // Where the title starts, and what it may take (the scroll bar's column left free).
+        let titleStart = 2 + columns.reduce(0) { $0 + $1.1 + 1 }
+        let titleWidth = max(1, rect.width - titleStart - (viewModel.items.count > body.height ? 1 : 0))
         var x = header.x + 2
         for (title, width) in columns {
             surface.write(title, x: x, y: header.y, style: Style(.muted, [.bold]), clip: header)
@@ -321,19 +327,27 @@ public final class WorkoutScreen: Screen {
             let item = self.viewModel.items[index]
             if let problem = item.problem {
                 // An error row reads as one: a cross, the file once, then what is wrong with it.
-                return [Span("  " + context.glyphs.cross + " " + item.url.lastPathComponent + "  ", Style(.bad, [.bold])), Span(problem, Style(.bad))]
+                let name = "  " + context.glyphs.cross + " " + item.url.lastPathComponent + "  "
+                let room = max(1, rect.width - name.displayWidth - (self.viewModel.items.count > body.height ? 1 : 0))
+                return [Span(name, Style(.bad, [.bold])), Span(problem.truncated(toWidth: room, ellipsis: context.glyphs.ellipsis), Style(.bad))]
             }
             if item.pending {
-                return [Span("  " + l.t("reading …").padded(toWidth: 17 + 1 + 10 + 1 + 9 + 1 + 12) + " ", Style(.muted)),
-                        Span(item.title, Style(.text, [.bold]))]
+                return [Span("  " + l.t("reading …").padded(toWidth: titleStart - 3) + " ", Style(.muted)),
+                        Span(item.title.truncated(toWidth: titleWidth, ellipsis: context.glyphs.ellipsis), Style(.text, [.bold]))]
             }
             let date = MeasureText.dateTime(item.start).padded(toWidth: 17)
             let distance = (item.distanceMeters.map { MeasureText.distance($0, l) } ?? "—").padded(toWidth: 10, alignment: .right)
             let duration = WorkoutText.duration(item.elapsedSeconds).padded(toWidth: 9, alignment: .right)
-            let sport = (SportText.name(item.sport, l) ?? "").truncated(toWidth: 12).padded(toWidth: 12)
-            var spans = [Span("  " + date + " " + distance + " " + duration + " " + sport + " ", Style(.text)),
-                         Span(item.title + self.activityLabel(item), Style(.text, [.bold]))]
-            if item.isSample { spans.append(Span("  " + l.t("(bundled sample, synthetic)"), Style(.muted))) }
+            let sport = sportWidth > 0
+                ? (SportText.name(item.sport, l) ?? "").truncated(toWidth: sportWidth, ellipsis: context.glyphs.ellipsis).padded(toWidth: sportWidth) + " " : ""
+            let title = (item.title + self.activityLabel(item)).truncated(toWidth: titleWidth, ellipsis: context.glyphs.ellipsis)
+            var spans = [Span("  " + date + " " + distance + " " + duration + " " + sport, Style(.text)),
+                         Span(title, Style(.text, [.bold]))]
+            let sampleNote = "  " + l.t("(bundled sample, synthetic)")
+            let room = titleWidth - title.displayWidth
+            if item.isSample && room >= 8 {
+                spans.append(Span(sampleNote.truncated(toWidth: room, ellipsis: context.glyphs.ellipsis), Style(.muted)))
+            }
             return spans
         }
     }

@@ -125,6 +125,18 @@ final class WorkoutScreenTests: XCTestCase {
         XCTAssertEqual(again.viewModel.items.map(\.url), items.map(\.url), "the same order on the next start")
     }
 
+    /// Issue 27, item 16: at 60 columns the Sport column gives way to the title, and a title
+    /// that still does not fit ends with an ellipsis.
+    func testNarrowListsKeepTheTitleAndCutWithAnEllipsis() throws {
+        let (screen, localizer) = try makeScreen(folder: try folderWithHikes())
+        let narrow = render(screen, localizer, 60, 20).text
+        XCTAssertFalse(narrow.contains("Sport"), narrow)
+        XCTAssertTrue(narrow.contains("Hike (1/3)"), narrow)
+        XCTAssertTrue(narrow.contains("Casey loop  (bundl…"), narrow)
+        let error = narrow.split(separator: "\n").first { $0.contains("notes.tcx") } ?? ""
+        XCTAssertTrue(error.hasSuffix("…"), "a cut reason ends with an ellipsis: \(error)")
+    }
+
     func testEscStopsOpeningAndTheListStays() throws {
         let (screen, localizer) = try makeScreen()
         _ = screen.handle(.enter)
