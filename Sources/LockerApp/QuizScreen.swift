@@ -110,12 +110,12 @@ public final class QuizScreen: Screen {
             },
             KeyBinding(matching: { self.bankQuestionIsChoice == true && Self.letterIndex($0, in: "abcd") != nil }, "a … d",
                        help: l.t("Multiple choice: pick an answer"),
-                       footer: penalty ? nil : l.t("answer"), footerKeys: "a-d t f") { key in
+                       footer: self.bankQuestionIsChoice == true ? l.t("answer") : nil, footerKeys: "a-d") { key in
                 self.viewModel.pickChoice(Self.letterIndex(key, in: "abcd")!)
                 return true
             },
             KeyBinding(matching: { self.bankQuestionIsChoice == false && ($0 == .character("t") || $0 == .character("f")) }, "t f",
-                       help: l.t("True / false")) { key in
+                       help: l.t("True / false"), footer: self.bankQuestionIsChoice == false ? l.t("true/false") : nil, footerKeys: "t f") { key in
                 self.viewModel.pickTruth(key == .character("t"))
                 return true
             },
@@ -236,7 +236,7 @@ public final class QuizScreen: Screen {
         if let problem = viewModel.problems.last { return problem }
         if viewModel.page == .question {
             return l.t("Question {number} / {total}", ["number": String(viewModel.currentIndex + 1), "total": String(viewModel.questions.count)])
-                + " · " + l.n("{count} point", "{count} points", count: viewModel.points)
+                + " · " + scoreText(l)
         }
         return nil
     }
@@ -312,8 +312,21 @@ public final class QuizScreen: Screen {
                           x: rect.x, y: y, style: Style(.warn), clip: rect)
             y += 1
         }
+        y += 1
+        // How a question is scored, before the first one.
+        for line in WordWrap.wrap(l.t("Scoring: a penalty question gives 10 for the right sanction and who gives it, 5 for the right sanction alone, 0 otherwise; other questions give 10 or 0. 80 % of the maximum passes."), width: rect.width) {
+            surface.write(line, x: rect.x, y: y, style: Style(.text), clip: rect)
+            y += 1
+        }
         surface.write(l.n("Enter starts · h shows the {count} finished quiz", "Enter starts · h shows the {count} finished quizzes", count: viewModel.history.quizzes.count),
                       x: rect.x, y: y + 1, style: Style(.muted), clip: rect)
+    }
+
+    /// The running score as a score ("score 25 / 30"), not as "points", which on the question
+    /// page name sanctions.
+    private func scoreText(_ l: Localizer) -> String {
+        l.t("score {points} / {max}", ["points": String(viewModel.points),
+                                        "max": String(viewModel.currentIndex * QuizScoring.pointsPerQuestion)])
     }
 
     private func chip(_ key: String, _ label: String, lit: Bool) -> [Span] {
@@ -325,7 +338,7 @@ public final class QuizScreen: Screen {
         let l = context.localizer
         var y = rect.y + 1
         let header = l.t("Question {number} / {total}", ["number": String(viewModel.currentIndex + 1), "total": String(viewModel.questions.count)])
-            + " · " + l.n("{count} point", "{count} points", count: viewModel.points)
+            + " · " + scoreText(l)
         surface.write(header, x: rect.x, y: y, style: Style(.accent, [.bold]), clip: rect)
         y += 2
         func paragraph(_ text: String, _ style: Style) {

@@ -47,6 +47,22 @@ final class QuizScreenTests: XCTestCase {
         }
     }
 
+    /// Issue 28, items 10 and 11: the start page explains the scoring, the header reads as a
+    /// score, and the footer offers exactly the answer keys of the question's kind.
+    func testScoringIsExplainedAndTheFooterFitsTheQuestion() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        XCTAssertTrue(render(screen, localizer, 120, 37).text.contains("80 % of the maximum passes"))
+        startOnKnownQuestion(screen)
+        XCTAssertTrue(screen.status(localizer)?.hasSuffix("· score 0 / 0") ?? false, "\(String(describing: screen.status(localizer))) \(screen.viewModel.page)")
+        screen.viewModel.abandon()
+        screen.viewModel.changeKind(by: 2)   // true or false
+        var rng = SeededRandomNumberGenerator(seed: 3)
+        screen.viewModel.start(using: &rng)
+        let footer = screen.activeKeys(localizer).footerHints.map(\.key)
+        XCTAssertTrue(footer.contains("t f"), "\(footer)")
+        XCTAssertFalse(footer.contains { $0.contains("a-d") || $0.contains("a-f") }, "\(footer)")
+    }
+
     func testEscAsksBeforeAbandoning() throws {
         let (screen, localizer) = try makeScreen(.en)
         startOnKnownQuestion(screen)
