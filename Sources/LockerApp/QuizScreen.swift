@@ -80,7 +80,7 @@ public final class QuizScreen: Screen {
                 self.viewModel.start()
             },
             KeyBinding([.character("h")], "h", help: l.t("History of finished quizzes"), footer: l.t("history")) {
-                self.historyList.select(self.viewModel.history.quizzes.count - 1)
+                self.historyList.select(0)   // newest first
                 self.viewModel.showHistory()
             },
             KeyBinding([.escape], "Esc", help: l.t("Hide the message about a quiz file")) { _ in
@@ -156,9 +156,10 @@ public final class QuizScreen: Screen {
                 self.viewModel.openReview(self.reviewList.selected)
             },
             KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("back")) {
-                self.viewModel.backToStart()
+                self.viewModel.backFromResult()
             },
             KeyBinding([.character("h")], "h", help: l.t("History of finished quizzes")) {
+                if !self.viewModel.resultFromHistory { self.historyList.select(0) }
                 self.viewModel.showHistory()
             },
         ])
@@ -195,7 +196,7 @@ public final class QuizScreen: Screen {
                 self.historyList.setCount(self.viewModel.history.quizzes.count)
                 guard !self.viewModel.history.quizzes.isEmpty else { return false }
                 self.reviewList = ListState()
-                self.viewModel.openPast(self.historyList.selected)
+                self.viewModel.openPast(self.viewModel.history.quizzes.count - 1 - self.historyList.selected)
                 return true
             }.disabled {
                 self.viewModel.history.quizzes.isEmpty ? l.t("No finished quiz yet.") : nil
@@ -529,13 +530,16 @@ public final class QuizScreen: Screen {
             return
         }
         let listRect = Self.historyListRect(rect)
-        ListView().render(historyList, into: surface, rect: listRect) { index, _ in
-            let record = quizzes[index]
+        ListView().render(historyList, into: surface, rect: listRect) { row, _ in
+            // Newest first: the last quiz kept is the first row.
+            let record = quizzes[quizzes.count - 1 - row]
             let result = record.passed ? self.verdictMark(.right, context.glyphs) : self.verdictMark(.wrong, context.glyphs)
             let questions = l.n("{count} question", "{count} questions", count: record.items.count)
-            return [result, Span(" " + LocalTime.minutes(record.date) + "  "),
-                    Span("\(record.points)/\(record.maxPoints)  \(record.percent) %  ", Style(.text, [.bold])),
-                    Span(questions + " · " + self.kindName(record.kind, l), Style(.muted))]
+            let lead = " " + LocalTime.minutes(record.date) + "  "
+            let score = "\(record.points)/\(record.maxPoints)  \(record.percent) %  "
+            let room = listRect.width - 1 - result.text.displayWidth - lead.displayWidth - score.displayWidth - (quizzes.count > listRect.height ? 1 : 0)
+            return [result, Span(lead), Span(score, Style(.text, [.bold])),
+                    Span((questions + " · " + self.kindName(record.kind, l)).truncated(toWidth: max(1, room), ellipsis: context.glyphs.ellipsis), Style(.muted))]
         }
     }
 }

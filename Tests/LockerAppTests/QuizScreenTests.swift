@@ -95,4 +95,29 @@ final class QuizScreenTests: XCTestCase {
         _ = screen.handle(.escape); _ = screen.handle(.character("h"))
         XCTAssertTrue(render(screen, localizer, 80, 21).text.contains("10 %") || screen.viewModel.history.quizzes.count == 1)
     }
+
+    /// Issue 28, item 13: the history is newest first; Enter opens a quiz and Esc returns to the
+    /// history, not the start page; rows end with an ellipsis when cut.
+    func testHistoryIsNewestFirstAndEscReturnsToIt() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        _ = screen.handle(.left); _ = screen.handle(.left); _ = screen.handle(.left)   // 5 questions
+        for answer in ["a", "b"] {
+            startOnKnownQuestion(screen)
+            for _ in 0..<5 {
+                _ = screen.handle(.character(Character(answer))); _ = screen.handle(.character("r")); _ = screen.handle(.enter)
+            }
+            _ = screen.handle(.escape)
+        }
+        let quizzes = screen.viewModel.history.quizzes
+        XCTAssertEqual(quizzes.count, 2)
+        _ = screen.handle(.character("h"))
+        XCTAssertEqual(screen.viewModel.page, .history)
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.viewModel.shownRecord, quizzes.last, "the first row is the newest quiz")
+        _ = screen.handle(.escape)
+        XCTAssertEqual(screen.viewModel.page, .history, "Esc goes back to the history")
+        let narrow = render(screen, localizer, 40, 21).lines.filter { $0.contains("%") }
+        XCTAssertEqual(narrow.count, 2)
+        XCTAssertTrue(narrow.allSatisfy { $0.hasSuffix("…") }, "\(narrow)")
+    }
 }

@@ -234,6 +234,7 @@ public final class QuizViewModel: ViewModel {
         }
         shownRecord = record
         reviewing = nil
+        resultFromHistory = false
         questions = []
         answered = []
         page = .result
@@ -276,8 +277,17 @@ public final class QuizViewModel: ViewModel {
         guard history.quizzes.indices.contains(index) else { return }
         shownRecord = history.quizzes[index]
         reviewing = nil
+        resultFromHistory = true
         page = .result
         notifyChanged()
+    }
+
+    /// Whether the result page shows a quiz opened from the history (Esc goes back there).
+    public private(set) var resultFromHistory = false
+
+    /// Leaves the result page: to the history it was opened from, else to the start page.
+    public func backFromResult() {
+        if resultFromHistory { showHistory() } else { backToStart() }
     }
 
     public func backToStart() {
