@@ -146,7 +146,7 @@ public final class GradesScreen: Screen {
     }
 
     /// The keys that close the needs panel while it is shown (the `n` and "Esc Enter" bindings).
-    private static let needsClosingKeys: [Key] = [.character("n"), .escape, .enter]
+    private static let needsClosingKeys: [Key] = [.character("w"), .escape, .enter]
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
         [browsingKeys(l), searchKeys(l), formKeys(editForm ?? GradesEditForm(viewModel: viewModel), l)]
@@ -196,10 +196,9 @@ public final class GradesScreen: Screen {
                        footer: l.t("edit unit")) {
                 self.editUnit()
             },
-            // With a search kept (and the panel hidden), n falls through to step through its matches.
-            KeyBinding([.character("n")], "n", help: l.t("What do I need: the mark still needed in each block"),
+            // Its own key: n and N step through a search's matches.
+            KeyBinding([.character("w")], "w", help: l.t("What do I need: the mark still needed in each block"),
                        footer: l.t("what do I need")) { _ in
-                guard self.showNeeds || self.search.query.isEmpty else { return false }
                 self.mode = self.showNeeds ? .browsing : .needs
                 return true
             },
@@ -296,6 +295,8 @@ public final class GradesScreen: Screen {
         if let problem = viewModel.saveProblem { return problem }
         if let form = editForm, let problem = form.problem { return problem }
         if !reportedLoadProblem, let problem = viewModel.loadProblem { return problem }
+        // A search in force says which match is shown ("3 of 12 matches"), or that none is.
+        if mode == .browsing, let found = search.status(l) { return found }
         if case .course(let id, let unitID, _)? = selectedRow, let course = viewModel.course(id), let unit = viewModel.unit(unitID) {
             // Each coefficient next to what it weighs: the unit's in the block, the course's in the unit.
             return l.t("{unit} (coefficient {unitCoefficient}) · {course} (coefficient {coefficient} in the unit)",

@@ -15,6 +15,21 @@ final class MemoryRepository<Value>: Repository {
 final class GradesScreenTests: XCTestCase {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// Issue 28, item 5: the search says which match is shown, or that there is none.
+    func testTheSearchSaysWhichMatchIsShown() throws {
+        let (screen, localizer, _) = try makeScreen(marks: [:])
+        _ = screen.handle(.character("/"))
+        for c in "stage" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        let first = screen.status(localizer) ?? ""
+        XCTAssertTrue(first.range(of: #"^\d+ of \d+ match(es)? for “stage”$"#, options: .regularExpression) != nil, first)
+        _ = screen.handle(.escape)
+        _ = screen.handle(.character("/"))
+        for c in "zzqx" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.status(localizer), "No match for “zzqx”")
+    }
+
     func makeScreen(_ language: Language = .en, marks: [String: Double] = [:]) throws -> (GradesScreen, Localizer, MemoryRepository<GradeBook>) {
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         var book = try GradeBook.load(from: root.appendingPathComponent("Data/grades/grades.json"), localizer)
@@ -87,7 +102,7 @@ final class GradesScreenTests: XCTestCase {
         marks["Projet tuteuré"] = 8
         for unit in book.units where unit.code == 6 { for course in unit.courses { marks[course.name] = 8 } }
         let (screen, localizer, _) = try makeScreen(marks: marks)
-        _ = screen.handle(.character("n"))
+        _ = screen.handle(.character("w"))
         let surface = render(screen, localizer, 120, 37)
         XCTAssertTrue(surface.text.contains("Projet/Stage: at risk — needs 11.20 in every ungraded course"), surface.text)
         XCTAssertTrue(surface.text.contains("Total: on track — needs 6.40 in every ungraded course"), surface.text)
@@ -95,7 +110,10 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertTrue(surface.text.contains("Year: ! at risk, needs 11.20") || surface.text.contains("Year: ⚠ at risk, needs 11.20"),
                       "the header says the same: \(surface.text)")
         assertGolden(surface, "grades-needs-en-120x40")
+        // Issue 28, item 5: one key, one meaning — n is the search's, w the panel's.
         _ = screen.handle(.escape)
+        XCTAssertFalse(screen.handle(.character("n")) && screen.capturesText, "n no longer opens the panel")
+        XCTAssertFalse(render(screen, localizer, 120, 37).text.contains("needs 6.40 in every ungraded course"), "n does not open the panel")
         _ = screen.handle(.home)
         _ = screen.handle(.enter)   // fold Total
         let folded = render(screen, localizer, 80, 21).text
