@@ -15,11 +15,11 @@ struct GradesNeedsPanel {
         let outlook = book.outlook(needs: needs)
         var lines: [(String, Style)] = []
         for (block, entry) in zip(book.blocks, outlook.blocks) {
-            lines.append((block.name + ": " + entry.status.sentence(needed: entry.needed, unbounded: entry.unbounded, l),
+            lines.append((l.t("{label}: {value}", ["label": block.name, "value": entry.status.sentence(needed: entry.needed, unbounded: entry.unbounded, l)]),
                           GradesStyle.style(entry.status, bold: false)))
         }
         let year = outlook.year
-        lines.append((l.t("Year") + ": " + year.status.sentence(needed: year.needed, unbounded: year.unbounded, l),
+        lines.append((l.t("{label}: {value}", ["label": l.t("Year"), "value": year.status.sentence(needed: year.needed, unbounded: year.unbounded, l)]),
                       GradesStyle.style(year.status, bold: true)))
         let ranked = leverageByCourse(needs)
         if !ranked.isEmpty {
@@ -27,8 +27,8 @@ struct GradesNeedsPanel {
             lines.append((l.t("One more point on … raises the block averages by"), Style(.title, [.bold])))
             for entry in ranked {
                 let marker = entry.courseID == selectedCourse ? g.pointer : " "
-                let effects = entry.effects.map { "\($0.block) +\(GradeFormat.needed($0.value))" }.joined(separator: ", ")
-                lines.append((marker + entry.name + ": " + effects, entry.courseID == selectedCourse ? Style(.accent, [.bold]) : Style(.text)))
+                let effects = entry.effects.map { "\($0.block) +\(GradeFormat.needed($0.value, l))" }.joined(separator: ", ")
+                lines.append((marker + l.t("{label}: {value}", ["label": entry.name, "value": effects]), entry.courseID == selectedCourse ? Style(.accent, [.bold]) : Style(.text)))
             }
         }
         return lines

@@ -300,8 +300,8 @@ public final class GradesScreen: Screen {
         if case .course(let id, let unitID, _)? = selectedRow, let course = viewModel.course(id), let unit = viewModel.unit(unitID) {
             // Each coefficient next to what it weighs: the unit's in the block, the course's in the unit.
             return l.t("{unit} (coefficient {unitCoefficient}) · {course} (coefficient {coefficient} in the unit)",
-                       ["unit": unit.title, "unitCoefficient": NumberText.compact(unit.coefficient),
-                        "coefficient": NumberText.compact(course.coefficient), "course": course.name])
+                       ["unit": unit.title, "unitCoefficient": GradeFormat.coefficient(unit.coefficient, l),
+                        "coefficient": GradeFormat.coefficient(course.coefficient, l), "course": course.name])
         }
         return nil
     }
@@ -340,14 +340,14 @@ public final class GradesScreen: Screen {
         let year = viewModel.results.year
         var text = GradesStyle.glyph(year.status, g) + " " + year.status.word(l)
         if !year.status.isFinal, let needed = year.needed {
-            text += ", " + l.t("needs {mark}", ["mark": GradeFormat.needed(needed)])
+            text += ", " + l.t("needs {mark}", ["mark": GradeFormat.needed(needed, l)])
         }
-        var spans = [Span(" " + l.t("Year") + ": ", Style(.title, [.bold])), Span(text, GradesStyle.style(year.status, bold: true))]
+        var spans = [Span(" " + l.t("{label}: {value}", ["label": l.t("Year"), "value": ""]), Style(.title, [.bold])), Span(text, GradesStyle.style(year.status, bold: true))]
         for block in viewModel.book.blocks {
             let average = viewModel.blockAverage(block.id), status = viewModel.blockOutlook(block.id).status
             spans.append(Span("  " + g.separator + " ", Style(.border)))
             spans.append(Span(block.name + " ", Style(.text)))
-            spans.append(Span(GradesStyle.mark(average, g) + " " + GradesStyle.glyph(status, g), GradesStyle.style(status, bold: false)))
+            spans.append(Span(GradesStyle.mark(average, g, l) + " " + GradesStyle.glyph(status, g), GradesStyle.style(status, bold: false)))
         }
         surface.write(spans, x: rect.x, y: rect.y, clip: rect)
     }
@@ -391,7 +391,7 @@ public final class GradesScreen: Screen {
                 let average = viewModel.unitAverage(id)
                 let fold = folded.contains(blockID + "/" + id) ? (g.ascii ? "+" : "▸") : " "
                 surface.write("  " + fold + " " + unit.title.truncated(toWidth: nameWidth - 4, ellipsis: g.ellipsis), x: row.x, y: row.y, style: styled(Style(.accent, [.bold])), clip: row)
-                surface.write((GradesStyle.times(g) + NumberText.compact(unit.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
+                surface.write((GradesStyle.times(g) + GradeFormat.coefficient(unit.coefficient, context.localizer)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
                 if unit.professional {
                     surface.write(context.localizer.t("pro"), x: sliderX, y: row.y, style: styled(Style(.muted)), clip: row)
                 }
@@ -402,7 +402,7 @@ public final class GradesScreen: Screen {
                 guard let c = viewModel.course(id) else { continue }
                 let standing = viewModel.book.standing(c.mark)
                 surface.write("      " + c.name.truncated(toWidth: nameWidth - 6, ellipsis: g.ellipsis), x: row.x, y: row.y, style: base, clip: row)
-                surface.write((GradesStyle.times(g) + NumberText.compact(c.coefficient)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
+                surface.write((GradesStyle.times(g) + GradeFormat.coefficient(c.coefficient, context.localizer)).padded(toWidth: coefficientWidth - 1, alignment: .right), x: coefficientX, y: row.y, style: styled(Style(.muted)), clip: row)
                 Slider(value: c.mark, maximum: viewModel.book.scale, marker: viewModel.book.passMark, style: GradesStyle.style(standing, bold: false))
                     .render(into: surface, rect: Rect(x: sliderX, y: row.y, width: sliderWidth, height: 1))
                 writeAverage(c.mark, glyph: nil, style: GradesStyle.style(standing, bold: true),
@@ -424,7 +424,7 @@ public final class GradesScreen: Screen {
     /// keeps the meaning without colour), in `style`.
     private func writeAverage(_ value: Double?, glyph: String?, style: Style, x: Int, y: Int, surface: Surface, g: Glyphs,
                               selected: Bool, clip: Rect) {
-        let text = GradesStyle.mark(value, g).padded(toWidth: 5, alignment: .right) + (glyph.map { " " + $0 } ?? "")
+        let text = GradesStyle.mark(value, g, viewModel.localizer).padded(toWidth: 5, alignment: .right) + (glyph.map { " " + $0 } ?? "")
         surface.write(text, x: x, y: y, style: selected ? Style(.selection, [.bold]) : style, clip: clip)
     }
 }
@@ -432,8 +432,8 @@ public final class GradesScreen: Screen {
 /// Colours, glyphs and words of a standing, shared by the Grades views.
 enum GradesStyle {
     /// A mark or average with two decimals, "—" (ASCII "-") when there is none.
-    static func mark(_ value: Double?, _ g: Glyphs) -> String {
-        value == nil && g.ascii ? "-" : GradeFormat.mark(value)
+    static func mark(_ value: Double?, _ g: Glyphs, _ l: Localizer) -> String {
+        GradeFormat.mark(value, l)   // "—" when ungraded: "--" in ASCII, never a lone minus
     }
 
     /// The coefficient sign: "×6" (ASCII "x6").

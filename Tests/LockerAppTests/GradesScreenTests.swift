@@ -30,6 +30,15 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertEqual(screen.status(localizer), "No match for “zzqx”")
     }
 
+    /// Issue 28, item 7: numbers follow the language — "11,00" and "il faut 9,96" in French.
+    func testNumbersUseTheLanguagesDecimalSeparator() throws {
+        let (screen, localizer, _) = try makeScreen(.fr, marks: ["Programmation Objets": 11])
+        let text = render(screen, localizer, 120, 37).text
+        XCTAssertTrue(text.contains("11,00"), text)
+        XCTAssertFalse(text.contains("11.00"), text)
+        XCTAssertTrue(text.range(of: #"il faut \d+,\d\d"#, options: .regularExpression) != nil, text)
+    }
+
     func makeScreen(_ language: Language = .en, marks: [String: Double] = [:]) throws -> (GradesScreen, Localizer, MemoryRepository<GradeBook>) {
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         var book = try GradeBook.load(from: root.appendingPathComponent("Data/grades/grades.json"), localizer)

@@ -184,19 +184,26 @@ public struct GradeBookError: Error, Equatable, CustomStringConvertible {
 public enum GradeFormat {
     /// A mark or average with two decimals, cut (not rounded) so that a shown 10.00 always
     /// means at least 10: 9.996 shows as 9.99.
-    public static func mark(_ value: Double?) -> String {
+    /// With `l`, the decimal separator is the language's ("11,00" in fr, es and it).
+    public static func mark(_ value: Double?, _ l: Localizer? = nil) -> String {
         guard let value, let hundredths = NumberText.whole(value * 100 + 1e-7, .down) else { return "—" }
-        return twoDecimals(hundredths)
+        return twoDecimals(hundredths, l)
     }
 
     /// A needed mark with two decimals, rounded up: the shown mark is always enough.
-    public static func needed(_ value: Double) -> String {
+    public static func needed(_ value: Double, _ l: Localizer? = nil) -> String {
         guard let hundredths = NumberText.whole(value * 100 - 1e-7, .up) else { return "—" }
-        return twoDecimals(hundredths)
+        return twoDecimals(hundredths, l)
     }
 
-    private static func twoDecimals(_ hundredths: Int) -> String {
+    /// A coefficient as short as it can be ("2", "1.5"), with the language's separator.
+    public static func coefficient(_ value: Double, _ l: Localizer) -> String {
+        NumberText.compact(value).replacing(".", with: l.t(".", context: "decimal separator"))
+    }
+
+    private static func twoDecimals(_ hundredths: Int, _ l: Localizer?) -> String {
         let cents = abs(hundredths % 100)
-        return (hundredths < 0 ? "-" : "") + "\(abs(hundredths / 100))." + (cents < 10 ? "0" : "") + "\(cents)"
+        let separator = l?.t(".", context: "decimal separator") ?? "."
+        return (hundredths < 0 ? "-" : "") + "\(abs(hundredths / 100))" + separator + (cents < 10 ? "0" : "") + "\(cents)"
     }
 }

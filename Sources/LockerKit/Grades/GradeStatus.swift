@@ -54,14 +54,14 @@ public enum GradeStatus: String, Sendable, Codable, CaseIterable {
     /// every ungraded course". `needed` is the smallest uniform mark that passes; `unbounded`
     /// the mark it would take without the scale's bounds (for out of reach).
     public func sentence(needed: Double?, unbounded: Double? = nil, _ l: Localizer) -> String {
-        let mark = GradeFormat.needed(needed ?? 0)
+        let mark = GradeFormat.needed(needed ?? 0, l)
         switch self {
         case .passed: return l.t("passed — every course is marked")
         case .secured: return l.t("secured — passes even with 0 in every ungraded course")
         case .onTrack: return l.t("on track — needs {mark} in every ungraded course", ["mark": mark])
         case .atRisk: return l.t("at risk — needs {mark} in every ungraded course", ["mark": mark])
         case .outOfReach:
-            if let unbounded { return l.t("out of reach — would need {mark} in every ungraded course", ["mark": GradeFormat.needed(unbounded)]) }
+            if let unbounded { return l.t("out of reach — would need {mark} in every ungraded course", ["mark": GradeFormat.needed(unbounded, l)]) }
             return l.t("out of reach — nothing left to grade can bring it to the pass mark")
         case .failed: return l.t("failed — every course is marked and the average is below the pass mark")
         case .notStarted: return l.t("no marks yet — needs {mark} in every course", ["mark": mark])

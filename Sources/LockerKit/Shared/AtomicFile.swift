@@ -22,7 +22,7 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
     public func localized(_ l: Localizer) -> String {
         switch self {
         case .cannotCreateDirectory(let path, let code), .writeFailed(let path, let code):
-            return path + ": " + StorageError.reason(code, l)
+            return l.t("{label}: {value}", ["label": path, "value": StorageError.reason(code, l)])
         }
     }
 

@@ -115,13 +115,13 @@ public struct WorkoutError: Error, Equatable, CustomStringConvertible {
     public func message(_ l: Localizer) -> String {
         let place = line.map { l.t("{file}, line {line}", ["file": file, "line": String($0)]) }
             ?? byteOffset.map { l.t("{file}, byte {offset}", ["file": file, "offset": String($0)]) } ?? file
-        return place + ": " + what(l)
+        return l.t("{label}: {value}", ["label": place, "value": what(l)])
     }
 
     /// The same without the file's name, for a place that already shows it (a row of the list).
     public func messageWithinFile(_ l: Localizer) -> String {
-        if let line { return l.t("line {line}", ["line": String(line)]) + ": " + what(l) }
-        if let byteOffset { return l.t("byte {offset}", ["offset": String(byteOffset)]) + ": " + what(l) }
+        if let line { return l.t("{label}: {value}", ["label": l.t("line {line}", ["line": String(line)]), "value": what(l)]) }
+        if let byteOffset { return l.t("{label}: {value}", ["label": l.t("byte {offset}", ["offset": String(byteOffset)]), "value": what(l)]) }
         return what(l)
     }
 
