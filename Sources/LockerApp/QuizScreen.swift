@@ -17,13 +17,13 @@ public final class QuizScreen: Screen {
 
     /// What the Quiz tab shows: one value, read from the view-model's page and the abandon
     /// question; the keys, the footer, `capturesText` and the drawing derive from it.
-    enum Mode: Equatable { case start, question, abandoning, result, review(Int), history }
+    enum Mode: Equatable { case start, question, feedback, abandoning, result, review(Int), history }
 
     var mode: Mode {
         if abandonDialog != nil { return .abandoning }
         switch viewModel.page {
         case .start: return .start
-        case .question: return .question
+        case .question: return viewModel.feedback == nil ? .question : .feedback
         case .result: return viewModel.reviewing.map { .review($0) } ?? .result
         case .history: return .history
         }
@@ -49,7 +49,7 @@ public final class QuizScreen: Screen {
     }
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
-        [startKeys(l), questionKeys(l), abandonKeys(l), resultKeys(l), reviewKeys(l), historyKeys(l)]
+        [startKeys(l), questionKeys(l), feedbackKeys(l), abandonKeys(l), resultKeys(l), reviewKeys(l), historyKeys(l)]
     }
 
     /// The table of the mode; while the abandon question is open, its keys only.
@@ -57,6 +57,7 @@ public final class QuizScreen: Screen {
         switch mode {
         case .start: return startKeys(l)
         case .question: return questionKeys(l)
+        case .feedback: return feedbackKeys(l)
         case .abandoning: return abandonKeys(l)
         case .result: return resultKeys(l)
         case .review: return reviewKeys(l)
@@ -82,6 +83,10 @@ public final class QuizScreen: Screen {
             KeyBinding([.character("h")], "h", help: l.t("History of finished quizzes"), footer: l.t("history")) {
                 self.historyList.select(0)   // newest first
                 self.viewModel.showHistory()
+            },
+            KeyBinding([.character("x")], "x", help: l.t("Exam mode: right or wrong told only at the end (on or off, remembered)"),
+                       footer: l.t("exam mode")) {
+                self.viewModel.toggleExamMode()
             },
             KeyBinding([.escape], "Esc", help: l.t("Hide the message about a quiz file")) { _ in
                 guard !self.viewModel.problems.isEmpty else { return false }
@@ -130,6 +135,20 @@ public final class QuizScreen: Screen {
                                                    message: l.t("This quiz will not be counted or kept."),
                                                    yesLabel: l.t("Abandon"), noLabel: l.t("Continue"))
                 return true
+            },
+        ])
+    }
+
+    /// After an answer (outside exam mode): right or wrong is shown; Enter goes on.
+    private func feedbackKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "quiz-feedback", title: l.t("Your answer") + " / " + l.t("Right answer"), [
+            KeyBinding([.enter], "Enter", help: l.t("Go on to the next question (or the result)"), footer: l.t("next")) {
+                self.viewModel.continueAfterFeedback()
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("abandon")) {
+                self.abandonDialog = ConfirmDialog(title: l.t("Abandon the quiz?"),
+                                                   message: l.t("This quiz will not be counted or kept."),
+                                                   yesLabel: l.t("Abandon"), noLabel: l.t("Continue"))
             },
         ])
     }
@@ -236,7 +255,9 @@ public final class QuizScreen: Screen {
     public func status(_ l: Localizer) -> String? {
         if let problem = viewModel.problems.last { return problem }
         if viewModel.page == .question {
-            return l.t("Question {number} / {total}", ["number": String(viewModel.currentIndex + 1), "total": String(viewModel.questions.count)])
+            // While an answer's feedback shows, the question is the one just answered.
+            let number = viewModel.feedback == nil ? viewModel.currentIndex + 1 : viewModel.currentIndex
+            return l.t("Question {number} / {total}", ["number": String(number), "total": String(viewModel.questions.count)])
                 + " · " + scoreText(l)
         }
         return nil
@@ -269,9 +290,17 @@ public final class QuizScreen: Screen {
         let area = rect.inset(dx: 1, dy: 0)
         switch viewModel.page {
         case .start: renderStart(into: surface, rect: area, context: context)
-        case .question: renderQuestion(into: surface, rect: area, context: context)
+        case .question:
+            if let item = viewModel.feedback {
+                renderAnswer(item, number: viewModel.answered.count, total: viewModel.questions.count, into: surface, rect: area, context: context)
+                surface.write(context.localizer.t("Enter goes on."), x: area.x, y: area.maxY - 1, style: Style(.muted), clip: area)
+            } else {
+                renderQuestion(into: surface, rect: area, context: context)
+            }
         case .result:
-            if let index = viewModel.reviewing { renderReview(index, into: surface, rect: area, context: context) }
+            if let index = viewModel.reviewing, let record = viewModel.shownRecord, record.items.indices.contains(index) {
+                renderAnswer(record.items[index], number: index + 1, total: record.items.count, into: surface, rect: area, context: context)
+            }
             else { renderResult(into: surface, rect: area, context: context) }
         case .history: renderHistory(into: surface, rect: area, context: context)
         }
@@ -313,9 +342,12 @@ public final class QuizScreen: Screen {
                           x: rect.x, y: y, style: Style(.warn), clip: rect)
             y += 1
         }
-        y += 1
+        let exam = viewModel.examMode ? l.t("on: right or wrong is told at the end") : l.t("off: right or wrong is told after each answer")
+        surface.write(l.t("Exam mode:"), x: rect.x, y: y, style: Style(.muted), clip: rect)
+        surface.write(exam + "  (x)", x: rect.x + 16, y: y, style: viewModel.examMode ? Style(.active, [.bold]) : Style(.text), clip: rect)
+        y += 2
         // How a question is scored, before the first one.
-        for line in WordWrap.wrap(l.t("Scoring: a penalty question gives 10 for the right sanction and who gives it, 5 for the right sanction alone, 0 otherwise; other questions give 10 or 0. 80 % of the maximum passes."), width: rect.width) {
+        for line in WordWrap.wrap(l.t("Scoring: a penalty question gives 10 for the right sanction and who gives it, 5 for the right sanction alone, 0 otherwise; other questions give 10 or 0. 80% of the maximum passes."), width: rect.width) {
             surface.write(line, x: rect.x, y: y, style: Style(.text), clip: rect)
             y += 1
         }
@@ -444,10 +476,9 @@ public final class QuizScreen: Screen {
         }
     }
 
-    private func renderReview(_ index: Int, into surface: Surface, rect: Rect, context: RenderContext) {
-        guard let record = viewModel.shownRecord, record.items.indices.contains(index) else { return }
+    /// One answer beside the right one: in a review, and after each answer outside exam mode.
+    private func renderAnswer(_ item: QuizItem, number: Int, total: Int, into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
-        let item = record.items[index]
         var y = rect.y + 1
         let verdictText: String
         switch item.verdict {
@@ -455,7 +486,7 @@ public final class QuizScreen: Screen {
         case .partial: verdictText = l.t("partly right")
         case .wrong: verdictText = l.t("wrong")
         }
-        var x = surface.write(l.t("Question {number} / {total}", ["number": String(index + 1), "total": String(record.items.count)]) + " · ",
+        var x = surface.write(l.t("Question {number} / {total}", ["number": String(number), "total": String(total)]) + " · ",
                               x: rect.x, y: y, style: Style(.accent, [.bold]), clip: rect)
         x = surface.write([verdictMark(item.verdict, context.glyphs)], x: x, y: y, clip: rect)
         surface.write(" " + verdictText + " · " + l.n("{count} point", "{count} points", count: item.points), x: x, y: y, style: Style(.text, [.bold]), clip: rect)

@@ -359,12 +359,21 @@ final class QuizEndToEndTests: XCTestCase {
             XCTAssertTrue(try session.screen().contains("Question 1 / 5"), "Enter is refused until the answer is complete")
             try session.send("r")
             try session.send("Enter")
+            // Issue 28, item 9: right or wrong at once, with the right answer; Enter goes on.
+            let feedback = try session.waitFor("Enter goes on.")
+            XCTAssertTrue(feedback.contains("Right answer") && feedback.contains("Article "), feedback)
+            XCTAssertTrue(feedback.contains("right") || feedback.contains("wrong"), feedback)
+            try session.send("Enter")
             try session.waitFor("Question 2 / 5")
             for number in 3...5 {
                 try session.send("b", "j", "Enter")
+                try session.waitFor("Enter goes on.")
+                try session.send("Enter")
                 try session.waitFor("Question \(number) / 5")
             }
             try session.send("c", "r", "j", "Enter")
+            try session.waitFor("Enter goes on.")
+            try session.send("Enter")
             try session.waitFor("/ 50 points")
             try session.waitFor("Review: Enter opens")
             try session.send("Enter")

@@ -51,7 +51,7 @@ final class QuizScreenTests: XCTestCase {
     /// score, and the footer offers exactly the answer keys of the question's kind.
     func testScoringIsExplainedAndTheFooterFitsTheQuestion() throws {
         let (screen, localizer) = try makeScreen(.en)
-        XCTAssertTrue(render(screen, localizer, 120, 37).text.contains("80 % of the maximum passes"))
+        XCTAssertTrue(render(screen, localizer, 120, 37).text.contains("80% of the maximum passes"))
         startOnKnownQuestion(screen)
         XCTAssertTrue(screen.status(localizer)?.hasSuffix("· score 0 / 0") ?? false, "\(String(describing: screen.status(localizer))) \(screen.viewModel.page)")
         screen.viewModel.abandon()
@@ -84,6 +84,8 @@ final class QuizScreenTests: XCTestCase {
         startOnKnownQuestion(screen)
         for _ in 0..<5 {
             _ = screen.handle(.character("a")); _ = screen.handle(.character("r")); _ = screen.handle(.enter)
+            XCTAssertNotNil(screen.viewModel.feedback, "right or wrong is shown at once")
+            _ = screen.handle(.enter)
         }
         XCTAssertEqual(screen.viewModel.page, .result)
         let result = render(screen, localizer, 80, 21).text
@@ -98,6 +100,30 @@ final class QuizScreenTests: XCTestCase {
 
     /// Issue 28, item 13: the history is newest first; Enter opens a quiz and Esc returns to the
     /// history, not the start page; rows end with an ellipsis when cut.
+    /// Issue 28, item 9: after each answer the screen says right or wrong, with the right
+    /// answer and the article, until Enter; exam mode (x, remembered) keeps them to the end.
+    func testRightOrWrongAtOnceUnlessInExamMode() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        startOnKnownQuestion(screen)
+        _ = screen.handle(.character("a")); _ = screen.handle(.character("r")); _ = screen.handle(.enter)
+        let shown = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(shown.contains("Right answer") && shown.contains("Article "), shown)
+        XCTAssertTrue(shown.contains("Question 1 / 20 · "), shown)
+        XCTAssertEqual(screen.activeKeys(localizer).footerHints.map(\.key).first, "Enter")
+        _ = screen.handle(.character("b"))
+        XCTAssertNil(screen.viewModel.draft.sanction, "answer keys wait for Enter")
+        _ = screen.handle(.enter)
+        XCTAssertNil(screen.viewModel.feedback)
+        XCTAssertEqual(screen.viewModel.currentIndex, 1)
+        screen.viewModel.abandon()
+        _ = screen.handle(.character("x"))
+        XCTAssertTrue(screen.viewModel.examMode)
+        startOnKnownQuestion(screen)
+        _ = screen.handle(.character("a")); _ = screen.handle(.character("r")); _ = screen.handle(.enter)
+        XCTAssertNil(screen.viewModel.feedback, "exam mode tells nothing until the end")
+        XCTAssertEqual(screen.viewModel.currentIndex, 1)
+    }
+
     func testHistoryIsNewestFirstAndEscReturnsToIt() throws {
         let (screen, localizer) = try makeScreen(.en)
         _ = screen.handle(.left); _ = screen.handle(.left); _ = screen.handle(.left)   // 5 questions
@@ -105,6 +131,7 @@ final class QuizScreenTests: XCTestCase {
             startOnKnownQuestion(screen)
             for _ in 0..<5 {
                 _ = screen.handle(.character(Character(answer))); _ = screen.handle(.character("r")); _ = screen.handle(.enter)
+                _ = screen.handle(.enter)   // past the answer's feedback
             }
             _ = screen.handle(.escape)
         }

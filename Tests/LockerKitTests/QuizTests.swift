@@ -69,6 +69,8 @@ final class QuizTests: XCTestCase {
             if model.draft.sanction == nil { model.pickSanction(Sanction.allCases.firstIndex(of: truth.sanction)!) }
             model.toggleReferee()
             XCTAssertTrue(model.submit())
+            XCTAssertNotNil(model.feedback, "right or wrong is told at once")
+            model.continueAfterFeedback()
         }
         XCTAssertEqual(model.page, .result)
         let record = try XCTUnwrap(model.shownRecord)

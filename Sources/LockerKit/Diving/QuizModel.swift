@@ -202,6 +202,9 @@ public struct QuizHistory: Codable, Equatable, Sendable {
     public var format = "locker-quiz-history"
     public var version = 1
     public var quizzes: [QuizRecord] = []
+    /// The exam mode chosen on the start page (right or wrong told only at the end); nil (an
+    /// older file) is off.
+    public var examMode: Bool?
     public init() {}
 }
 

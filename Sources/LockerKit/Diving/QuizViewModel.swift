@@ -128,6 +128,7 @@ public final class QuizViewModel: ViewModel {
             key.hasPrefix("p:") ? .penalty(String(key.dropFirst(2))) : .bank(String(key.dropFirst(2)))
         }
         answered = []
+        feedback = nil
         draft = Draft()
         missing = []
         page = .question
@@ -206,12 +207,40 @@ public final class QuizViewModel: ViewModel {
     }
 
     private func record(_ question: QuizQuestion, _ answer: QuizAnswer, _ points: Int) -> Bool {
-        answered.append(QuizItem(question: question, answer: answer, points: points))
+        let item = QuizItem(question: question, answer: answer, points: points)
+        answered.append(item)
         draft = Draft()
         missing = []
-        if answered.count == questions.count { finish() }
+        if examMode {
+            if answered.count == questions.count { finish() }
+        } else {
+            feedback = item   // right or wrong at once; Enter goes on
+        }
         notifyChanged()
         return true
+    }
+
+    /// The answer just given, shown beside the right one until Enter (off in exam mode).
+    public private(set) var feedback: QuizItem?
+
+    /// Exam mode: nothing is revealed until the end, as in an exam. Kept with the history.
+    public var examMode: Bool { history.examMode ?? false }
+
+    /// Switches exam mode (on the start page) and remembers it.
+    public func toggleExamMode() {
+        history.examMode = !examMode
+        do { try historyRepository.save(history) } catch {
+            problems.append(localizer.t("The quiz could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]))
+        }
+        notifyChanged()
+    }
+
+    /// Leaves the answer's feedback: the next question, or the result after the last one.
+    public func continueAfterFeedback() {
+        guard feedback != nil else { return }
+        feedback = nil
+        if answered.count == questions.count { finish() }
+        notifyChanged()
     }
 
     private func finish() {
@@ -244,6 +273,7 @@ public final class QuizViewModel: ViewModel {
     public func abandon() {
         questions = []
         answered = []
+        feedback = nil
         draft = Draft()
         missing = []
         page = .start
