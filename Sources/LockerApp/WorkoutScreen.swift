@@ -366,7 +366,7 @@ public final class WorkoutScreen: Screen {
             let s = current.summary
             let first = [MeasureText.dateTime(s.start), WorkoutSummaryText.distance(s, l),
                          l.t("{elapsed} elapsed, {moving} moving", ["elapsed": WorkoutText.duration(s.elapsedSeconds), "moving": WorkoutText.duration(s.movingSeconds)])]
-            var second = [WorkoutText.pace(s.paceSecondsPerKilometre, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)]
+            var second = [WorkoutText.pace(s.paceSecondsPerKilometre, sport: current.workout.kind, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)]
             if s.heartRateMin != nil {
                 second.append((context.glyphs.ascii ? "HR " : "♥ ") + l.t("{min}/{avg}/{max} bpm", ["min": WorkoutText.bpm(s.heartRateMin), "avg": WorkoutText.bpm(s.heartRateAverage), "max": WorkoutText.bpm(s.heartRateMax)]))
             }

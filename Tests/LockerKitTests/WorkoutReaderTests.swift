@@ -105,6 +105,14 @@ final class WorkoutReaderTests: XCTestCase {
         XCTAssertEqual(WorkoutAnalysis(locker).summary.elapsedSeconds, 4)
     }
 
+    /// Issue 27, item 11: a swim's pace is per 100 m, the swimmer's measure.
+    func testSwimPaceIsPerHundredMetres() {
+        XCTAssertEqual(WorkoutText.pace(1200, sport: "swimming", .english), "2:00 /100 m")
+        XCTAssertEqual(WorkoutText.pace(1200, sport: "lap_swimming", .english), "2:00 /100 m")
+        XCTAssertEqual(WorkoutText.pace(312, sport: "running", .english), "5:12 /km")
+        XCTAssertEqual(WorkoutText.pace(312, .english), "5:12 /km")
+    }
+
     func testBadInputNamesTheFileAndTheLine() {
         let truncated = problem("<gpx>\n<trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><time>2026-05-01T06:30:00Z</time>")
         XCTAssertEqual(truncated?.file, "bad.gpx")

@@ -25,7 +25,7 @@ public enum WorkoutSummaryText {
         rows.append(Row(label: l.t("Moving"), value: s.movingSeconds == nil ? movingUnknown : WorkoutText.duration(s.movingSeconds)))
         rows.append(Row(label: l.t("Distance"), value: distance(s, l)))
         rows.append(Row(label: l.t("Pace"), value: s.paceSecondsPerKilometre == nil ? l.t("unknown", context: "pace")
-                        : WorkoutText.pace(s.paceSecondsPerKilometre, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)))
+                        : WorkoutText.pace(s.paceSecondsPerKilometre, sport: w.kind, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)))
         rows.append(Row(label: l.t("Climb"), value: s.ascentMeters.flatMap { NumberText.whole($0) }.map { l.t("{value} m", ["value": String($0)]) } ?? l.t("unknown", context: "climb")))
         if s.heartRateMin != nil {
             rows.append(Row(label: l.t("Heart rate"), value: l.t("{min} / {avg} / {max} bpm (min / avg / max)",

@@ -10,10 +10,17 @@ public enum WorkoutText {
         return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
     }
 
-    /// "5:12 /km".
-    public static func pace(_ secondsPerKilometre: Double?, _ l: Localizer) -> String {
+    /// "5:12 /km", or for a swim (`sport` swimming) the swimmer's measure, "1:52 /100 m".
+    public static func pace(_ secondsPerKilometre: Double?, sport: String? = nil, _ l: Localizer) -> String {
         guard let p = secondsPerKilometre, p.isFinite, p > 0, p < 3600 else { return "—" }
+        if isSwim(sport) { return l.t("{value} /100 m", ["value": duration(p / 10)]) }
         return l.t("{value} /km", ["value": duration(p)])
+    }
+
+    /// Whether a file's sport is swimming (pool or open water).
+    public static func isSwim(_ sport: String?) -> Bool {
+        guard let sport = sport?.lowercased() else { return false }
+        return sport == "swim" || sport.hasPrefix("swimming") || sport.contains("_swim") || sport == "open_water"
     }
 
     /// "11.5 km/h".
