@@ -24,7 +24,8 @@ final class GradesEditForm {
     private static func name(_ text: String) -> FormCell { FormCell(.text(TextFieldState(text, maxLength: 80))) }
 
     private static func coefficient(_ text: String) -> FormCell {
-        FormCell(.text(TextFieldState(text, maxLength: 10, allowed: { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") })), width: 8)
+        FormCell(.text(TextFieldState(text, maxLength: 6, allowed: { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") },
+                                      accepts: { UnitForm.isCoefficientDraft($0) })), width: 8)
     }
 
     private static func rows(_ draft: UnitForm?) -> [[FormCell]] {
@@ -115,8 +116,16 @@ final class GradesEditForm {
     func render(into surface: Surface, area: Rect, context: RenderContext) {
         guard let draft else { return }
         let l = context.localizer
+        // A key the focused field refused says why, next to it.
+        var notes: [Int: String] = [:]
+        if let editing = form.state.editing, editing.refusedTyping {
+            let isCoefficient = form.state.row == 1 || form.state.column == 1
+            notes[form.state.row] = isCoefficient
+                ? l.t("a number from 0.01 to 100, e.g. 1{separator}5", ["separator": l.t(".", context: "decimal separator")])
+                : l.t("at most 80 characters")
+        }
         let look = FormLook(labels: [l.t("Name"), l.t("Coefficient")] + draft.courses.map { _ in "" },
-                            headings: [Self.firstCourseRow: [l.t("Courses"), l.t("coef.")]])
+                            headings: [Self.firstCourseRow: [l.t("Courses"), l.t("coef.")]], notes: notes)
         let rect = area.centered(width: min(area.width, 78), height: min(area.height, form.height(look) + (draft.courses.isEmpty ? 4 : 2)))
         surface.fill(rect)
         surface.drawBox(rect, title: l.t("Edit unit {code}", ["code": "UE\(draft.code)"]) + (viewModel.editor.hasChanges ? " *" : ""))

@@ -141,8 +141,20 @@ final class GradesScreenTests: XCTestCase {
         for c in "0" { _ = screen.handle(.character(c)) }
         _ = screen.handle(.enter)                  // keep the field
         _ = screen.handle(.enter)                  // try to save
-        XCTAssertEqual(screen.status(localizer), "“0” is not a coefficient: write a number above 0, e.g. 6 or 1.5.")
+        XCTAssertEqual(screen.status(localizer), "“0” is not a coefficient: write a number from 0.01 to 100, e.g. 6 or 1.5.")
         assertGolden(render(screen, localizer, 80, 21), "grades-edit-en-80x24")
+        // Issue 28, item 4: what cannot become a coefficient is refused as it is typed, and said.
+        _ = screen.handle(.character("i"))
+        _ = screen.handle(.control("u"))
+        for c in "1,5.5x999" { _ = screen.handle(.character(c)) }
+        XCTAssertTrue(render(screen, localizer, 80, 21).text.contains("a number from 0.01 to 100, e.g. 1.5"))
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.viewModel.editor.draft?.coefficient, "1,55", "a second separator, a letter and a third decimal are refused")
+        _ = screen.handle(.character("i"))
+        _ = screen.handle(.control("u"))
+        for c in "999999999999" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.viewModel.editor.draft?.coefficient, "99", "no coefficient above 100")
         _ = screen.handle(.escape)
         XCTAssertFalse(screen.capturesText)
         screen.flushPendingWork()

@@ -300,7 +300,7 @@ public struct UnitForm: Equatable, Sendable {
         if trimmedName.isEmpty { problems.append(Problem(field: .name, message: l.t("The unit needs a name."))) }
         let unitCoefficient = UnitForm.coefficient(coefficient)
         if unitCoefficient == nil {
-            problems.append(Problem(field: .coefficient, message: l.t("“{value}” is not a coefficient: write a number above 0, e.g. 6 or 1.5.", ["value": coefficient])))
+            problems.append(Problem(field: .coefficient, message: l.t("“{value}” is not a coefficient: write a number from 0.01 to 100, e.g. 6 or 1{separator}5.", ["value": coefficient, "separator": l.t(".", context: "decimal separator")])))
         }
         var used = existingCourseIDs
         var built: [GradeCourse] = []
@@ -308,7 +308,7 @@ public struct UnitForm: Equatable, Sendable {
             let rowName = row.name.trimmingSpaces
             if rowName.isEmpty { problems.append(Problem(field: .courseName(index), message: l.t("Course {number} needs a name.", ["number": String(index + 1)]))) }
             guard let value = UnitForm.coefficient(row.coefficient) else {
-                problems.append(Problem(field: .courseCoefficient(index), message: l.t("“{value}” is not a coefficient: write a number above 0, e.g. 6 or 1.5.", ["value": row.coefficient])))
+                problems.append(Problem(field: .courseCoefficient(index), message: l.t("“{value}” is not a coefficient: write a number from 0.01 to 100, e.g. 6 or 1{separator}5.", ["value": row.coefficient, "separator": l.t(".", context: "decimal separator")])))
                 continue
             }
             var id = row.id
@@ -324,9 +324,26 @@ public struct UnitForm: Equatable, Sendable {
         return .success(GradeUnit(id: unitID, code: code, name: trimmedName, coefficient: unitCoefficient, professional: professional, courses: built))
     }
 
-    /// A coefficient typed with a point or a comma; nil unless it is a number above 0.
+    /// The coefficients a unit or a course may have.
+    public static let coefficientRange = 0.01...100.0
+
+    /// A coefficient typed with a point or a comma; nil unless it is a number in
+    /// `coefficientRange` with at most two decimals.
     static func coefficient(_ text: String) -> Double? {
-        guard let value = Double(text.trimmingSpaces.replacing(",", with: ".")), value.isFinite, value > 0 else { return nil }
+        let trimmed = text.trimmingSpaces
+        guard isCoefficientDraft(trimmed), let value = Double(trimmed.replacing(",", with: ".")),
+              coefficientRange.contains(value) else { return nil }
         return value
+    }
+
+    /// Whether `text` can still become a coefficient as it is typed: digits, one decimal
+    /// separator (point or comma) with at most two decimals after it, and not above the range.
+    public static func isCoefficientDraft(_ text: String) -> Bool {
+        let separators = text.filter { $0 == "." || $0 == "," }
+        guard separators.count <= 1, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }) else { return false }
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "." || $0 == "," })
+        if parts.count == 2 && parts[1].count > 2 { return false }
+        guard let whole = Int(parts.first.map(String.init) ?? ""), !(parts.first ?? "").isEmpty else { return true }
+        return Double(whole) <= coefficientRange.upperBound
     }
 }

@@ -15,18 +15,26 @@ public struct TextFieldState: Equatable, Sendable {
     public var maxLength: Int?
     /// Which characters may be typed (nil = any printable one).
     public var allowed: (@Sendable (Character) -> Bool)?
+    /// A rule for the whole text (a number in range, one decimal separator): a character that
+    /// would break it is refused as it is typed.
+    public var accepts: (@Sendable (String) -> Bool)?
+    /// Whether the last character typed was refused (by `allowed`, `accepts` or the length), so
+    /// a form can say why instead of staying silent; the next accepted key clears it.
+    public private(set) var refusedTyping = false
 
     public init(_ text: String = "", masked: Bool = false, maxLength: Int? = nil,
-                allowed: (@Sendable (Character) -> Bool)? = nil) {
+                allowed: (@Sendable (Character) -> Bool)? = nil, accepts: (@Sendable (String) -> Bool)? = nil) {
         characters = Array(text)
         cursor = characters.count
         self.masked = masked
         self.maxLength = maxLength
         self.allowed = allowed
+        self.accepts = accepts
     }
 
     public static func == (a: TextFieldState, b: TextFieldState) -> Bool {
         a.characters == b.characters && a.cursor == b.cursor && a.masked == b.masked && a.maxLength == b.maxLength
+            && a.refusedTyping == b.refusedTyping
     }
 
     public var text: String {
@@ -36,6 +44,7 @@ public struct TextFieldState: Equatable, Sendable {
 
     /// Applies an editing key. Returns whether the key was used (unused keys go elsewhere).
     public mutating func handle(_ key: Key) -> Bool {
+        if case .character = key {} else { refusedTyping = false }
         switch key {
         case .character(let c):
             insert(c)
@@ -70,8 +79,15 @@ public struct TextFieldState: Equatable, Sendable {
     /// Inserts a character at the cursor if it is allowed and there is room.
     public mutating func insert(_ character: Character) {
         guard !DisplayWidth.isControl(character) else { return }
+        refusedTyping = true
         if let allowed, !allowed(character) { return }
         if let maxLength, characters.count >= maxLength { return }
+        if let accepts {
+            var candidate = characters
+            candidate.insert(character, at: cursor)
+            guard accepts(String(candidate)) else { return }
+        }
+        refusedTyping = false
         // A combining mark typed on its own joins the character before it.
         if cursor > 0, character.unicodeScalars.allSatisfy({ DisplayWidth.isZeroWidth($0.value) }) {
             let merged = String(characters[cursor - 1]) + String(character)
