@@ -1,7 +1,7 @@
 import LockerKit
 import TerminalUI
 
-/// "What do I need" (key `n` in Grades): for each block where it stands (`GradeStatus`) and the
+/// "What do I need" (key `w` in Grades): for each block where it stands (`GradeStatus`) and the
 /// mark every ungraded course would need for it to pass, the year's answer, and how much one
 /// more point on the ungraded courses raises each block, highest first.
 struct GradesNeedsPanel {
@@ -63,15 +63,33 @@ struct GradesNeedsPanel {
             .map(\.element)
     }
 
-    func render(into surface: Surface, area: Rect, context: RenderContext) {
+    /// The box the panel takes in `area` for `lineCount` lines.
+    static func box(in area: Rect, lineCount: Int) -> Rect {
+        area.centered(width: min(area.width, 90), height: min(area.height, lineCount + 3))
+    }
+
+    /// How many lines the panel shows at once in `area`.
+    static func visibleLines(in area: Rect, lineCount: Int) -> Int {
+        max(1, box(in: area, lineCount: lineCount).height - 2)
+    }
+
+    /// Draws the lines from `offset` (↑ ↓ PgUp PgDn scroll them), with a scroll bar when they
+    /// do not all fit.
+    func render(into surface: Surface, area: Rect, offset: Int, context: RenderContext) {
         let l = context.localizer
         let content = lines(l, glyphs: context.glyphs)
-        let rect = area.centered(width: min(area.width, 90), height: min(area.height, content.count + 3))
+        let rect = Self.box(in: area, lineCount: content.count)
         surface.fill(rect)
-        surface.drawBox(rect, title: l.t("What do I need?") + "  (n/Esc)")
+        surface.drawBox(rect, title: l.t("What do I need?") + "  (w/Esc)")
         let inner = rect.inset(dx: 2, dy: 1)
-        for (index, line) in content.enumerated() where index < inner.height {
-            surface.write(line.0.truncated(toWidth: inner.width, ellipsis: context.glyphs.ellipsis), x: inner.x, y: inner.y + index, style: line.1, clip: inner)
+        let needsBar = content.count > inner.height
+        let text = needsBar ? Rect(x: inner.x, y: inner.y, width: inner.width - 1, height: inner.height) : inner
+        for (row, line) in content.dropFirst(offset).prefix(inner.height).enumerated() {
+            surface.write(line.0.truncated(toWidth: text.width, ellipsis: context.glyphs.ellipsis), x: text.x, y: text.y + row, style: line.1, clip: text)
+        }
+        if needsBar {
+            ScrollBar(total: content.count, visible: inner.height, offset: offset)
+                .render(into: surface, rect: Rect(x: inner.maxX - 1, y: inner.y, width: 1, height: inner.height))
         }
     }
 }

@@ -21,6 +21,10 @@ public final class GradesScreen: Screen {
     private var rows: [Row] = []
     private var list = ListState()
     private var listHeight = 10
+    /// The needs panel's first shown line, and how far it can scroll (set by `layout`).
+    private var needsOffset = 0
+    private var needsPage = 1
+    private var needsLineCount = 0
     private var folded = Set<String>()   // "block" ids and "block/unit" keys
     private var search = SearchState()
     @Expiring private var message: String?
@@ -171,8 +175,9 @@ public final class GradesScreen: Screen {
     private func browsingKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "grades", title: l.t("Grades"), [
             KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn Home End",
-                       help: l.t("Move between blocks, units and courses")) { key in
-                self.list.handle(key, pageSize: self.listHeight)
+                       help: l.t("Move between blocks, units and courses; with “What do I need?” open, scroll it")) { key in
+                if self.showNeeds { return self.scrollNeeds(key) }
+                return self.list.handle(key, pageSize: self.listHeight)
             },
             KeyBinding([.left, .right], "← →",
                        help: l.t("Lower / raise the selected mark by 0.5 (an ungraded course starts at the pass mark)"),
@@ -199,6 +204,7 @@ public final class GradesScreen: Screen {
             // Its own key: n and N step through a search's matches.
             KeyBinding([.character("w")], "w", help: l.t("What do I need: the mark still needed in each block"),
                        footer: l.t("what do I need")) { _ in
+                self.needsOffset = 0
                 self.mode = self.showNeeds ? .browsing : .needs
                 return true
             },
@@ -313,6 +319,27 @@ public final class GradesScreen: Screen {
         let body = area.splitTop(1).1
         listHeight = body.height
         list.scrollToSelection(height: listHeight)
+        if showNeeds {
+            needsLineCount = GradesNeedsPanel(viewModel: viewModel, selectedCourse: selectedCourse?.id).lines(context.localizer, glyphs: context.glyphs).count
+            needsPage = GradesNeedsPanel.visibleLines(in: body, lineCount: needsLineCount)
+            needsOffset = min(needsOffset, max(0, needsLineCount - needsPage))
+        }
+    }
+
+    /// ↑ ↓ PgUp PgDn Home End over the needs panel: its lines scroll, the tree stays.
+    private func scrollNeeds(_ key: Key) -> Bool {
+        let last = max(0, needsLineCount - needsPage)
+        switch key {
+        case .up: needsOffset -= 1
+        case .down: needsOffset += 1
+        case .pageUp: needsOffset -= max(1, needsPage - 1)
+        case .pageDown: needsOffset += max(1, needsPage - 1)
+        case .home: needsOffset = 0
+        case .end: needsOffset = last
+        default: return false
+        }
+        needsOffset = min(max(0, needsOffset), last)
+        return true
     }
 
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {
@@ -321,7 +348,7 @@ public final class GradesScreen: Screen {
         renderYear(into: surface, rect: header, context: context)
         renderRows(into: surface, rect: body, context: context)
         if showNeeds {
-            GradesNeedsPanel(viewModel: viewModel, selectedCourse: selectedCourse?.id).render(into: surface, area: body, context: context)
+            GradesNeedsPanel(viewModel: viewModel, selectedCourse: selectedCourse?.id).render(into: surface, area: body, offset: needsOffset, context: context)
         }
         if let editForm {
             editForm.render(into: surface, area: body, context: context)

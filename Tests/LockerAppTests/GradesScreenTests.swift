@@ -39,6 +39,23 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertTrue(text.range(of: #"il faut \d+,\d\d"#, options: .regularExpression) != nil, text)
     }
 
+    /// Issue 28, item 5: with "What do I need?" open, ↑ ↓ scroll the panel (the tree behind it
+    /// stays where it was) and a panel longer than the box shows a scroll bar.
+    func testTheNeedsPanelScrollsWithTheArrows() throws {
+        let (screen, localizer, _) = try makeScreen(marks: ["Stage": 10])
+        _ = screen.handle(.down)
+        _ = screen.handle(.character("w"))
+        let before = render(screen, localizer, 80, 21)
+        let selected = screen.status(localizer)
+        for _ in 0..<3 { _ = screen.handle(.down) }
+        let after = render(screen, localizer, 80, 21)
+        XCTAssertEqual(screen.status(localizer), selected, "the tree behind the panel did not move")
+        XCTAssertNotEqual(before.lines[3], after.lines[3], "the panel's lines scrolled")
+        XCTAssertTrue(after.text.contains("┃"), "a scroll bar: \(after.text)")
+        _ = screen.handle(.home)
+        XCTAssertEqual(render(screen, localizer, 80, 21).lines[3], before.lines[3])
+    }
+
     func makeScreen(_ language: Language = .en, marks: [String: Double] = [:]) throws -> (GradesScreen, Localizer, MemoryRepository<GradeBook>) {
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         var book = try GradeBook.load(from: root.appendingPathComponent("Data/grades/grades.json"), localizer)
