@@ -313,7 +313,9 @@ public final class RulesScreen: Screen {
         } else {
             title = l.t("Digest of the World Aquatics diving rules (2024) — not the official text")
         }
-        surface.write(" " + title, x: rect.x, y: rect.y, style: Style(.title, [.bold]), clip: rect)
+        // A title longer than the row (Spanish or Italian at 80 columns) ends with an ellipsis.
+        surface.write(" " + title.truncated(toWidth: max(1, rect.width - 1), ellipsis: context.glyphs.ellipsis),
+                      x: rect.x, y: rect.y, style: Style(.title, [.bold]), clip: rect)
     }
 
     /// The width the contents would need to show every title whole.

@@ -90,6 +90,14 @@ final class RulesScreenTests: XCTestCase {
         XCTAssertTrue(narrow.contains("1.6.4 Positions in twistin…"), narrow)
     }
 
+    /// Issue 27, item 16: the Spanish title at 80 columns ends with an ellipsis, not mid-word.
+    func testALongTitleEndsWithAnEllipsis() {
+        let (screen, localizer) = makeScreen(.es)
+        let header = render(screen, localizer, 80, 21).lines[0]
+        XCTAssertTrue(header.hasSuffix("…"), header)
+        XCTAssertTrue(header.hasPrefix(" Resumen del reglamento"), header)
+    }
+
     func testGoToUnknownArticleSaysSo() {
         let (screen, localizer) = makeScreen(.en)
         _ = render(screen, localizer, 80, 21)
