@@ -344,7 +344,8 @@ public final class Shell {
         let context = renderContext
         let bounds = surface.bounds
         let titles = TabRegistry.entries.map { $0.title(localizer) }
-        let selectedTab = TabBar(titles: titles, selected: viewModel.tab.number - 1)
+        let selectedTab = TabBar(titles: titles, shortTitles: TabRegistry.entries.map { $0.shortTitle(localizer) },
+                                 selected: viewModel.tab.number - 1)
             .render(into: surface, row: bounds.row(0))
         if let line = frame.attention { AttentionBar.render(line, into: surface, row: bounds.row(1)) }
         surface.cursor = nil

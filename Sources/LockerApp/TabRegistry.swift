@@ -8,6 +8,9 @@ struct TabEntry {
     let tab: Tab
     /// The tab's name in the interface language (tab bar, help title, the digit keys' help).
     let title: (Localizer) -> String
+    /// The name abbreviated by the catalogue ("Penaliz."), used by the tab bar before it cuts
+    /// names itself: a cut made by count can read as a misspelling ("Penalizacion.").
+    let shortTitle: (Localizer) -> String
     /// Builds the tab's screen, when it is first shown.
     let make: (TabContext) -> Screen
 }
@@ -17,11 +20,11 @@ struct TabEntry {
 /// list and never names a tab.
 enum TabRegistry {
     static let entries: [TabEntry] = [
-        TabEntry(tab: .rules, title: { $0.t("Rules") }) { context in
+        TabEntry(tab: .rules, title: { $0.t("Rules") }, shortTitle: { $0.t("Rules", context: "short tab title") }) { context in
             RulesScreen(viewModel: context.rules.get, calculator: DiveCalculatorViewModel(localizer: context.localizer),
                         navigate: context.navigate)
         },
-        TabEntry(tab: .penalties, title: { $0.t("Penalties") }) { context in
+        TabEntry(tab: .penalties, title: { $0.t("Penalties") }, shortTitle: { $0.t("Penalties", context: "short tab title") }) { context in
             let screen = PenaltiesScreen(viewModel: context.penalties.get)
             screen.openArticle = { number in
                 guard context.rules.get.open(number, preferOfficial: true) else { return false }
@@ -31,21 +34,21 @@ enum TabRegistry {
             }
             return screen
         },
-        TabEntry(tab: .quiz, title: { $0.t("Quiz") }) { context in
+        TabEntry(tab: .quiz, title: { $0.t("Quiz") }, shortTitle: { $0.t("Quiz", context: "short tab title") }) { context in
             let bank = try? QuestionBank.load(from: context.diving.appendingPathComponent("questions.json"))
             return QuizScreen(viewModel: QuizViewModel(
                 localizer: context.localizer, penalties: context.penalties.get.book, bank: bank,
                 historyRepository: JSONRepository<QuizHistory>(url: context.options.paths.quizHistoryFile),
                 leitnerRepository: JSONRepository<LeitnerBoxes>(url: context.options.paths.quizLeitnerFile)))
         },
-        TabEntry(tab: .grades, title: { $0.t("Grades") }) { context in
+        TabEntry(tab: .grades, title: { $0.t("Grades") }, shortTitle: { $0.t("Grades", context: "short tab title") }) { context in
             let defaultsFile = context.options.resources?.dataDirectory.appendingPathComponent("grades/grades.json")
             let (defaults, _) = GradesViewModel.bundledDefaults(defaultsFile, context.localizer)
             return GradesScreen(viewModel: GradesViewModel(
                 localizer: context.localizer, repository: GradesViewModel.repository(context.options.paths.gradesFile, context.localizer),
                 defaults: defaults))
         },
-        TabEntry(tab: .workout, title: { $0.t("Workout") }) { context in
+        TabEntry(tab: .workout, title: { $0.t("Workout") }, shortTitle: { $0.t("Workout", context: "short tab title") }) { context in
             // Read without side effects: the shell owns settings.json and reports its problems.
             let settings = try? DataFileError.decode(Settings.self, from: context.options.paths.settingsFile)
             return WorkoutScreen(viewModel: WorkoutViewModel(
@@ -53,7 +56,7 @@ enum TabRegistry {
                 sample: context.options.resources?.dataDirectory.appendingPathComponent("workout/sample-run.gpx"),
                 maxHeartRate: settings?.maxHeartRate, work: context.work))
         },
-        TabEntry(tab: .games, title: { $0.t("Games") }) { context in
+        TabEntry(tab: .games, title: { $0.t("Games") }, shortTitle: { $0.t("Games", context: "short tab title") }) { context in
             GamesScreen(viewModel: context.games, exportDirectory: context.options.paths.directory.path)
         },
     ]

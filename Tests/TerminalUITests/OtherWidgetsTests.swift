@@ -4,6 +4,19 @@ import XCTest
 final class OtherWidgetsTests: XCTestCase {
     let utc = TimeZone(identifier: "UTC")!
 
+    /// Issue 27, item 14: when the titles do not fit, the catalogue's abbreviations come first,
+    /// so Spanish reads "Penaliz." rather than "Penalizacion." (a cut that looks misspelt).
+    func testTabBarUsesTheLanguagesAbbreviationsBeforeCutting() {
+        let spanish = ["Reglas", "Penalizaciones", "Test", "Notas", "Entrenamiento", "Partidos"]
+        let short = ["Reglas", "Penaliz.", "Test", "Notas", "Entren.", "Partidos"]
+        let labels = TabBar(titles: spanish, shortTitles: short, selected: 2).fittedLabels(width: 79)
+        XCTAssertTrue(labels.contains(" 2 Penaliz. "), "\(labels)")
+        XCTAssertTrue(labels.contains(" 3 Test "), "the selected tab keeps its title")
+        XCTAssertFalse(labels.joined().contains("Penalizacion."), "\(labels)")
+        let full = TabBar(titles: spanish, shortTitles: short, selected: 2).fittedLabels(width: 200)
+        XCTAssertTrue(full.contains(" 2 Penalizaciones "), "with room, the full titles")
+    }
+
     func testTabBarFullAndCompressed() {
         let titles = ["Rules", "Penalties", "Quiz", "Grades", "Workout", "Games"]
         let wide = MemorySurface(width: 80, height: 1)

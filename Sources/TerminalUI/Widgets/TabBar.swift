@@ -4,10 +4,13 @@
 /// to their digit, so every tab keeps its number on screen.
 public struct TabBar {
     public var titles: [String]
+    /// Abbreviations chosen per language ("Penaliz."), tried before titles are cut by count.
+    public var shortTitles: [String]?
     public var selected: Int
 
-    public init(titles: [String], selected: Int) {
+    public init(titles: [String], shortTitles: [String]? = nil, selected: Int) {
         self.titles = titles
+        self.shortTitles = shortTitles
         self.selected = selected
     }
 
@@ -30,8 +33,10 @@ public struct TabBar {
 
     /// The label of each tab, shortened as needed so all fit in `width` columns.
     public func fittedLabels(width: Int) -> [String] {
-        func labels(maxTitle: Int?) -> [String] {
-            titles.enumerated().map { index, title in
+        // The selected tab keeps its full title; the others take their abbreviation first.
+        let others = shortTitles.map { short in titles.indices.map { $0 == selected ? titles[$0] : short[$0] } } ?? titles
+        func labels(maxTitle: Int?, _ names: [String] = titles) -> [String] {
+            names.enumerated().map { index, title in
                 guard index != selected, let maxTitle else { return " \(index + 1) \(title) " }
                 if maxTitle == 0 { return " \(index + 1) " }
                 return " \(index + 1) \(title.truncated(toWidth: maxTitle, ellipsis: "."))"  + " "
@@ -40,10 +45,12 @@ public struct TabBar {
         func total(_ labels: [String]) -> Int { labels.reduce(0) { $0 + $1.displayWidth + 1 } }
         let full = labels(maxTitle: nil)
         if total(full) <= width { return full }
-        let longest = titles.map(\.displayWidth).max() ?? 0
+        let abbreviated = labels(maxTitle: nil, others)
+        if shortTitles != nil, total(abbreviated) <= width { return abbreviated }
+        let longest = others.map(\.displayWidth).max() ?? 0
         var limit = longest - 1
         while limit >= 3 {
-            let candidate = labels(maxTitle: limit)
+            let candidate = labels(maxTitle: limit, others)
             if total(candidate) <= width { return candidate }
             limit -= 1
         }
