@@ -121,7 +121,7 @@ final class GradesEditForm {
         if let editing = form.state.editing, editing.refusedTyping {
             let isCoefficient = form.state.row == 1 || form.state.column == 1
             notes[form.state.row] = isCoefficient
-                ? l.t("a number from 0.01 to 100, e.g. 1{separator}5", ["separator": l.t(".", context: "decimal separator")])
+                ? l.t("a number from 0.01 to 100, e.g. 1{separator}5", ["separator": MeasureText.decimalSeparator(l)])
                 : l.t("at most 80 characters")
         }
         let look = FormLook(labels: [l.t("Name"), l.t("Coefficient")] + draft.courses.map { _ in "" },

@@ -73,12 +73,11 @@ struct GradesNeedsPanel {
         max(1, box(in: area, lineCount: lineCount).height - 2)
     }
 
-    /// Draws the lines from `offset` (↑ ↓ PgUp PgDn scroll them), with a scroll bar when they
-    /// do not all fit.
-    func render(into surface: Surface, area: Rect, offset: Int, context: RenderContext) {
+    /// Draws `content` (the panel's `lines`, built once per frame by the screen's layout) from
+    /// `offset` (↑ ↓ PgUp PgDn scroll them), with a scroll bar when they do not all fit.
+    static func render(_ content: [(String, Style)], into surface: Surface, area: Rect, offset: Int, context: RenderContext) {
         let l = context.localizer
-        let content = lines(l, glyphs: context.glyphs)
-        let rect = Self.box(in: area, lineCount: content.count)
+        let rect = box(in: area, lineCount: content.count)
         surface.fill(rect)
         surface.drawBox(rect, title: l.t("What do I need?") + "  (w/Esc)")
         let inner = rect.inset(dx: 2, dy: 1)

@@ -21,10 +21,11 @@ public final class GradesScreen: Screen {
     private var rows: [Row] = []
     private var list = ListState()
     private var listHeight = 10
-    /// The needs panel's first shown line, and how far it can scroll (set by `layout`).
+    /// The needs panel's lines (built by `layout` while it is open), its first shown line and
+    /// how many it shows at once.
+    private var needsLines: [(String, Style)] = []
     private var needsOffset = 0
     private var needsPage = 1
-    private var needsLineCount = 0
     private var folded = Set<String>()   // "block" ids and "block/unit" keys
     private var search = SearchState()
     @Expiring private var message: String?
@@ -320,15 +321,15 @@ public final class GradesScreen: Screen {
         listHeight = body.height
         list.scrollToSelection(height: listHeight)
         if showNeeds {
-            needsLineCount = GradesNeedsPanel(viewModel: viewModel, selectedCourse: selectedCourse?.id).lines(context.localizer, glyphs: context.glyphs).count
-            needsPage = GradesNeedsPanel.visibleLines(in: body, lineCount: needsLineCount)
-            needsOffset = min(needsOffset, max(0, needsLineCount - needsPage))
+            needsLines = GradesNeedsPanel(viewModel: viewModel, selectedCourse: selectedCourse?.id).lines(context.localizer, glyphs: context.glyphs)
+            needsPage = GradesNeedsPanel.visibleLines(in: body, lineCount: needsLines.count)
+            needsOffset = min(needsOffset, max(0, needsLines.count - needsPage))
         }
     }
 
     /// ↑ ↓ PgUp PgDn Home End over the needs panel: its lines scroll, the tree stays.
     private func scrollNeeds(_ key: Key) -> Bool {
-        let last = max(0, needsLineCount - needsPage)
+        let last = max(0, needsLines.count - needsPage)
         switch key {
         case .up: needsOffset -= 1
         case .down: needsOffset += 1
@@ -348,7 +349,7 @@ public final class GradesScreen: Screen {
         renderYear(into: surface, rect: header, context: context)
         renderRows(into: surface, rect: body, context: context)
         if showNeeds {
-            GradesNeedsPanel(viewModel: viewModel, selectedCourse: selectedCourse?.id).render(into: surface, area: body, offset: needsOffset, context: context)
+            GradesNeedsPanel.render(needsLines, into: surface, area: body, offset: needsOffset, context: context)
         }
         if let editForm {
             editForm.render(into: surface, area: body, context: context)
@@ -374,7 +375,7 @@ public final class GradesScreen: Screen {
             let average = viewModel.blockAverage(block.id), status = viewModel.blockOutlook(block.id).status
             spans.append(Span("  " + g.separator + " ", Style(.border)))
             spans.append(Span(block.name + " ", Style(.text)))
-            spans.append(Span(GradesStyle.mark(average, g, l) + " " + GradesStyle.glyph(status, g), GradesStyle.style(status, bold: false)))
+            spans.append(Span(GradesStyle.mark(average, l) + " " + GradesStyle.glyph(status, g), GradesStyle.style(status, bold: false)))
         }
         surface.write(spans, x: rect.x, y: rect.y, clip: rect)
     }
@@ -451,7 +452,7 @@ public final class GradesScreen: Screen {
     /// keeps the meaning without colour), in `style`.
     private func writeAverage(_ value: Double?, glyph: String?, style: Style, x: Int, y: Int, surface: Surface, g: Glyphs,
                               selected: Bool, clip: Rect) {
-        let text = GradesStyle.mark(value, g, viewModel.localizer).padded(toWidth: 5, alignment: .right) + (glyph.map { " " + $0 } ?? "")
+        let text = GradesStyle.mark(value, viewModel.localizer).padded(toWidth: 5, alignment: .right) + (glyph.map { " " + $0 } ?? "")
         surface.write(text, x: x, y: y, style: selected ? Style(.selection, [.bold]) : style, clip: clip)
     }
 }
@@ -459,7 +460,7 @@ public final class GradesScreen: Screen {
 /// Colours, glyphs and words of a standing, shared by the Grades views.
 enum GradesStyle {
     /// A mark or average with two decimals, "—" (ASCII "-") when there is none.
-    static func mark(_ value: Double?, _ g: Glyphs, _ l: Localizer) -> String {
+    static func mark(_ value: Double?, _ l: Localizer) -> String {
         GradeFormat.mark(value, l)   // "—" when ungraded: "--" in ASCII, never a lone minus
     }
 

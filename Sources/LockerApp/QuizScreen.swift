@@ -131,12 +131,16 @@ public final class QuizScreen: Screen {
             },
             KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("abandon")) { _ in
                 guard self.viewModel.currentQuestion != nil else { return false }
-                self.abandonDialog = ConfirmDialog(title: l.t("Abandon the quiz?"),
-                                                   message: l.t("This quiz will not be counted or kept."),
-                                                   yesLabel: l.t("Abandon"), noLabel: l.t("Continue"))
+                self.askToAbandon(l)
                 return true
             },
         ])
+    }
+
+    /// Opens the abandon question (Esc during a question or its feedback).
+    private func askToAbandon(_ l: Localizer) {
+        abandonDialog = ConfirmDialog(title: l.t("Abandon the quiz?"), message: l.t("This quiz will not be counted or kept."),
+                                      yesLabel: l.t("Abandon"), noLabel: l.t("Continue"))
     }
 
     /// After an answer (outside exam mode): right or wrong is shown; Enter goes on.
@@ -146,9 +150,7 @@ public final class QuizScreen: Screen {
                 self.viewModel.continueAfterFeedback()
             },
             KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("abandon")) {
-                self.abandonDialog = ConfirmDialog(title: l.t("Abandon the quiz?"),
-                                                   message: l.t("This quiz will not be counted or kept."),
-                                                   yesLabel: l.t("Abandon"), noLabel: l.t("Continue"))
+                self.askToAbandon(l)
             },
         ])
     }

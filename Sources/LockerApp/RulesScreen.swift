@@ -249,6 +249,7 @@ public final class RulesScreen: Screen {
         hasSideContents = area.width >= 100
         if !hasSideContents && focus == .contents && !contentsOpen { focus = .text }
         guard let digest = viewModel.digest else { return }
+        measureContents()
         let panes = self.panes(area.splitTop(1).1)
         textHeight = panes.text.height
         wrap(digest, width: panes.text.width - 1, context: context)
@@ -318,10 +319,15 @@ public final class RulesScreen: Screen {
                       x: rect.x, y: rect.y, style: Style(.title, [.bold]), clip: rect)
     }
 
-    /// The width the contents would need to show every title whole.
-    private var contentsWidthWanted: Int {
-        guard let digest = viewModel.digest else { return 0 }
-        return digest.articles.map { contentsEntry($0).number.displayWidth + $0.title.displayWidth }.max().map { $0 + 2 } ?? 0
+    /// The width the contents would need to show every title whole, measured by `layout` once
+    /// per language (drawing only reads it).
+    private var contentsWidthWanted = 0
+    private var contentsMeasuredFor: Language?
+
+    private func measureContents() {
+        guard contentsMeasuredFor != viewModel.language else { return }
+        contentsMeasuredFor = viewModel.language
+        contentsWidthWanted = viewModel.digest?.articles.map { contentsEntry($0).number.displayWidth + $0.title.displayWidth }.max().map { $0 + 2 } ?? 0
     }
 
     /// The contents row of an article: its indented number, then its title.

@@ -176,11 +176,9 @@ public final class Shell {
         viewModel.saveSettingsIfNeeded()
         flushPendingWork()
         startAttention(now: now)
-        if warmUpNextScreen() {
-            reportStartupProblems()
-            return
-        }
+        let builtOne = warmUpNextScreen()
         reportStartupProblems()
+        if builtOne { return }
         // Relative times ("in 12 minutes") move on, and a line may become urgent.
         if attention.contains(where: { $0.started && $0.attentionRefresh != nil }) {
             needsRender = true

@@ -55,7 +55,7 @@ extension DivePosition {
 extension DiveHeight {
     /// "3 m", "7.5 m" (with the language's decimal comma where it has one).
     public func label(_ l: Localizer) -> String {
-        l.t("{height} m", ["height": rawValue.replacing(".", with: l.t(".", context: "decimal separator"))])
+        l.t("{height} m", ["height": MeasureText.withDecimalSeparator(rawValue, l)])
     }
 
     /// Parses "3", "3m", "3 m", "7.5" or "7,5".

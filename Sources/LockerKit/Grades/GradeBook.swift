@@ -198,12 +198,12 @@ public enum GradeFormat {
 
     /// A coefficient as short as it can be ("2", "1.5"), with the language's separator.
     public static func coefficient(_ value: Double, _ l: Localizer) -> String {
-        NumberText.compact(value).replacing(".", with: l.t(".", context: "decimal separator"))
+        MeasureText.withDecimalSeparator(NumberText.compact(value), l)
     }
 
     private static func twoDecimals(_ hundredths: Int, _ l: Localizer?) -> String {
         let cents = abs(hundredths % 100)
-        let separator = l?.t(".", context: "decimal separator") ?? "."
+        let separator = l.map(MeasureText.decimalSeparator) ?? "."
         return (hundredths < 0 ? "-" : "") + "\(abs(hundredths / 100))" + separator + (cents < 10 ? "0" : "") + "\(cents)"
     }
 }

@@ -300,7 +300,7 @@ public struct UnitForm: Equatable, Sendable {
         if trimmedName.isEmpty { problems.append(Problem(field: .name, message: l.t("The unit needs a name."))) }
         let unitCoefficient = UnitForm.coefficient(coefficient)
         if unitCoefficient == nil {
-            problems.append(Problem(field: .coefficient, message: l.t("“{value}” is not a coefficient: write a number from 0.01 to 100, e.g. 6 or 1{separator}5.", ["value": coefficient, "separator": l.t(".", context: "decimal separator")])))
+            problems.append(Problem(field: .coefficient, message: l.t("“{value}” is not a coefficient: write a number from 0.01 to 100, e.g. 6 or 1{separator}5.", ["value": coefficient, "separator": MeasureText.decimalSeparator(l)])))
         }
         var used = existingCourseIDs
         var built: [GradeCourse] = []
@@ -308,7 +308,7 @@ public struct UnitForm: Equatable, Sendable {
             let rowName = row.name.trimmingSpaces
             if rowName.isEmpty { problems.append(Problem(field: .courseName(index), message: l.t("Course {number} needs a name.", ["number": String(index + 1)]))) }
             guard let value = UnitForm.coefficient(row.coefficient) else {
-                problems.append(Problem(field: .courseCoefficient(index), message: l.t("“{value}” is not a coefficient: write a number from 0.01 to 100, e.g. 6 or 1{separator}5.", ["value": row.coefficient, "separator": l.t(".", context: "decimal separator")])))
+                problems.append(Problem(field: .courseCoefficient(index), message: l.t("“{value}” is not a coefficient: write a number from 0.01 to 100, e.g. 6 or 1{separator}5.", ["value": row.coefficient, "separator": MeasureText.decimalSeparator(l)])))
                 continue
             }
             var id = row.id

@@ -10,6 +10,14 @@ public enum MeasureText {
         return l.t("{value} km", ["value": decimals(meters / 1000, 2, l)])
     }
 
+    /// The language's decimal separator ("," in fr, es and it).
+    public static func decimalSeparator(_ l: Localizer) -> String { l.t(".", context: "decimal separator") }
+
+    /// A number the code wrote with a point ("1.5"), with the language's separator instead.
+    public static func withDecimalSeparator(_ text: String, _ l: Localizer) -> String {
+        text.replacing(".", with: decimalSeparator(l))
+    }
+
     /// A number with `places` decimals and the language's decimal separator.
     public static func decimals(_ value: Double, _ places: Int, _ l: Localizer) -> String {
         var scale = 1.0
@@ -19,7 +27,7 @@ public enum MeasureText {
         var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
         if places > 0 {
             let digits = String(fraction)
-            text += l.t(".", context: "decimal separator") + String(repeating: "0", count: places - digits.count) + digits
+            text += decimalSeparator(l) + String(repeating: "0", count: places - digits.count) + digits
         }
         return text
     }
