@@ -14,9 +14,15 @@ final class GradesEditForm {
     /// Rows 0 and 1 are the unit's name and coefficient; each course is a row after them.
     private static let firstCourseRow = 2
 
+    /// The question asked before a course with a mark leaves the draft, and which course.
+    private(set) var deleteQuestion: ConfirmDialog?
+    private var courseToDelete: Int?
+
     init(viewModel: GradesViewModel) {
         self.viewModel = viewModel
         form = Form(FormState(rows: Self.rows(viewModel.editor.draft), typing: .onRequest))
+        // A new unit starts with its name being typed.
+        if viewModel.editor.draft?.isNew == true { form.state.beginEditing(empty: true) }
     }
 
     private var draft: UnitForm? { viewModel.editor.draft }
@@ -36,8 +42,10 @@ final class GradesEditForm {
     /// Whether a field is being typed into (every key then goes to it).
     var isTyping: Bool { form.state.isTyping }
 
-    /// The form's keys; `close` runs once the unit is saved or discarded.
+    /// The form's keys; `close` runs once the unit is saved or discarded. While the delete
+    /// question is open, its keys only.
     func keys(_ l: Localizer, close: @escaping () -> Void) -> KeyTable {
+        if deleteQuestion != nil { return deleteKeys(l) }
         let texts = FormTexts(title: l.t("Editing a unit"), chooseField: l.t("Choose a field"), nextField: l.t("next field"),
                               submitHelp: l.t("Check and save the unit"), submit: l.t("save"),
                               cancelHelp: l.t("Discard every change, adds and deletes included"), cancel: l.t("discard"),
@@ -76,10 +84,31 @@ final class GradesEditForm {
         form.state.beginEditing(empty: true)
     }
 
+    /// Deletes the chosen course from the draft; one with a mark asks first.
     private func deleteCourse() {
         let index = form.state.row - Self.firstCourseRow
+        guard let course = draft?.courses[index] else { return }
+        guard let mark = course.mark else { return removeCourse(index) }
+        let l = viewModel.localizer
+        courseToDelete = index
+        deleteQuestion = ConfirmDialog(title: l.t("Delete “{course}” and its mark {mark}?", ["course": course.name, "mark": GradeFormat.mark(mark, l)]),
+                                       message: l.t("Esc on the form still discards everything; u undoes a saved edit."),
+                                       yesLabel: l.t("Delete"), noLabel: l.t("Keep"))
+    }
+
+    private func removeCourse(_ index: Int) {
         viewModel.updateDraft { $0.courses.remove(at: index) }
         rebuild()
+    }
+
+    /// The delete question's keys (the dialog takes every key).
+    private func deleteKeys(_ l: Localizer) -> KeyTable {
+        .question(id: "grades-edit-delete", title: l.t("Delete a course with a mark?"), l, yesHelp: l.t("Delete"), yesFooter: l.t("Delete"),
+                  noHelp: l.t("Keep"), noFooter: l.t("Keep"), dialog: { self.deleteQuestion }, store: { self.deleteQuestion = $0 }) { answer in
+            self.deleteQuestion = nil
+            if answer == .yes, let index = self.courseToDelete { self.removeCourse(index) }
+            self.courseToDelete = nil
+        }
     }
 
     /// Checks and saves the unit; false (with the first problem shown and focused) when it cannot.
@@ -128,7 +157,9 @@ final class GradesEditForm {
                             headings: [Self.firstCourseRow: [l.t("Courses"), l.t("coef.")]], notes: notes)
         let rect = area.centered(width: min(area.width, 78), height: min(area.height, form.height(look) + (draft.courses.isEmpty ? 4 : 2)))
         surface.fill(rect)
-        surface.drawBox(rect, title: l.t("Edit unit {code}", ["code": "UE\(draft.code)"]) + (viewModel.editor.hasChanges ? " *" : ""))
+        let title = draft.isNew ? l.t("New unit {code} in “{block}”", ["code": "UE\(draft.code)", "block": viewModel.book.blocks.first { $0.id == draft.addedToBlock }?.name ?? ""])
+            : l.t("Edit unit {code}", ["code": "UE\(draft.code)"])
+        surface.drawBox(rect, title: title + (viewModel.editor.hasChanges ? " *" : ""))
         let inner = rect.inset(dx: 2, dy: 1)
         form.render(into: surface, rect: inner, clip: rect, look: look)
         if draft.courses.isEmpty, inner.y + 3 < inner.maxY {

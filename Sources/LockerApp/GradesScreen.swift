@@ -41,14 +41,25 @@ public final class GradesScreen: Screen {
         case searching
         /// A unit edited on a copy (every key goes to the form).
         case editing(GradesEditForm)
+        /// A block named on a copy (every key goes to the form).
+        case namingBlock(GradesBlockForm)
+        /// "Delete …?" asked on the status line (every key goes to the question).
+        case deleting(Deletion, ConfirmDialog)
 
         static func == (a: Mode, b: Mode) -> Bool {
             switch (a, b) {
             case (.browsing, .browsing), (.needs, .needs), (.searching, .searching): return true
             case (.editing(let x), .editing(let y)): return x === y
+            case (.namingBlock(let x), .namingBlock(let y)): return x === y
+            case (.deleting(let x, let p), .deleting(let y, let q)): return x == y && p == q
             default: return false
             }
         }
+    }
+
+    /// What `d` deletes: the selected row's course, unit or block.
+    enum Deletion: Equatable {
+        case course(String), unit(String), block(String)
     }
 
     private(set) var mode = Mode.browsing
@@ -56,6 +67,17 @@ public final class GradesScreen: Screen {
     private var editForm: GradesEditForm? {
         if case .editing(let form) = mode { return form }
         return nil
+    }
+    private var blockForm: GradesBlockForm? {
+        if case .namingBlock(let form) = mode { return form }
+        return nil
+    }
+
+    /// The question open on the status line: deleting from the tree, or a marked course from
+    /// the edit form.
+    public var question: ConfirmDialog? {
+        if case .deleting(_, let dialog) = mode { return dialog }
+        return editForm?.deleteQuestion
     }
     private var reportedLoadProblem = false
     private var toldShellLoadProblem = false
@@ -77,8 +99,14 @@ public final class GradesScreen: Screen {
         }
     }
 
-    public var capturesText: Bool { mode == .searching || editForm != nil }
-    public var hasUnsavedChanges: Bool { viewModel.editor.hasChanges }
+    /// Every key goes to the search field, a form or a question while one is open.
+    public var capturesText: Bool {
+        switch mode {
+        case .searching, .editing, .namingBlock, .deleting: return true
+        case .browsing, .needs: return false
+        }
+    }
+    public var hasUnsavedChanges: Bool { viewModel.editor.hasChanges || blockForm?.hasChanges == true }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         viewModel.observe(callback)
@@ -144,6 +172,15 @@ public final class GradesScreen: Screen {
             _ = formKeys(form, l).handle(key)
             return true
         }
+        if let form = blockForm {
+            form.clearProblem()
+            _ = blockFormKeys(form, l).handle(key)
+            return true
+        }
+        if case .deleting = mode {
+            _ = activeKeys(l).handle(key)
+            return true
+        }
         if mode == .searching { return activeKeys(l).handle(key) }
         // A key closing the needs panel keeps the message; any other clears it.
         if !(showNeeds && Self.needsClosingKeys.contains(key)) { message = nil }
@@ -154,22 +191,48 @@ public final class GradesScreen: Screen {
     private static let needsClosingKeys: [Key] = [.character("w"), .escape, .enter]
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
-        [browsingKeys(l), searchKeys(l), formKeys(editForm ?? GradesEditForm(viewModel: viewModel), l)]
+        [browsingKeys(l), searchKeys(l), formKeys(editForm ?? GradesEditForm(viewModel: viewModel), l),
+         blockFormKeys(blockForm ?? GradesBlockForm(viewModel: viewModel), l), deleteKeys(.unit(""), l)]
     }
 
-    /// The form's keys while it is open, else the tree's (also while a search is typed: the
-    /// footer stays the tree's).
+    /// The table of the mode: the open form's or question's, the search field's, else the tree's.
     public func activeKeys(_ l: Localizer) -> KeyTable {
-        if let editForm { return formKeys(editForm, l) }
-        if mode == .searching { return searchKeys(l) }
-        return browsingKeys(l)
+        switch mode {
+        case .editing(let form): return formKeys(form, l)
+        case .namingBlock(let form): return blockFormKeys(form, l)
+        case .deleting(let deletion, _): return deleteKeys(deletion, l)
+        case .searching: return searchKeys(l)
+        case .browsing, .needs: return browsingKeys(l)
+        }
+    }
+
+    private func blockFormKeys(_ form: GradesBlockForm, _ l: Localizer) -> KeyTable {
+        form.keys(l) { self.closeForm() }
+    }
+
+    /// The delete question's keys: it takes every key until it is answered.
+    private func deleteKeys(_ deletion: Deletion, _ l: Localizer) -> KeyTable {
+        .question(id: "grades-delete", title: l.t("Delete from the grades?"), l, yesHelp: l.t("Delete"), yesFooter: l.t("Delete"),
+                  noHelp: l.t("Keep"), noFooter: l.t("Keep"), dialog: {
+            if case .deleting(_, let dialog) = self.mode { return dialog }
+            return nil
+        }, store: { self.mode = .deleting(deletion, $0) }) { answer in
+            self.mode = .browsing
+            if answer == .yes { self.delete(deletion) }
+        }
     }
 
     private func formKeys(_ form: GradesEditForm, _ l: Localizer) -> KeyTable {
-        form.keys(l) {
-            self.mode = .browsing
-            self.rebuild()
-        }
+        form.keys(l) { self.closeForm() }
+    }
+
+    /// Back to the tree after a form; a unit or block just added is selected.
+    private func closeForm() {
+        mode = .browsing
+        rebuild()
+        guard let added = viewModel.added else { return }
+        let row: Row = added.unit.map { .unit($0, block: added.block) } ?? .block(added.block)
+        if let index = rows.firstIndex(of: row) { list.select(index) }
     }
 
     /// The tree's keys (also while the needs panel is shown).
@@ -198,9 +261,9 @@ public final class GradesScreen: Screen {
             KeyBinding([.character("x")], "x", help: l.t("Clear the mark (not graded yet)"), footer: l.t("clear")) {
                 self.clearMark()
             },
-            KeyBinding([.character("e")], "e", help: l.t("Edit the selected unit on a copy: Enter saves, Esc discards"),
-                       footer: l.t("edit unit")) {
-                self.editUnit()
+            KeyBinding([.character("e")], "e", help: l.t("Edit the selected unit, or rename the selected block, on a copy: Enter saves, Esc discards"),
+                       footer: l.t("edit")) {
+                self.editSelected()
             },
             // Its own key: n and N step through a search's matches.
             KeyBinding([.character("w")], "w", help: l.t("What do I need: the mark still needed in each block"),
@@ -208,6 +271,24 @@ public final class GradesScreen: Screen {
                 self.needsOffset = 0
                 self.mode = self.showNeeds ? .browsing : .needs
                 return true
+            },
+            KeyBinding([.character("u")], "u", help: l.t("Undo the last change to the grades (marks, locks, edits, additions, deletions)"),
+                       footer: l.t("undo")) {
+                self.undo(redo: false)
+            },
+            KeyBinding([.character("d"), .delete], "d Delete", help: l.t("Delete the selected course, unit or block (asks first when marks would go)"),
+                       footer: l.t("delete"), footerKeys: "d") {
+                self.askToDelete()
+            },
+            KeyBinding([.character("a")], "a", help: l.t("Add a unit to the selected block (a form: Enter saves, Esc discards)"),
+                       footer: l.t("add unit")) {
+                self.addUnit()
+            },
+            KeyBinding([.character("A")], "A", help: l.t("Add a block (a form: Enter saves, Esc discards)"), footer: l.t("add block")) {
+                self.beginNamingBlock(nil)
+            },
+            KeyBinding([.control("r")], "Ctrl-R", help: l.t("Redo the last change undone"), footer: l.t("redo"), footerKeys: "^R") {
+                self.undo(redo: true)
             },
             KeyBinding([.escape, .enter], "Esc Enter", help: l.t("Close “What do I need?”")) { _ in
                 guard self.showNeeds else { return false }
@@ -260,13 +341,95 @@ public final class GradesScreen: Screen {
         report(viewModel.clear(course.id), course)
     }
 
-    private func editUnit() {
+    /// `e`: the selected unit's form, or the selected block's name.
+    private func editSelected() {
+        if case .block(let id)? = selectedRow { return beginNamingBlock(id) }
         guard let unitID = selectedUnitID else {
             message = viewModel.localizer.t("Choose a unit or one of its courses to edit the unit.")
             return
         }
         viewModel.beginEditing(unitID)
         mode = .editing(GradesEditForm(viewModel: viewModel))
+    }
+
+    /// The block of the selected row (nil when the tree is empty).
+    private var selectedBlockID: String? {
+        switch selectedRow {
+        case .block(let id)?, .unit(_, let id)?, .course(_, _, let id)?: return id
+        case nil: return nil
+        }
+    }
+
+    private func addUnit() {
+        guard let blockID = selectedBlockID else {
+            message = viewModel.localizer.t("There is no block to add a unit to: A adds a block first.")
+            return
+        }
+        viewModel.beginAddingUnit(toBlock: blockID)
+        mode = .editing(GradesEditForm(viewModel: viewModel))
+    }
+
+    private func beginNamingBlock(_ id: String?) {
+        viewModel.beginEditingBlock(id)
+        mode = .namingBlock(GradesBlockForm(viewModel: viewModel))
+    }
+
+    /// `d`: a course without a mark goes at once (u brings it back); a course with a mark, a
+    /// unit or a block asks first, saying what would go with it.
+    private func askToDelete() {
+        let l = viewModel.localizer
+        let deletion: Deletion, title: String, cost: GradesViewModel.DeletionCost
+        switch selectedRow {
+        case .course(let id, _, _)?:
+            guard let course = viewModel.course(id) else { return }
+            guard let mark = course.mark else {
+                delete(.course(id))
+                return
+            }
+            deletion = .course(id)
+            title = l.t("Delete course “{course}” and its mark {mark}?", ["course": course.name, "mark": GradeFormat.mark(mark, l)])
+            cost = GradesViewModel.DeletionCost()
+        case .unit(let id, _)?:
+            deletion = .unit(id)
+            title = l.t("Delete unit “{unit}”?", ["unit": viewModel.unit(id)?.title ?? id])
+            cost = viewModel.deletionCost(ofUnit: id)
+        case .block(let id)?:
+            deletion = .block(id)
+            title = l.t("Delete block “{block}”?", ["block": viewModel.book.blocks.first { $0.id == id }?.name ?? id])
+            cost = viewModel.deletionCost(ofBlock: id)
+        case nil:
+            message = l.t("Nothing to delete.")
+            return
+        }
+        var goes: [String] = []
+        if case .block = deletion, cost.units > 0 {
+            goes.append(l.n("{count} unit in no other block goes with it", "{count} units in no other block go with it", count: cost.units))
+        }
+        if case .unit = deletion { goes.append(l.n("{count} course goes with it", "{count} courses go with it", count: cost.courses)) }
+        if cost.marks > 0 { goes.append(l.n("{count} mark is lost", "{count} marks are lost", count: cost.marks)) }
+        let detail = (goes.isEmpty ? "" : goes.joined(separator: ", ") + ". ") + l.t("u undoes it.")
+        mode = .deleting(deletion, ConfirmDialog(title: title, message: detail, yesLabel: l.t("Delete"), noLabel: l.t("Keep")))
+    }
+
+    private func delete(_ deletion: Deletion) {
+        switch deletion {
+        case .course(let id): viewModel.deleteCourse(id)
+        case .unit(let id): viewModel.deleteUnit(id)
+        case .block(let id): viewModel.deleteBlock(id)
+        }
+        if let change = viewModel.lastChange {
+            $message.confirm(viewModel.localizer.t("Done: {change}. u undoes it.", ["change": change.text(viewModel.localizer)]))
+        }
+    }
+
+    /// `u` and Ctrl-R: the status line says what was undone or redone, or that there is nothing.
+    private func undo(redo: Bool) {
+        let l = viewModel.localizer
+        if let change = redo ? viewModel.redo() : viewModel.undo() {
+            $message.confirm(redo ? l.t("Redone: {change}.", ["change": change.text(l)]) : l.t("Undone: {change}.", ["change": change.text(l)]))
+        } else {
+            message = redo ? l.t("Nothing to redo.") : l.t("Nothing to undo in this run.")
+        }
     }
 
     private func toggleFold(_ key: String) {
@@ -301,6 +464,7 @@ public final class GradesScreen: Screen {
         if let message { return message }
         if let problem = viewModel.saveProblem { return problem }
         if let form = editForm, let problem = form.problem { return problem }
+        if let form = blockForm, let problem = form.problem { return problem }
         if !reportedLoadProblem, let problem = viewModel.loadProblem { return problem }
         // A search in force says which match is shown ("3 of 12 matches"), or that none is.
         if mode == .browsing, let found = search.status(l) { return found }
@@ -353,6 +517,8 @@ public final class GradesScreen: Screen {
         }
         if let editForm {
             editForm.render(into: surface, area: body, context: context)
+        } else if let blockForm {
+            blockForm.render(into: surface, area: body, context: context)
         } else if mode == .searching {
             surface.fill(header)
             let x = surface.write(l.t("Search:") + " ", x: header.x + 1, y: header.y, style: Style(.accent, [.bold]), clip: header)
@@ -440,7 +606,7 @@ public final class GradesScreen: Screen {
             if selected { surface.parkCursor(x: row.x, y: row.y) }
         }
         if rows.isEmpty {
-            surface.write(" " + context.localizer.t("No units yet. Import a CSV with locker grades import FILE.csv."), x: content.x, y: content.y, style: Style(.muted), clip: content)
+            surface.write(" " + context.localizer.t("No blocks yet: A adds one (or import a CSV with locker grades import FILE.csv)."), x: content.x, y: content.y, style: Style(.muted), clip: content)
         }
         if needsBar {
             ScrollBar(total: rows.count, visible: rect.height, offset: offset)

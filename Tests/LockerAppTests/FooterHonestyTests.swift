@@ -84,6 +84,8 @@ final class FooterHonestyTests: XCTestCase {
         case "F1": return .function(1)
         default: break
         }
+        // "^R" is Ctrl-R, as terminals write it.
+        if name.count == 2, name.hasPrefix("^"), let letter = name.last { return .control(Character(letter.lowercased())) }
         guard let first = name.first else { return nil }
         switch first {
         case "↑": return .up

@@ -56,6 +56,71 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertEqual(render(screen, localizer, 80, 21).lines[3], before.lines[3])
     }
 
+    /// Issue 28, item 3: `e`, `d` on every course, Enter threw the marks away without a
+    /// question. A course with a mark asks first (in the form and in the tree), `u` undoes the
+    /// saved edit and says so, Ctrl-R redoes it.
+    func testDeletingAMarkedCourseAsksAndUIsUndo() throws {
+        let (screen, localizer, repository) = try makeScreen(marks: ["Processus de développement": 13.5])
+        _ = screen.handle(.down)                      // UE1
+        _ = screen.handle(.character("e"))
+        for _ in 0..<2 { _ = screen.handle(.down) }   // the first course row
+        _ = screen.handle(.character("d"))
+        let question = try XCTUnwrap(screen.question, "a course with a mark asks before it goes")
+        XCTAssertEqual(question.title, "Delete “Processus de développement” and its mark 13.50?")
+        XCTAssertEqual(screen.footerHints(localizer).map(\.key), ["y", "n Esc", "←→"], "the question's keys only")
+        _ = screen.handle(.character("n"))
+        XCTAssertNil(screen.question)
+        _ = screen.handle(.character("d"))
+        _ = screen.handle(.character("y"))
+        for _ in 0..<3 { _ = screen.handle(.character("d")) }   // the unmarked courses go without a question
+        XCTAssertNil(screen.question)
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.viewModel.unit("ue1")?.courses.count, 0)
+        _ = screen.handle(.character("u"))
+        XCTAssertEqual(screen.status(localizer), "Undone: edit of unit “UE1 Génie Logiciel”.")
+        XCTAssertEqual(screen.viewModel.course("ue1-c1")?.mark, 13.5, "the mark is back")
+        screen.flushPendingWork()
+        XCTAssertEqual(repository.stored?.units[0].courses.count, 4, "and saved")
+        _ = screen.handle(.control("r"))
+        XCTAssertEqual(screen.status(localizer), "Redone: edit of unit “UE1 Génie Logiciel”.")
+        _ = screen.handle(.character("u"))
+        _ = screen.handle(.character("u"))
+        XCTAssertEqual(screen.status(localizer), "Nothing to undo in this run.")
+        // In the tree, `d` on a marked course asks too; Esc keeps it.
+        _ = screen.handle(.down)
+        _ = screen.handle(.character("d"))
+        XCTAssertEqual(screen.question?.title, "Delete course “Processus de développement” and its mark 13.50?")
+        _ = screen.handle(.escape)
+        XCTAssertNotNil(screen.viewModel.course("ue1-c1"))
+    }
+
+    /// Issue 28, item 2: `A` adds a block, `a` a unit in the selected block, `d` on a unit or a
+    /// block says what goes with it; the tree shows the new rows selected.
+    func testAddingAndDeletingBlocksAndUnitsInTheTab() throws {
+        let (screen, localizer, _) = try makeScreen()
+        _ = screen.handle(.character("A"))
+        for c in "Langues" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.viewModel.book.blocks.last?.name, "Langues")
+        _ = screen.handle(.character("a"))
+        for c in "Anglais" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        _ = screen.handle(.character("a"))
+        for c in "Oral" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        _ = screen.handle(.enter)                      // saves the unit
+        let text = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(text.contains("▾ Langues"), text)
+        XCTAssertTrue(text.contains("UE8 Anglais"), text + "\n" + (screen.status(localizer) ?? ""))
+        _ = screen.handle(.up)                         // the block row
+        _ = screen.handle(.character("d"))
+        XCTAssertEqual(screen.question?.title, "Delete block “Langues”?")
+        XCTAssertEqual(screen.question?.message, "1 unit in no other block goes with it. u undoes it.")
+        _ = screen.handle(.character("y"))
+        XCTAssertFalse(render(screen, localizer, 80, 21).text.contains("Langues"))
+        XCTAssertEqual(screen.status(localizer), "Done: deletion of block “Langues”. u undoes it.")
+    }
+
     func makeScreen(_ language: Language = .en, marks: [String: Double] = [:]) throws -> (GradesScreen, Localizer, MemoryRepository<GradeBook>) {
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         var book = try GradeBook.load(from: root.appendingPathComponent("Data/grades/grades.json"), localizer)
@@ -91,6 +156,14 @@ final class GradesScreenTests: XCTestCase {
         assertGolden(render(screen, localizer, 120, 37), "grades-en-120x40")
         let (french, frLocalizer, _) = try makeScreen(.fr, marks: someMarks)
         assertGolden(render(french, frLocalizer, 80, 21, ascii: true), "grades-fr-ascii-80x24")
+        // Issue 28, item 2: the new-unit form and the block form, in French and English.
+        _ = french.handle(.character("a"))
+        for c in "Anglais" { _ = french.handle(.character(c)) }
+        _ = french.handle(.enter)
+        assertGolden(render(french, frLocalizer, 80, 21), "grades-new-unit-fr-80x24")
+        _ = screen.handle(.character("A"))
+        for c in "Languages" { _ = screen.handle(.character(c)) }
+        assertGolden(render(screen, localizer, 120, 37), "grades-new-block-en-120x40")
     }
 
     /// The status line says which coefficient is which (issue 28): the unit's, then the course's.

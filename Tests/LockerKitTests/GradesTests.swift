@@ -281,6 +281,86 @@ final class GradesViewModelTests: XCTestCase {
         XCTAssertEqual(Set(saved.units.flatMap { $0.courses.map(\.id) }).count, 25, "the new course gets a unique id")
     }
 
+    /// Issue 28, item 3: every change to the book in this run can be undone and redone; holding
+    /// an arrow key is one step; a new change after an undo drops what could be redone.
+    func testEveryChangeUndoesAndRedoes() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let model = try makeModel(dir)
+        let original = model.book
+        XCTAssertNil(model.undo(), "nothing to undo at the start")
+        let id = model.book.units[0].courses[0].id
+        for _ in 0..<5 { model.nudge(id, by: 0.5) }           // — → 10 → 12
+        model.toggleLock(id)
+        model.toggleLock(id)
+        model.clear(id)
+        model.beginEditing("ue2")
+        model.updateDraft { $0.name = "Réseaux avancés"; $0.courses.removeAll() }
+        XCTAssertEqual(model.commitEdit(), [])
+        model.deleteUnit("ue3")
+        model.deleteBlock("project")
+        let changed = model.book
+        XCTAssertEqual(model.undo(), .deleteBlock("Projet/Stage"))
+        XCTAssertEqual(model.undo(), .deleteUnit("UE3 Insertion Professionnelle"))
+        XCTAssertEqual(model.undo(), .editUnit("UE2 Réseaux avancés"))
+        XCTAssertEqual(model.unit("ue2")?.courses.count, 4, "the edit's deleted courses are back")
+        XCTAssertEqual(model.undo(), .clear(course: "Processus de développement", from: 12))
+        XCTAssertEqual(model.undo(), .lock(course: "Processus de développement", locked: false))
+        XCTAssertEqual(model.undo(), .lock(course: "Processus de développement", locked: true))
+        XCTAssertEqual(model.undo(), .mark(course: "Processus de développement", courseID: id, from: nil, to: 12),
+                       "five steps of the same mark undo as one")
+        XCTAssertNil(model.undo())
+        XCTAssertEqual(model.book, original)
+        XCTAssertEqual(model.undo(), nil)
+        for _ in 0..<7 { XCTAssertNotNil(model.redo()) }
+        XCTAssertNil(model.redo())
+        XCTAssertEqual(model.book, changed)
+        model.savePending()
+        XCTAssertEqual(try GradeBook.load(from: dir.appendingPathComponent("grades.json"), .english), changed, "undo and redo are saved")
+        model.undo()
+        model.nudge(model.book.units[0].courses[1].id, by: 0.5)
+        XCTAssertNil(model.redo(), "a new change after an undo ends what could be redone")
+        XCTAssertEqual(GradeChange.mark(course: "A", courseID: "a", from: nil, to: 12.5).text(.english), "mark of “A”: — → 12.50")
+    }
+
+    /// Issue 28, item 2: units and blocks are added and deleted in the tab, on a copy for
+    /// additions (Esc drops them), and say what a deletion takes with it.
+    func testUnitsAndBlocksAreAddedAndDeleted() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let model = try makeModel(dir)
+        model.beginEditingBlock(nil)
+        model.updateBlockDraft { $0.name = "  " }
+        XCTAssertEqual(model.commitBlockEdit(), "The block needs a name.")
+        model.updateBlockDraft { $0.name = "Langues" }
+        XCTAssertNil(model.commitBlockEdit())
+        let block = try XCTUnwrap(model.book.blocks.last)
+        XCTAssertEqual(block.name, "Langues")
+        XCTAssertEqual(model.added?.block, block.id)
+        model.beginAddingUnit(toBlock: block.id)
+        model.updateDraft { $0.name = "Anglais"; $0.coefficient = "2,5"; $0.addCourse(named: "Oral") }
+        model.cancelEdit()
+        XCTAssertEqual(model.book.units.count, 7, "Esc drops a new unit")
+        model.beginAddingUnit(toBlock: block.id)
+        XCTAssertEqual(model.editor.draft?.code, 8)
+        model.updateDraft { $0.name = "Anglais"; $0.coefficient = "2,5"; $0.addCourse(named: "Oral") }
+        XCTAssertEqual(model.commitEdit(), [])
+        let unit = try XCTUnwrap(model.book.units.last)
+        XCTAssertEqual(unit.title, "UE8 Anglais")
+        XCTAssertEqual(unit.coefficient, 2.5)
+        XCTAssertEqual(model.book.blocks.last?.units, [unit.id])
+        XCTAssertEqual(model.added?.unit, unit.id)
+        model.nudge(unit.courses[0].id, by: 0.5)
+        XCTAssertEqual(model.deletionCost(ofBlock: block.id), .init(units: 1, courses: 1, marks: 1))
+        XCTAssertEqual(model.deletionCost(ofBlock: "project"), .init(), "its units are also in Total")
+        model.deleteBlock(block.id)
+        XCTAssertNil(model.unit(unit.id), "a unit in no other block goes with its block")
+        model.deleteBlock("project")
+        XCTAssertNotNil(model.unit("ue6"), "units still in another block stay")
+        model.deleteUnit("ue6")
+        XCTAssertFalse(model.book.blocks[0].units.contains("ue6"), "a deleted unit leaves every block")
+        model.savePending()
+        XCTAssertNoThrow(try GradeBook.load(from: dir.appendingPathComponent("grades.json"), .english), "the saved book is valid")
+    }
+
     func testPersistenceRoundTripAndFirstStartWritesNothingUntilAChange() throws {
         let dir = try makeTemporaryDirectory(self)
         let model = try makeModel(dir)

@@ -155,8 +155,10 @@ public final class GradesViewModel: ViewModel {
         } else {
             target = book.passMark
         }
+        let before = book
         book.units[u].courses[c].mark = target
-        changed()
+        let change = GradeChange.mark(course: course.name, courseID: course.id, from: course.mark, to: target)
+        recorded(from: before, change, merging: { change.joined(after: $0) })
         return .changed
     }
 
@@ -166,9 +168,10 @@ public final class GradesViewModel: ViewModel {
         guard let (u, c) = location(ofCourse: courseID) else { return .nothing }
         let course = book.units[u].courses[c]
         if course.locked { return .locked }
-        if course.mark == nil { return .nothing }
+        guard let mark = course.mark else { return .nothing }
+        let before = book
         book.units[u].courses[c].mark = nil
-        changed()
+        recorded(from: before, .clear(course: course.name, from: mark))
         return .changed
     }
 
@@ -177,18 +180,37 @@ public final class GradesViewModel: ViewModel {
     public func toggleLock(_ courseID: String) -> Outcome {
         guard let (u, c) = location(ofCourse: courseID) else { return .nothing }
         if book.units[u].courses[c].mark == nil && !book.units[u].courses[c].locked { return .needsMark }
+        let before = book
         book.units[u].courses[c].locked.toggle()
-        changed()
+        recorded(from: before, .lock(course: book.units[u].courses[c].name, locked: book.units[u].courses[c].locked))
         return .changed
     }
 
     // MARK: Editing a unit on a copy
 
-    public var isEditing: Bool { editor.isEditing }
+    public var isEditing: Bool { editor.isEditing || blockEditor.isEditing }
+
+    /// What the last form added (a block, or a unit in a block), for the screen to select.
+    public private(set) var added: (block: String, unit: String?)?
 
     public func beginEditing(_ unitID: String) {
         guard let unit = book.unit(unitID) else { return }
+        added = nil
         editor.beginEditing(UnitForm(unit))
+        notifyChanged()
+    }
+
+    /// Opens the unit form on a new unit (no courses, coefficient 1) that Enter adds at the
+    /// end of block `blockID`; Esc drops it.
+    public func beginAddingUnit(toBlock blockID: String) {
+        guard book.blocks.contains(where: { $0.id == blockID }) else { return }
+        var n = book.units.count + 1
+        while book.unit("ue\(n)") != nil { n += 1 }
+        let code = (book.units.map(\.code).max() ?? 0) + 1
+        var form = UnitForm(GradeUnit(id: "ue\(n)", code: code, name: "", coefficient: 1))
+        form.addedToBlock = blockID
+        added = nil
+        editor.beginEditing(form)
         notifyChanged()
     }
 
@@ -207,12 +229,17 @@ public final class GradesViewModel: ViewModel {
             return problems.problems
         case .success(let unit):
             editor.endEditing(cancel: false)
-            if let index = book.units.firstIndex(where: { $0.id == unit.id }) {
+            let before = book
+            if let blockID = draft.addedToBlock, let b = book.blocks.firstIndex(where: { $0.id == blockID }) {
+                book.units.append(unit)
+                book.blocks[b].units.append(unit.id)
+                added = (blockID, unit.id)
+                recorded(from: before, .addUnit(unit.title), structural: true)
+            } else if let index = book.units.firstIndex(where: { $0.id == unit.id }) {
                 book.units[index] = unit
+                // Saving an unchanged unit is not a change to undo.
+                if before.units[index] != unit { recorded(from: before, .editUnit(unit.title), structural: true) }
             }
-            structureVersion += 1
-            reindex()
-            changed()
             return []
         }
     }
@@ -220,7 +247,158 @@ public final class GradesViewModel: ViewModel {
     /// Drops the draft: every change since `beginEditing`, adds and deletes included.
     public func cancelEdit() {
         editor.endEditing(cancel: true)
+        blockEditor.endEditing(cancel: true)
         notifyChanged()
+    }
+
+    // MARK: Blocks
+
+    /// The block being named on a copy (a new one, or a renamed one), if any.
+    public private(set) var blockEditor = Editor<BlockForm>()
+
+    /// Opens the block form: on block `id` to rename it, or on a new block when `id` is nil.
+    public func beginEditingBlock(_ id: String?) {
+        let block = id.flatMap { id in book.blocks.first { $0.id == id } }
+        if id != nil && block == nil { return }
+        added = nil
+        blockEditor.beginEditing(BlockForm(blockID: block?.id, name: block?.name ?? ""))
+        notifyChanged()
+    }
+
+    public func updateBlockDraft(_ change: (inout BlockForm) -> Void) {
+        blockEditor.update(change)
+        notifyChanged()
+    }
+
+    /// Saves the block form: renames the block, or adds the new one at the end. Returns the
+    /// problem (and keeps the form open) when the name is empty.
+    public func commitBlockEdit() -> String? {
+        guard let draft = blockEditor.draft else { return nil }
+        let name = draft.name.trimmingSpaces
+        guard !name.isEmpty else { return localizer.t("The block needs a name.") }
+        blockEditor.endEditing(cancel: false)
+        let before = book
+        if let id = draft.blockID, let b = book.blocks.firstIndex(where: { $0.id == id }) {
+            guard book.blocks[b].name != name else { notifyChanged(); return nil }
+            book.blocks[b].name = name
+            recorded(from: before, .editBlock(name), structural: true)
+        } else {
+            var n = book.blocks.count + 1
+            while book.blocks.contains(where: { $0.id == "block\(n)" }) { n += 1 }
+            book.blocks.append(GradeBlock(id: "block\(n)", name: name, units: []))
+            added = ("block\(n)", nil)
+            recorded(from: before, .addBlock(name), structural: true)
+        }
+        return nil
+    }
+
+    // MARK: Deleting
+
+    /// What a deletion would take with it: the units (of a block: those in no other block), the
+    /// courses and the marks. A deletion that loses marks asks first.
+    public struct DeletionCost: Equatable, Sendable {
+        public var units = 0
+        public var courses = 0
+        public var marks = 0
+        public init(units: Int = 0, courses: Int = 0, marks: Int = 0) {
+            self.units = units
+            self.courses = courses
+            self.marks = marks
+        }
+    }
+
+    /// The units deleting block `id` takes with it: those listed in no other block.
+    private func unitsOnlyIn(block id: String) -> [String] {
+        guard let block = book.blocks.first(where: { $0.id == id }) else { return [] }
+        let elsewhere = Set(book.blocks.filter { $0.id != id }.flatMap(\.units))
+        return block.units.filter { !elsewhere.contains($0) }
+    }
+
+    private func cost(ofUnits ids: [String]) -> DeletionCost {
+        var cost = DeletionCost()
+        for id in ids {
+            guard let unit = unit(id) else { continue }
+            cost.units += 1
+            cost.courses += unit.courses.count
+            cost.marks += unit.courses.filter { $0.mark != nil }.count
+        }
+        return cost
+    }
+
+    public func deletionCost(ofBlock id: String) -> DeletionCost { cost(ofUnits: unitsOnlyIn(block: id)) }
+    public func deletionCost(ofUnit id: String) -> DeletionCost { cost(ofUnits: [id]) }
+
+    /// Deletes block `id` and the units listed in no other block (undoable).
+    public func deleteBlock(_ id: String) {
+        guard let b = book.blocks.firstIndex(where: { $0.id == id }) else { return }
+        let before = book
+        let gone = Set(unitsOnlyIn(block: id))
+        let name = book.blocks[b].name
+        book.blocks.remove(at: b)
+        book.units.removeAll { gone.contains($0.id) }
+        recorded(from: before, .deleteBlock(name), structural: true)
+    }
+
+    /// Deletes unit `id` and its courses, from every block that lists it (undoable).
+    public func deleteUnit(_ id: String) {
+        guard let unit = unit(id) else { return }
+        let before = book
+        book.units.removeAll { $0.id == id }
+        for b in book.blocks.indices { book.blocks[b].units.removeAll { $0 == id } }
+        recorded(from: before, .deleteUnit(unit.title), structural: true)
+    }
+
+    /// Deletes course `id` and its mark (undoable).
+    public func deleteCourse(_ id: String) {
+        guard let (u, c) = location(ofCourse: id) else { return }
+        let before = book
+        let name = book.units[u].courses[c].name
+        book.units[u].courses.remove(at: c)
+        recorded(from: before, .deleteCourse(name), structural: true)
+    }
+
+    // MARK: Undo
+
+    /// Every change to the book in this run (marks, locks, clears, edits, additions, deletions).
+    private var history = UndoHistory<GradeBook, GradeChange>()
+
+    public var canUndo: Bool { history.canUndo }
+    /// The last change made (what `u` would undo).
+    public var lastChange: GradeChange? { history.undoSteps.last?.change }
+    public var canRedo: Bool { history.canRedo }
+
+    /// Puts the book back as it was before the last change; returns that change (nil: none).
+    @discardableResult
+    public func undo() -> GradeChange? {
+        guard let step = history.undo() else { return nil }
+        restore(step.before)
+        return step.change
+    }
+
+    /// Makes the last undone change again; returns it (nil: none).
+    @discardableResult
+    public func redo() -> GradeChange? {
+        guard let step = history.redo() else { return nil }
+        restore(step.after)
+        return step.change
+    }
+
+    private func restore(_ restored: GradeBook) {
+        book = restored
+        structureVersion += 1
+        reindex()
+        changed()
+    }
+
+    /// After an intent changed `book`: the step is kept for undo, then the book is saved.
+    private func recorded(from before: GradeBook, _ change: GradeChange, structural: Bool = false,
+                          merging: (GradeChange) -> GradeChange? = { _ in nil }) {
+        history.record(from: before, to: book, change, merging: merging)
+        if structural {
+            structureVersion += 1
+            reindex()
+        }
+        changed()
     }
 
     // MARK: Saving
@@ -260,6 +438,8 @@ public struct UnitForm: Equatable, Sendable {
     }
 
     public var unitID: String
+    /// Set for a new unit: the block Enter adds it to.
+    public var addedToBlock: String?
     public var code: Int
     public var professional: Bool
     public var name: String
@@ -274,6 +454,9 @@ public struct UnitForm: Equatable, Sendable {
         coefficient = NumberText.compact(unit.coefficient)
         courses = unit.courses.map { CourseRow(id: $0.id, name: $0.name, coefficient: NumberText.compact($0.coefficient), mark: $0.mark, locked: $0.locked) }
     }
+
+    /// Whether the form is about a unit not in the book yet.
+    public var isNew: Bool { addedToBlock != nil }
 
     /// Adds an ungraded course with coefficient 1 at the end.
     public mutating func addCourse(named name: String) {
@@ -345,5 +528,16 @@ public struct UnitForm: Equatable, Sendable {
         if parts.count == 2 && parts[1].count > 2 { return false }
         guard let whole = Int(parts.first.map(String.init) ?? ""), !(parts.first ?? "").isEmpty else { return true }
         return Double(whole) <= coefficientRange.upperBound
+    }
+}
+
+/// A block as its form holds it: the name as typed; no id for a new block.
+public struct BlockForm: Equatable, Sendable {
+    public var blockID: String?
+    public var name: String
+
+    public init(blockID: String?, name: String) {
+        self.blockID = blockID
+        self.name = name
     }
 }
