@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LockerKit
 import TerminalUI
 
@@ -45,8 +46,13 @@ public final class QuizScreen: Screen {
 
     /// The mode's table takes the key.
     public func handle(_ key: Key) -> Bool {
-        activeKeys(viewModel.localizer).handle(key)
+        message = nil
+        return activeKeys(viewModel.localizer).handle(key)
     }
+
+    /// A message about the last key (why a quiz cannot start).
+    @Expiring private var message: String?
+    public var messageExpiry: Date? { $message.expiresAt }
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
         [startKeys(l), questionKeys(l), feedbackKeys(l), abandonKeys(l), resultKeys(l), reviewKeys(l), historyKeys(l)]
@@ -78,6 +84,12 @@ public final class QuizScreen: Screen {
                 return true
             },
             KeyBinding([.enter], "Enter", help: l.t("Start; go to the next question; open a review"), footer: l.t("start")) {
+                guard self.viewModel.available(self.viewModel.kind) > 0 else {
+                    self.message = self.viewModel.kind == .weak
+                        ? l.t("No weak questions yet: a question answered wrongly or partly comes here until you answer it right twice.")
+                        : l.t("There are no questions of this kind.")
+                    return
+                }
                 self.viewModel.start()
             },
             KeyBinding([.character("h")], "h", help: l.t("History of finished quizzes"), footer: l.t("history")) {
@@ -119,9 +131,10 @@ public final class QuizScreen: Screen {
                 self.viewModel.pickChoice(Self.letterIndex(key, in: "abcd")!)
                 return true
             },
-            KeyBinding(matching: { self.bankQuestionIsChoice == false && ($0 == .character("t") || $0 == .character("f")) }, "t f",
-                       help: l.t("True / false"), footer: self.bankQuestionIsChoice == false ? l.t("true/false") : nil, footerKeys: "t f") { key in
-                self.viewModel.pickTruth(key == .character("t"))
+            KeyBinding(matching: { self.bankQuestionIsChoice == false && Self.truth(of: $0, l) != nil }, Self.truthKeys(l).joined(separator: " "),
+                       help: l.t("True / false"), footer: self.bankQuestionIsChoice == false ? l.t("true/false") : nil,
+                       footerKeys: Self.truthKeys(l).joined(separator: " ")) { key in
+                self.viewModel.pickTruth(Self.truth(of: key, l)!)
                 return true
             },
             KeyBinding([.enter], "Enter", help: l.t("Start; go to the next question; open a review"), footer: l.t("next")) { _ in
@@ -255,6 +268,7 @@ public final class QuizScreen: Screen {
     }
 
     public func status(_ l: Localizer) -> String? {
+        if let message { return message }
         if let problem = viewModel.problems.last { return problem }
         if viewModel.page == .question {
             // While an answer's feedback shows, the question is the one just answered.
@@ -315,6 +329,7 @@ public final class QuizScreen: Screen {
         case .choice: return l.t("Multiple choice on the rules")
         case .trueFalse: return l.t("True or false on the rules")
         case .mixed: return l.t("Mixed")
+        case .weak: return l.t("My weak questions")
         }
     }
 
@@ -333,13 +348,18 @@ public final class QuizScreen: Screen {
         for kind in QuizKind.allCases {
             let selected = kind == viewModel.kind
             let marker = selected ? context.glyphs.pointer : " "
-            let label = "\(marker) \(kindName(kind, l))  (\(viewModel.available(kind)))"
+            let count = viewModel.available(kind)
+            let label = "\(marker) \(kindName(kind, l))  (" + (kind == .weak ? l.n("{count} due", "{count} due", count: count) : String(count)) + ")"
             surface.write(label, x: rect.x + 16, y: y, style: selected ? Style(.active, [.bold]) : Style(.text), clip: rect)
             y += 1
         }
         y += 1
         let available = viewModel.available(viewModel.kind)
-        if available < count {
+        if viewModel.kind == .weak {
+            surface.write(l.t("Questions answered wrongly or partly come here, the lowest box first, until answered right twice."),
+                          x: rect.x, y: y, style: Style(.muted), clip: rect)
+            y += 1
+        } else if available < count {
             surface.write(l.n("Only {count} question of this kind exists; the quiz will ask it.", "Only {count} questions of this kind exist; the quiz will ask them all.", count: available),
                           x: rect.x, y: y, style: Style(.warn), clip: rect)
             y += 1
@@ -422,7 +442,8 @@ public final class QuizScreen: Screen {
                     y += 1
                 }
             } else {
-                surface.write(chip("t", l.t("True"), lit: draft.truth == true) + chip("f", l.t("False"), lit: draft.truth == false),
+                let keys = Self.truthKeys(l)
+                surface.write(chip(keys[0], l.t("True"), lit: draft.truth == true) + chip(keys[1], l.t("False"), lit: draft.truth == false),
                               x: rect.x + 2, y: y, clip: rect)
                 y += 1
             }
@@ -471,11 +492,42 @@ public final class QuizScreen: Screen {
         y += 2
         surface.write(l.t("Review: Enter opens an answer beside the right one"), x: rect.x, y: y, style: Style(.muted), clip: rect)
         let listRect = Self.reviewListRect(rect)
+        // The quiz just finished says which questions changed Leitner box ("box 2 → 3").
+        let moves = viewModel.boxMoves
+        let moveWidth = moves.values.map { Self.moveText($0, l).displayWidth + 2 }.max() ?? 0
         ListView().render(reviewList, into: surface, rect: listRect) { index, _ in
             let item = record.items[index]
-            return [self.verdictMark(item.verdict, context.glyphs), Span(" \(index + 1). "),
-                    Span(self.questionText(item.question).truncated(toWidth: listRect.width - 8, ellipsis: context.glyphs.ellipsis))]
+            let lead = " \(index + 1). "
+            var spans = [self.verdictMark(item.verdict, context.glyphs), Span(lead)]
+            let room = listRect.width - 2 - lead.displayWidth - moveWidth - (record.items.count > listRect.height ? 1 : 0)
+            let question = self.questionText(item.question).truncated(toWidth: max(1, room), ellipsis: context.glyphs.ellipsis)
+            spans.append(Span(question))
+            if let move = moves[index] {
+                spans.append(Span(String(repeating: " ", count: max(2, room - question.displayWidth + 2))))
+                spans.append(Span(Self.moveText(move, l), Style(move.to > move.from ? .good : .bad)))
+            }
+            return spans
         }
+    }
+
+    /// The keys for true and false in the interface language ("v f" in fr, es and it: vrai,
+    /// verdadero, vero); `t` and `f` answer in every language too.
+    static func truthKeys(_ l: Localizer) -> [String] {
+        [l.t("t", context: "key for true"), l.t("f", context: "key for false")]
+    }
+
+    /// The answer a key gives to a true/false statement, or nil.
+    static func truth(of key: Key, _ l: Localizer) -> Bool? {
+        guard case .character(let c) = key else { return nil }
+        let keys = truthKeys(l)
+        if String(c) == keys[0] || c == "t" { return true }
+        if String(c) == keys[1] || c == "f" { return false }
+        return nil
+    }
+
+    /// "box 2 → 3": where a question went in the Leitner boxes.
+    private static func moveText(_ move: QuizViewModel.BoxMove, _ l: Localizer) -> String {
+        l.t("box {from} → {to}", ["from": String(move.from), "to": String(move.to)])
     }
 
     /// One answer beside the right one: in a review, and after each answer outside exam mode.

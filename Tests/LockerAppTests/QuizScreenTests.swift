@@ -63,6 +63,21 @@ final class QuizScreenTests: XCTestCase {
         XCTAssertFalse(footer.contains { $0.contains("a-d") || $0.contains("a-f") }, "\(footer)")
     }
 
+    /// Issue 27, item 14: true and false are answered with the language's letters ("v f" for
+    /// verdadero / falso), shown on the page and in the footer.
+    func testTrueFalseKeysFollowTheLanguage() throws {
+        let (screen, localizer) = try makeScreen(.es)
+        screen.viewModel.changeKind(by: 2)   // true or false
+        var rng = SeededRandomNumberGenerator(seed: 3)
+        screen.viewModel.start(using: &rng)
+        XCTAssertTrue(screen.activeKeys(localizer).footerHints.map(\.key).contains("v f"))
+        XCTAssertTrue(render(screen, localizer, 80, 21).text.contains("v  Verdadero"), render(screen, localizer, 80, 21).text)
+        _ = screen.handle(.character("v"))
+        XCTAssertEqual(screen.viewModel.draft.truth, true)
+        _ = screen.handle(.character("f"))
+        XCTAssertEqual(screen.viewModel.draft.truth, false)
+    }
+
     func testEscAsksBeforeAbandoning() throws {
         let (screen, localizer) = try makeScreen(.en)
         startOnKnownQuestion(screen)
@@ -76,6 +91,29 @@ final class QuizScreenTests: XCTestCase {
         _ = screen.handle(.escape)
         _ = screen.handle(.character("a"))   // "Abandon"'s first letter
         XCTAssertEqual(screen.viewModel.page, .start)
+    }
+
+    /// Issue 28, item 12: "My weak questions" is a kind on the start page with the number due;
+    /// Enter with none due says why; the result page says which questions moved box.
+    func testWeakQuestionsOnTheStartAndResultPages() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        while screen.viewModel.kind != .weak { _ = screen.handle(.down) }
+        XCTAssertTrue(render(screen, localizer, 80, 21).text.contains("My weak questions  (0 due)"))
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.viewModel.page, .start)
+        XCTAssertEqual(screen.status(localizer), "No weak questions yet: a question answered wrongly or partly comes here until you answer it right twice.")
+        while screen.viewModel.kind != .penalties { _ = screen.handle(.down) }
+        _ = screen.handle(.left); _ = screen.handle(.left); _ = screen.handle(.left)
+        startOnKnownQuestion(screen)
+        for _ in 0..<5 {
+            _ = screen.handle(.character("a")); _ = screen.handle(.character("r")); _ = screen.handle(.enter)
+            _ = screen.handle(.enter)
+        }
+        let result = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(result.contains("box 2 → 1"), result)
+        _ = screen.handle(.escape)
+        let start = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(start.range(of: #"My weak questions  \([1-5] due\)"#, options: .regularExpression) != nil, start)
     }
 
     func testResultReviewShowsBothAnswers() throws {

@@ -125,6 +125,43 @@ final class QuizTests: XCTestCase {
         XCTAssertEqual(Set(all).count, 3, "never more than exist, never twice")
     }
 
+    /// Issue 28, item 12: the questions answered wrongly come back as "my weak questions",
+    /// the lowest box first; the count due is known before starting; the finished quiz says
+    /// which questions moved box.
+    func testWeakQuestionsComeFromTheLowestBoxes() throws {
+        let model = makeModel()
+        while model.kind != .weak { model.changeKind(by: 1) }
+        XCTAssertEqual(model.available(.weak), 0, "nothing is weak before a quiz")
+        model.start()
+        XCTAssertEqual(model.page, .start, "no quiz without weak questions")
+        while model.kind != .penalties { model.changeKind(by: 1) }
+        model.changeCount(by: -10)
+        var rng = SeededRandomNumberGenerator(seed: 3)
+        model.start(using: &rng)
+        var wrong: [QuizQuestion] = []
+        for index in 0..<5 {
+            guard case .penalty(let id) = model.currentQuestion!, let truth = model.penalty(id) else { return XCTFail() }
+            let right = Sanction.allCases.firstIndex(of: truth.sanction)!
+            // The first two wrong, the others right.
+            model.pickSanction(index < 2 ? (right + 1) % Sanction.allCases.count : right)
+            if truth.referee { model.toggleReferee() }
+            if truth.judge { model.toggleJudge() }
+            if index < 2 { wrong.append(model.currentQuestion!) }
+            XCTAssertTrue(model.submit())
+            model.continueAfterFeedback()
+        }
+        XCTAssertEqual(model.boxMoves[0], .init(from: 2, to: 1))
+        XCTAssertEqual(model.boxMoves[4], .init(from: 2, to: 3))
+        XCTAssertEqual(model.boxMoves.count, 5)
+        XCTAssertEqual(model.available(.weak), 2, "two answered wrongly are due")
+        while model.kind != .weak { model.changeKind(by: 1) }
+        model.changeCount(by: 1)
+        model.start(using: &rng)
+        XCTAssertEqual(Set(model.questions), Set(wrong), "only the weak questions, never more than are due")
+        model.openPast(0)
+        XCTAssertTrue(model.boxMoves.isEmpty, "a quiz from the history does not claim moves")
+    }
+
     func testMixedAndBankQuestionsGateOnAnAnswer() {
         let model = makeModel()
         model.changeKind(by: 2)

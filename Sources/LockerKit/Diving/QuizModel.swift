@@ -10,6 +10,9 @@ public enum QuizKind: String, Codable, CaseIterable, Sendable {
     case trueFalse = "true-false"
     /// A mix of the three.
     case mixed
+    /// Questions of any kind answered wrongly or partly and not learnt since (Leitner boxes 1
+    /// and 2), lowest box first.
+    case weak
 }
 
 /// A question of the bundled bank (Data/diving/questions.json).
@@ -223,6 +226,26 @@ public struct LeitnerBoxes: Codable, Equatable, Sendable {
 
     /// Relative chance of being asked: 16 for box 1 down to 1 for box 5.
     public func weight(of id: String) -> Int { 1 << (5 - min(max(box(of: id), 1), 5)) }
+
+    /// The boxes of weak questions: answered wrongly or partly, not yet answered right twice.
+    public static let weakBoxes = 1...2
+
+    /// The ids of `ids` that were answered and sit in a weak box (a question never asked is
+    /// not weak), lowest box first.
+    public func weak(among ids: [String]) -> [String] {
+        ids.filter { id in boxes[id].map(LeitnerBoxes.weakBoxes.contains) ?? false }
+            .sorted { box(of: $0) < box(of: $1) }
+    }
+
+    /// Up to `count` weak ids of `ids`: the lowest box first, in random order within a box.
+    public func drawWeak<R: RandomNumberGenerator>(_ count: Int, from ids: [String], using rng: inout R) -> [String] {
+        let weak = weak(among: ids)
+        var drawn: [String] = []
+        for box in LeitnerBoxes.weakBoxes {
+            drawn += weak.filter { self.box(of: $0) == box }.shuffled(using: &rng)
+        }
+        return Array(drawn.prefix(count))
+    }
 
     public mutating func record(_ id: String, verdict: QuizVerdict) {
         let current = box(of: id)

@@ -83,16 +83,20 @@ public final class QuizViewModel: ViewModel {
 
     public func penalty(_ id: String) -> Penalty? { penalties?.penalties.first { $0.id == id } }
 
-    /// How many questions of `kind` exist.
-    public func available(_ kind: QuizKind) -> Int {
-        let penaltyCount = penalties?.penalties.count ?? 0
-        let choices = bank?.questions.filter { $0.kind == .choice }.count ?? 0
-        let truths = bank?.questions.filter { $0.kind == .truefalse }.count ?? 0
+    /// How many questions of `kind` exist (for the weak questions: how many are due).
+    public func available(_ kind: QuizKind) -> Int { keys(of: kind).count }
+
+    /// The Leitner keys ("p:…" for a penalty, "q:…" for a bank question) of `kind`.
+    private func keys(of kind: QuizKind) -> [String] {
+        let penaltyKeys = (penalties?.penalties ?? []).map { "p:" + $0.id }
+        let choiceKeys = (bank?.questions ?? []).filter { $0.kind == .choice }.map { "q:" + $0.id }
+        let truthKeys = (bank?.questions ?? []).filter { $0.kind == .truefalse }.map { "q:" + $0.id }
         switch kind {
-        case .penalties: return penaltyCount
-        case .choice: return choices
-        case .trueFalse: return truths
-        case .mixed: return penaltyCount + choices + truths
+        case .penalties: return penaltyKeys
+        case .choice: return choiceKeys
+        case .trueFalse: return truthKeys
+        case .mixed: return penaltyKeys + choiceKeys + truthKeys
+        case .weak: return leitner.weak(among: penaltyKeys + choiceKeys + truthKeys)
         }
     }
 
@@ -119,12 +123,10 @@ public final class QuizViewModel: ViewModel {
     }
 
     public func start<R: RandomNumberGenerator>(using rng: inout R) {
-        var keys: [String] = []
-        if kind == .penalties || kind == .mixed { keys += (penalties?.penalties ?? []).map { "p:" + $0.id } }
-        if kind == .choice || kind == .mixed { keys += (bank?.questions ?? []).filter { $0.kind == .choice }.map { "q:" + $0.id } }
-        if kind == .trueFalse || kind == .mixed { keys += (bank?.questions ?? []).filter { $0.kind == .truefalse }.map { "q:" + $0.id } }
+        let keys = keys(of: kind)
         guard !keys.isEmpty else { return }
-        questions = leitner.draw(questionCount, from: keys, using: &rng).map { key in
+        let drawn = kind == .weak ? leitner.drawWeak(questionCount, from: keys, using: &rng) : leitner.draw(questionCount, from: keys, using: &rng)
+        questions = drawn.map { key in
             key.hasPrefix("p:") ? .penalty(String(key.dropFirst(2))) : .bank(String(key.dropFirst(2)))
         }
         answered = []
@@ -249,11 +251,17 @@ public final class QuizViewModel: ViewModel {
         let record = QuizRecord(date: now, kind: kind, items: answered, points: points,
                                 maxPoints: answered.count * QuizScoring.pointsPerQuestion)
         history.quizzes.append(record)
-        for item in answered {
+        boxMoves = [:]
+        for (index, item) in answered.enumerated() {
+            let key: String
             switch item.question {
-            case .penalty(let id): leitner.record("p:" + id, verdict: item.verdict)
-            case .bank(let id): leitner.record("q:" + id, verdict: item.verdict)
+            case .penalty(let id): key = "p:" + id
+            case .bank(let id): key = "q:" + id
             }
+            let from = leitner.box(of: key)
+            leitner.record(key, verdict: item.verdict)
+            let to = leitner.box(of: key)
+            if from != to { boxMoves[index] = BoxMove(from: from, to: to) }
         }
         do {
             try historyRepository.save(history)
@@ -268,6 +276,16 @@ public final class QuizViewModel: ViewModel {
         answered = []
         page = .result
     }
+
+    /// A question that changed Leitner box when the quiz ended.
+    public struct BoxMove: Equatable, Sendable {
+        public var from: Int
+        public var to: Int
+    }
+
+    /// The questions of the quiz just finished (by item index) that moved box; empty for a
+    /// quiz opened from the history.
+    public private(set) var boxMoves: [Int: BoxMove] = [:]
 
     /// Esc (after confirmation): drops the quiz in progress; nothing is kept.
     public func abandon() {
@@ -306,6 +324,7 @@ public final class QuizViewModel: ViewModel {
     public func openPast(_ index: Int) {
         guard history.quizzes.indices.contains(index) else { return }
         shownRecord = history.quizzes[index]
+        boxMoves = [:]
         reviewing = nil
         resultFromHistory = true
         page = .result
