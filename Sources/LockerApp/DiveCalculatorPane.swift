@@ -106,8 +106,8 @@ final class DiveCalculatorPane {
         case .success(let dive)?:
             let c = dive.components
             let parts = [("A", c.a), ("B", c.b), ("C", c.c), ("D", c.d), ("E", c.e)]
-                .map { "\($0.0) \(DegreeOfDifficulty.format(tenths: $0.1))" }.joined(separator: " + ")
-            lines.append([Span(l.t("DD") + " ", Style(.muted)), Span(DegreeOfDifficulty.format(tenths: c.tenths), Style(.accent, [.bold])),
+                .map { "\($0.0) \(DegreeOfDifficulty.format(tenths: $0.1, l))" }.joined(separator: " + ")
+            lines.append([Span(l.t("DD") + " ", Style(.muted)), Span(DegreeOfDifficulty.format(tenths: c.tenths, l), Style(.accent, [.bold])),
                           Span(" = " + parts, Style(.text))])
             lines.append([Span(l.t("A somersaults · B position · C twists · D approach · E unnatural entry"), Style(.muted))])
         case .failure?:
@@ -119,13 +119,13 @@ final class DiveCalculatorPane {
         // Awards and score.
         switch viewModel.score {
         case .success(let score)?:
-            lines.append([Span(l.t("{judges} judges · DD {dd}", ["judges": String(score.panel.rawValue), "dd": DegreeOfDifficulty.format(tenths: score.difficultyTenths)]), Style(.muted))])
+            lines.append([Span(l.t("{judges} judges · DD {dd}", ["judges": String(score.panel.rawValue), "dd": DegreeOfDifficulty.format(tenths: score.difficultyTenths, l)]), Style(.muted))])
             let groups = score.groupedAwards
             let width = groups.map { $0.role.label(l).displayWidth }.max() ?? 0
             for group in groups {
                 var spans = [Span(group.role.label(l).padded(toWidth: width) + "  ", Style(.muted))]
                 for award in group.awards {
-                    spans.append(award.cancelled ? Span("(" + award.text + ")  ", Style(.muted, [.dim])) : Span(award.text + "  ", Style(.text, [.bold])))
+                    spans.append(award.cancelled ? Span("(" + award.text(l) + ")  ", Style(.muted, [.dim])) : Span(award.text(l) + "  ", Style(.text, [.bold])))
                 }
                 lines.append(spans)
             }

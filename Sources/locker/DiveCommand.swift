@@ -55,8 +55,8 @@ struct DiveDDCommand: ParsableCommand {
             return
         }
         print("\(dive.text)  \(dive.name(localizer))  \(height.label(localizer))")
-        print(localizer.t("DD {dd} = {components}", ["dd": DegreeOfDifficulty.format(tenths: components.tenths),
-                                                     "components": parts.map { "\($0.0) \(DegreeOfDifficulty.format(tenths: $0.1))" }.joined(separator: " + ")]))
+        print(localizer.t("DD {dd} = {components}", ["dd": DegreeOfDifficulty.format(tenths: components.tenths, localizer),
+                                                     "components": parts.map { "\($0.0) \(DegreeOfDifficulty.format(tenths: $0.1, localizer))" }.joined(separator: " + ")]))
     }
 }
 

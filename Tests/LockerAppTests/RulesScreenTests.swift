@@ -121,6 +121,21 @@ final class RulesScreenTests: XCTestCase {
         XCTAssertTrue(status.contains("official-rules.json.corrupt-"), status)
     }
 
+    /// Issue 28, item 7: the calculator writes numbers as the language does, and reads awards
+    /// typed with a decimal comma.
+    func testCalculatorNumbersFollowTheLanguage() {
+        let (screen, localizer) = makeScreen(.fr)
+        _ = render(screen, localizer, 80, 21)
+        _ = screen.handle(.character("c"))
+        for c in "5253b" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.tab); _ = screen.handle(.tab); _ = screen.handle(.tab)
+        for c in "8 7,5 - 7,5 7" { _ = screen.handle(.character(c)) }
+        let text = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(text.contains("3,4 = A 2,2 + B 0,3 + C 0,7 + D 0,2 + E 0,0"), text)
+        XCTAssertTrue(text.contains("(8)  7,5  7,5*  7,5  (7)"), text)
+        XCTAssertTrue(text.contains("22,5 × 3,4 = 76,50"), text)
+    }
+
     func testNarrowContentsOpenWithT() {
         let (screen, localizer) = makeScreen(.en)
         _ = render(screen, localizer, 80, 21)

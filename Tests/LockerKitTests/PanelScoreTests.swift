@@ -88,6 +88,10 @@ final class PanelScoreTests: XCTestCase {
         XCTAssertEqual(try PanelScore.parseAwards("8  7.5 - 7 x"), [8, 7.5, nil, 7, nil])
         XCTAssertEqual(try PanelScore.parseAwards("8,,7"), [8, nil, 7])
         XCTAssertEqual(try PanelScore.parseAwards("8;7.5;7"), [8, 7.5, 7])
+        // Issue 28, item 7: a decimal comma, as fr, es and it write awards.
+        XCTAssertEqual(try PanelScore.parseAwards("8 7,5 7,5 7,5 7"), [8, 7.5, 7.5, 7.5, 7])
+        XCTAssertEqual(try PanelScore.parseAwards("8, 7.5, 7"), [8, 7.5, 7])
+        XCTAssertEqual(try PanelScore.parseAwards("7,5; 8; 6,5"), [7.5, 8, 6.5])
     }
 
     func testTextShowsCancelledAndReplacedAwards() throws {

@@ -126,8 +126,11 @@ extension JudgeRole {
 }
 
 extension DegreeOfDifficulty {
-    /// Tenths as a DD is written: 28 → "2.8".
-    public static func format(tenths value: Int) -> String { "\(value / 10).\(value % 10)" }
+    /// Tenths as a DD is written: 28 → "2.8" ("2,8" in fr, es and it with `l`).
+    public static func format(tenths value: Int, _ l: Localizer? = nil) -> String {
+        let text = "\(value / 10).\(value % 10)"
+        return l.map { MeasureText.withDecimalSeparator(text, $0) } ?? text
+    }
 }
 
 extension PanelScore {
@@ -145,21 +148,21 @@ extension PanelScore {
     /// with an asterisk, e.g. "(8)  7.5  7.5  7.5  (7)".
     public func groupLines(_ l: Localizer) -> [(label: String, awards: String)] {
         groupedAwards.map { group in
-            (group.role.label(l), group.awards.map { $0.cancelled ? "(" + $0.text + ")" : $0.text }.joined(separator: "  "))
+            (group.role.label(l), group.awards.map { $0.cancelled ? "(" + $0.text(l) + ")" : $0.text(l) }.joined(separator: "  "))
         }
     }
 
     /// The sum that gives the score, e.g. "22.5 × 2.0 = 45.00" or "35.5 ÷ 5 × 3 × 2.8 = 59.64".
     public func formula(_ l: Localizer) -> String {
-        let total = NumberText.compact(Double(keptHalfPoints) / 2)
-        let dd = DegreeOfDifficulty.format(tenths: difficultyTenths)
-        let score = PanelScore.formatHundredths(hundredths)
+        let total = MeasureText.withDecimalSeparator(NumberText.compact(Double(keptHalfPoints) / 2), l)
+        let dd = DegreeOfDifficulty.format(tenths: difficultyTenths, l)
+        let score = MeasureText.withDecimalSeparator(PanelScore.formatHundredths(hundredths), l)
         return panel.isSynchro ? "\(total) ÷ 5 × 3 × \(dd) = \(score)" : "\(total) × \(dd) = \(score)"
     }
 
     /// The whole result as plain text lines (command line, screen readers).
     public func describe(_ l: Localizer) -> [String] {
-        var lines = [l.t("{judges} judges · DD {dd}", ["judges": String(panel.rawValue), "dd": DegreeOfDifficulty.format(tenths: difficultyTenths)])]
+        var lines = [l.t("{judges} judges · DD {dd}", ["judges": String(panel.rawValue), "dd": DegreeOfDifficulty.format(tenths: difficultyTenths, l)])]
         let rows = groupLines(l)
         let width = rows.map { $0.label.count }.max() ?? 0
         for row in rows {
@@ -179,8 +182,8 @@ extension PanelScore {
 }
 
 extension ScoredAward {
-    /// "7.5", or "7.5*" when the award was replaced.
-    public var text: String { NumberText.compact(value) + (replaced ? "*" : "") }
+    /// "7.5" ("7,5" in fr, es and it), or "7.5*" when the award was replaced.
+    public func text(_ l: Localizer) -> String { MeasureText.withDecimalSeparator(NumberText.compact(value), l) + (replaced ? "*" : "") }
 }
 
 extension JudgeRole {

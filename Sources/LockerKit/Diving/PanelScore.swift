@@ -116,12 +116,21 @@ public struct PanelScore: Equatable, Sendable {
 
     /// Parses a comma or space separated list of awards; `-`, `x` or an empty item is a missing award.
     public static func parseAwards(_ text: String) throws -> [Double?] {
-        let separators: Set<Character> = [",", " ", ";", "\t"]
-        let hasComma = text.contains(",") || text.contains(";")
-        // With commas, "8,,7" has a missing award in the middle; with spaces, runs of blanks are one separator.
-        let items: [Substring] = hasComma
-            ? text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "," || $0 == ";" })
-            : text.split(whereSeparator: { separators.contains($0) })
+        let words = text.split(whereSeparator: \.isWhitespace)
+        let items: [Substring]
+        if text.contains(";") {
+            // Semicolons part the awards; a comma inside one is a decimal comma ("7,5; 8").
+            items = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == ";" })
+        } else if words.count > 1 {
+            // Blanks part the awards, and a comma ending a word too ("8, 7.5, 7"); a comma
+            // inside a word is a decimal comma, as fr, es and it write it ("8 7,5 7,5").
+            items = words.flatMap { word -> [Substring] in
+                word.hasSuffix(",") ? word.dropLast().split(separator: ",", omittingEmptySubsequences: false) : [word]
+            }
+        } else {
+            // One word: commas part the awards, and "8,,7" has a missing award in the middle.
+            items = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "," })
+        }
         return try items.map { item in
             let trimmed = item.filter { !$0.isWhitespace }
             if trimmed.isEmpty || trimmed == "-" || trimmed.lowercased() == "x" || trimmed == "—" { return nil }
