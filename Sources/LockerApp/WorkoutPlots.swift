@@ -106,8 +106,9 @@ final class RouteMapPlot {
     }
 }
 
-/// Heart rate over time (or over the points, when the file has no time) on a braille canvas.
-final class HeartRateChartPlot {
+/// The workout's chart series (heart rate, else speed, else altitude) over time (or over the
+/// points, when the file has no time) on a braille canvas.
+final class WorkoutChartPlot {
     private var cacheKey = ""
     private var canvas = BrailleCanvas(columns: 0, rows: 0)
     /// Dot column of every point, per workout and width.
@@ -123,16 +124,18 @@ final class HeartRateChartPlot {
         cacheKey = key
         var canvas = BrailleCanvas(columns: columns, rows: rows)
         let w = analysis.workout
-        guard let range = analysis.heartRateRange, w.count > 1, canvas.dotWidth > 1, canvas.dotHeight > 1 else {
+        guard let chart = analysis.chart, w.count > 1, canvas.dotWidth > 1, canvas.dotHeight > 1 else {
             self.canvas = canvas
             return canvas
         }
         let xKey = "\(canvas.dotWidth)|\(model.workoutVersion)"
         if xKey != columnsKey {
             columnsKey = xKey
-            xs = HeartRateChartPlot.columns(analysis, width: canvas.dotWidth)
+            xs = WorkoutChartPlot.columns(analysis, width: canvas.dotWidth)
         }
-        let low = range.lowerBound - 2, span = max(range.upperBound + 2 - low, 1)
+        // A margin of 2 % of the range (at least 1) keeps the extremes off the box.
+        let margin = max(1, (chart.range.upperBound - chart.range.lowerBound) * 0.02)
+        let low = chart.range.lowerBound - margin, span = max(chart.range.upperBound + margin - low, 1)
         let height = Double(canvas.dotHeight - 1)
         // One pass gathers each dot column's lowest and highest heart rate and its highest
         // level; the columns are then drawn as short vertical strokes joined to their neighbours.
@@ -140,8 +143,9 @@ final class HeartRateChartPlot {
         var lowest = [Float](repeating: .infinity, count: width)
         var highest = [Float](repeating: -.infinity, count: width)
         var columnLevel = [Int](repeating: -1, count: width)
-        let levels = model.pointLevels
-        w.heartRate.withUnsafeBufferPointer { hrs in
+        // Colour by heart-rate level only when the heart rate is what is drawn.
+        let levels = chart.series == .heartRate && model.pointLevels.count == w.count ? model.pointLevels : [Int8](repeating: -1, count: w.count)
+        chart.values.withUnsafeBufferPointer { hrs in
             levels.withUnsafeBufferPointer { lv in
                 xs.withUnsafeBufferPointer { columns in
                     for i in 0..<hrs.count {

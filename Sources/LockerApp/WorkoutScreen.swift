@@ -15,7 +15,7 @@ public final class WorkoutScreen: Screen {
     private var textView = TextViewState()
     private var textHeight = 10
     private let map = RouteMapPlot()
-    private let chart = HeartRateChartPlot()
+    private let chart = WorkoutChartPlot()
     /// Points the chart cursor moves per ← →: about one dot column of the chart.
     private var cursorStep = 1
 
@@ -32,7 +32,7 @@ public final class WorkoutScreen: Screen {
     /// The tab's four modes: the list, the list while a workout opens, an opened workout and its
     /// summary as plain text.
     public func keyTables(_ l: Localizer) -> [KeyTable] {
-        [listKeys(l), openingKeys(l), workoutKeys(l), summaryKeys(l)]
+        [listKeys(l), openingKeys(l), workoutKeys(l, drawn: .all), summaryKeys(l)]
     }
 
     /// What the Workout tab shows: one value, read from the view-model (a workout being opened,
@@ -49,7 +49,7 @@ public final class WorkoutScreen: Screen {
         switch mode {
         case .list: return listKeys(l)
         case .opening: return openingKeys(l)
-        case .workout: return workoutKeys(l)
+        case .workout: return workoutKeys(l, drawn: drawn)
         case .summary: return summaryKeys(l)
         }
     }
@@ -94,34 +94,67 @@ public final class WorkoutScreen: Screen {
         return KeyTable(id: "workout-opening", title: l.t("Opening a workout"), [cancel] + quietList)
     }
 
+    /// What the open workout draws: a map (it has positions), a chart, and whether the chart
+    /// is the heart rate (which `z` colours).
+    struct Drawn: Equatable {
+        var map: Bool, chart: Bool, heartRate: Bool
+        static let all = Drawn(map: true, chart: true, heartRate: true)
+    }
+
+    private var drawn: Drawn {
+        guard let current = viewModel.current else { return .all }
+        return Drawn(map: current.hasRoute, chart: current.chart != nil, heartRate: current.heartRateRange != nil)
+    }
+
+    /// The pane the arrows act on: the focused one, or the only one drawn.
+    private var activeFocus: Focus {
+        let drawn = self.drawn
+        return !drawn.map ? .chart : !drawn.chart ? .map : focus
+    }
+
     /// An opened workout. The arrows pan the map while it has focus and move the chart cursor
-    /// otherwise; the footer says which.
-    private func workoutKeys(_ l: Localizer) -> KeyTable {
-        KeyTable(id: "workout", title: l.t("Workout"), [
-            KeyBinding([.character("+"), .character("="), .character("-"), .character("_"), .character("0")], "+ - 0",
-                       help: l.t("Zoom the map in and out; 0 fits the whole route"), footer: l.t("zoom"), footerKeys: "+ -") { key in
+    /// otherwise; the footer says which. Only the keys for what is drawn are in the table (no
+    /// zoom without a map, no cursor without a chart, no zones without heart rate).
+    private func workoutKeys(_ l: Localizer, drawn: Drawn) -> KeyTable {
+        let focus = activeFocus
+        var bindings: [KeyBinding] = []
+        if drawn.map {
+            bindings.append(KeyBinding([.character("+"), .character("="), .character("-"), .character("_"), .character("0")], "+ - 0",
+                                       help: l.t("Zoom the map in and out; 0 fits the whole route"), footer: l.t("zoom"), footerKeys: "+ -") { key in
                 self.zoom(key)
-            },
-            KeyBinding([.up, .down, .left, .right], "← ↑ ↓ →",
-                       help: l.t("Pan the map (map focused) or move the chart cursor (chart focused)"),
-                       footer: focus == .map ? l.t("pan") : l.t("cursor"), footerKeys: focus == .map ? "←↑↓→" : "← →") { key in
+            })
+        }
+        if drawn.map || drawn.chart {
+            bindings.append(KeyBinding([.up, .down, .left, .right], "← ↑ ↓ →",
+                                       help: l.t("Pan the map (map focused) or move the chart cursor (chart focused)"),
+                                       footer: focus == .map ? l.t("pan") : l.t("cursor"), footerKeys: focus == .map ? "←↑↓→" : "← →") { key in
                 self.arrow(key)
-            },
-            KeyBinding([.character("h"), .character("l")], "h l", help: l.t("Move the chart cursor, whatever has focus")) { key in
+            })
+        }
+        if drawn.chart {
+            bindings.append(KeyBinding([.character("h"), .character("l")], "h l", help: l.t("Move the chart cursor, whatever has focus")) { key in
                 self.moveCursor(by: key == .character("h") ? -self.cursorStep : self.cursorStep)
-            },
-            KeyBinding([.tab, .backTab], "Tab", help: l.t("Switch focus between the map and the chart"),
-                       footer: focus == .map ? l.t("chart") : l.t("map")) {
+            })
+        }
+        if drawn.map && drawn.chart {
+            bindings.append(KeyBinding([.tab, .backTab], "Tab", help: l.t("Switch focus between the map and the chart"),
+                                       footer: focus == .map ? l.t("chart") : l.t("map")) {
                 self.focus = self.focus == .map ? .chart : .map
-            },
-            KeyBinding([.shiftLeft, .shiftRight, .pageUp, .pageDown, .home, .end], "Shift-← → PgUp PgDn Home End",
-                       help: l.t("Move the chart cursor by larger steps, or to the start or end")) { key in
+            })
+        }
+        if drawn.chart {
+            bindings.append(KeyBinding([.shiftLeft, .shiftRight, .pageUp, .pageDown, .home, .end], "Shift-← → PgUp PgDn Home End",
+                                       help: l.t("Move the chart cursor by larger steps, or to the start or end")) { key in
                 self.jumpCursor(key)
-            },
-            KeyBinding([.character("z")], "z", help: l.t("Colour by four bands of this workout's heart rate, or by the five zones"),
-                       footer: l.t("zones")) {
+            })
+        }
+        if drawn.heartRate {
+            bindings.append(KeyBinding([.character("z")], "z", help: l.t("Colour by four bands of this workout's heart rate, or by the five zones"),
+                                       footer: l.t("zones")) {
                 self.viewModel.toggleColouring()
-            },
+            })
+        }
+        bindings += [
             KeyBinding([.character("s")], "s", help: l.t("The summary as plain text (for screen readers)"), footer: l.t("summary")) {
                 self.showText = true
                 self.textView = TextViewState()
@@ -129,7 +162,8 @@ public final class WorkoutScreen: Screen {
             KeyBinding([.escape], "Esc", help: l.t("Back to the list"), footer: l.t("list")) {
                 self.viewModel.close()
             },
-        ])
+        ]
+        return KeyTable(id: "workout", title: l.t("Workout"), bindings)
     }
 
     /// The summary as plain text: it scrolls, and s or Esc goes back.
@@ -168,7 +202,7 @@ public final class WorkoutScreen: Screen {
 
     /// Pans the map when it has focus; with the chart focused ← → move its cursor and ↑ ↓ do nothing.
     private func arrow(_ key: Key) -> Bool {
-        if focus == .map {
+        if activeFocus == .map {
             switch key {
             case .up: viewModel.pan(dx: 0, dy: -1)
             case .down: viewModel.pan(dx: 0, dy: 1)
@@ -202,7 +236,7 @@ public final class WorkoutScreen: Screen {
     /// Moves the chart cursor and gives the chart focus.
     private func moveCursor(by points: Int) -> Bool {
         viewModel.moveCursor(by: points)
-        focus = .chart
+        if drawn.chart { focus = .chart }
         return true
     }
 
@@ -221,6 +255,8 @@ public final class WorkoutScreen: Screen {
             if item.pending { return l.t("Reading {file} …", ["file": item.url.lastPathComponent]) }
             return item.problem.map { l.t("{file}: {problem}", ["file": item.url.lastPathComponent, "problem": $0]) }
         }
+        // The cursor's figures only while a map or a chart shows where the cursor is.
+        guard !showText, current.hasRoute || current.chart != nil else { return nil }
         return cursorDescription(current, l)
     }
 
@@ -254,28 +290,40 @@ public final class WorkoutScreen: Screen {
             renderText(current, into: surface, rect: body.inset(dx: 1, dy: 0), context: context)
             return
         }
-        let panes = self.panes(body)
+        let panes = self.panes(body, current)
         renderSummary(current, into: surface, rect: panes.summary.inset(dx: 1, dy: 0), context: context, compact: panes.compact)
-        renderMap(current, into: surface, rect: panes.map, context: context)
-        renderChart(current, into: surface, rect: panes.chart, context: context)
+        if !panes.map.isEmpty { renderMap(current, into: surface, rect: panes.map, context: context) }
+        if !panes.chart.isEmpty { renderChart(current, into: surface, rect: panes.chart, context: context) }
     }
 
     /// The open workout below its title: the summary on the left from 100 columns (else two
-    /// lines on top), then the map over the heart-rate chart (a third of the height).
-    private func panes(_ body: Rect) -> (summary: Rect, compact: Bool, map: Rect, chart: Rect) {
+    /// lines on top), then what the file has to draw: the map over the chart (a third of the
+    /// height), or either alone over the whole room (no empty "no route" box).
+    private func panes(_ body: Rect, _ current: WorkoutAnalysis) -> (summary: Rect, compact: Bool, map: Rect, chart: Rect) {
         let summary: Rect, plots: Rect
         let compact = body.width < 100
+        let none = Rect(x: body.x, y: body.y, width: 0, height: 0)
+        if !current.hasRoute && current.chart == nil { return (body, false, none, none) }
         if compact { (summary, plots) = body.splitTop(2) } else { (summary, plots) = body.splitLeft(36) }
+        guard current.hasRoute else { return (summary, compact, none, plots) }
+        guard current.chart != nil else { return (summary, compact, plots, none) }
         let chartHeight = max(4, plots.height / 3)
         let map = Rect(x: plots.x, y: plots.y, width: plots.width, height: plots.height - chartHeight)
         return (summary, compact, map, Rect(x: plots.x, y: map.maxY, width: plots.width, height: chartHeight))
     }
 
-    /// The chart's dots, right of its bpm axis, inside its box.
-    private static func chartPlot(_ chart: Rect) -> Rect {
+    /// The chart's dots, right of its value axis, inside its box.
+    private static func chartPlot(_ chart: Rect, _ current: WorkoutAnalysis) -> Rect {
         let inner = chart.inset(dx: 1, dy: 1)
-        let axisWidth = 4
+        let axisWidth = current.chart.map { axisLabels($0).map(\.displayWidth).max() ?? 3 }.map { max(3, $0) + 1 } ?? 4
         return Rect(x: inner.x + axisWidth, y: inner.y, width: inner.width - axisWidth, height: inner.height)
+    }
+
+    /// The top and bottom values of the chart's axis: "176" bpm, "34" km/h, "1250" m.
+    private static func axisLabels(_ chart: WorkoutChart) -> [String] {
+        [chart.range.upperBound, chart.range.lowerBound].map { value in
+            chart.series == .heartRate ? WorkoutText.bpm(value) : NumberText.whole(value).map(String.init) ?? "—"
+        }
     }
 
     /// The list's rows below its column titles; the open workout's text, or the chart's width
@@ -291,11 +339,11 @@ public final class WorkoutScreen: Screen {
         }
         if showText {
             let rect = body.inset(dx: 1, dy: 0)
-            let lines = WorkoutSummaryText.lines(current, fileName: viewModel.currentFileName, context.localizer)
+            let lines = WorkoutSummaryText.lines(current, fileName: viewModel.currentFileName, title: false, context.localizer)
             textView.setLines(lines.map { TextLine($0) }, height: rect.height)
             textHeight = rect.height
         } else {
-            let plot = Self.chartPlot(panes(body).chart)
+            let plot = Self.chartPlot(panes(body, current).chart, current)
             cursorStep = max(1, current.workout.count / max(1, plot.width * 2))
         }
     }
@@ -362,17 +410,37 @@ public final class WorkoutScreen: Screen {
         let l = context.localizer
         let rows = WorkoutSummaryText.rows(current, l)
         if compact {
-            // Two short lines: when, how far and how long; then pace, heart rate and climb.
+            // Two short lines of what the file tells (nothing unknown): when, how far and how
+            // long, pace, heart rate and climb, broken between figures, never inside one.
             let s = current.summary
-            let first = [MeasureText.dateTime(s.start), WorkoutSummaryText.distance(s, l),
-                         l.t("{elapsed} elapsed, {moving} moving", ["elapsed": WorkoutText.duration(s.elapsedSeconds), "moving": WorkoutText.duration(s.movingSeconds)])]
-            var second = [WorkoutText.pace(s.paceSecondsPerKilometre, sport: current.workout.kind, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)]
-            if s.heartRateMin != nil {
-                second.append((context.glyphs.ascii ? "HR " : "♥ ") + l.t("{min}/{avg}/{max} bpm", ["min": WorkoutText.bpm(s.heartRateMin), "avg": WorkoutText.bpm(s.heartRateAverage), "max": WorkoutText.bpm(s.heartRateMax)]))
+            var parts: [String] = []
+            if s.start != nil { parts.append(MeasureText.dateTime(s.start)) }
+            if let meters = s.distanceMeters { parts.append(MeasureText.distance(meters, l)) }
+            if s.elapsedSeconds != nil {
+                parts.append(s.movingSeconds == nil ? l.t("{elapsed} elapsed", ["elapsed": WorkoutText.duration(s.elapsedSeconds)])
+                    : l.t("{elapsed} elapsed, {moving} moving", ["elapsed": WorkoutText.duration(s.elapsedSeconds), "moving": WorkoutText.duration(s.movingSeconds)]))
             }
-            if let ascent = s.ascentMeters.flatMap({ NumberText.whole($0) }) { second.append(l.t("climb {value} m", ["value": String(ascent)])) }
-            surface.write(first.joined(separator: " · "), x: rect.x, y: rect.y, style: Style(.text), clip: rect)
-            surface.write(second.joined(separator: " · "), x: rect.x, y: rect.y + 1, style: Style(.text), clip: rect)
+            if s.paceSecondsPerKilometre != nil {
+                parts.append(WorkoutText.pace(s.paceSecondsPerKilometre, sport: current.workout.kind, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l))
+            }
+            if s.heartRateMin != nil {
+                parts.append((context.glyphs.ascii ? "HR " : "♥ ") + l.t("{min}/{avg}/{max} bpm", ["min": WorkoutText.bpm(s.heartRateMin), "avg": WorkoutText.bpm(s.heartRateAverage), "max": WorkoutText.bpm(s.heartRateMax)]))
+            }
+            if let ascent = s.ascentMeters.flatMap({ NumberText.whole($0) }) { parts.append(l.t("climb {value} m", ["value": String(ascent)])) }
+            if parts.isEmpty { parts.append(l.t("No times, distances, heart rate or altitude in this file; s lists what it has.")) }
+            let separator = " · "
+            var lines = [""]
+            for part in parts {
+                let joined = lines[lines.count - 1].isEmpty ? part : lines[lines.count - 1] + separator + part
+                if joined.displayWidth <= rect.width || lines[lines.count - 1].isEmpty || lines.count == 2 {
+                    lines[lines.count - 1] = joined
+                } else {
+                    lines.append(part)
+                }
+            }
+            for (index, line) in lines.enumerated() {
+                surface.write(line.truncated(toWidth: rect.width, ellipsis: context.glyphs.ellipsis), x: rect.x, y: rect.y + index, style: Style(.text), clip: rect)
+            }
             return
         }
         var y = rect.y
@@ -410,16 +478,10 @@ public final class WorkoutScreen: Screen {
         let l = context.localizer
         guard rect.height >= 4, rect.width >= 10 else { return }
         surface.drawBox(rect, title: l.t("Route") + (viewModel.zoom > 1 ? " ×" + MeasureText.decimals(viewModel.zoom, 1, l) : ""),
-                        style: Style(focus == .map ? .accent : .border))
+                        style: Style(activeFocus == .map && drawn.chart ? .accent : .border))
         let inner = rect.inset(dx: 1, dy: 1)
         let canvasRect = Rect(x: inner.x, y: inner.y, width: inner.width, height: inner.height - 1)
         let w = current.workout
-        guard current.hasRoute else {
-            surface.write(l.t("No route: this file has no positions (an indoor, treadmill or pool session)."),
-                          x: inner.x + 1, y: inner.y, style: Style(.muted), clip: inner)
-            renderLegend(current, into: surface, row: inner.row(inner.height - 1), context: context)
-            return
-        }
         var canvas = map.canvas(for: viewModel, analysis: current, columns: canvasRect.width, rows: canvasRect.height)
         // Start, finish and the chart cursor on top of the route.
         let g = context.glyphs
@@ -429,14 +491,15 @@ public final class WorkoutScreen: Screen {
             canvas.label(g.ascii ? "F" : "■", x: f.x, y: f.y, style: Style(.bad, [.bold]))
             canvas.label(g.ascii ? "S" : "▶", x: s.x, y: s.y, style: Style(.good, [.bold]))
         }
+        // The cursor hides no marker: on the first point (as the workout opens) the start shows.
         let cursorPoint = nearestPositioned(w, viewModel.cursor)
-        if let i = cursorPoint {
+        if let i = cursorPoint, i != (0..<w.count).first(where: w.hasPosition) {
             let c = map.dot(latitude: w.latitude[i], longitude: w.longitude[i])
             canvas.label(g.ascii ? "@" : "◆", x: c.x, y: c.y, style: Style(.accent, [.bold, .reverse]))
         }
         canvas.render(into: surface, at: Point(x: canvasRect.x, y: canvasRect.y)) { level in heatStyle(level) }
         renderLegend(current, into: surface, row: inner.row(inner.height - 1), context: context)
-        if focus == .map { surface.parkCursor(x: inner.x, y: inner.y) }
+        if activeFocus == .map { surface.parkCursor(x: inner.x, y: inner.y) }
     }
 
     private func nearestPositioned(_ w: Workout, _ index: Int) -> Int? {
@@ -467,30 +530,36 @@ public final class WorkoutScreen: Screen {
                 for zone in 0..<5 { spans.append(Span(block, heatStyle(zone))); spans.append(Span("Z\(zone + 1) ", Style(.text))) }
                 spans.append(Span(l.t("(max {bpm} bpm)", ["bpm": WorkoutText.bpm(current.summary.zoneMaximum)]), Style(.muted)))
             }
-        } else {
-            spans.append(Span(l.t("No heart rate in this workout."), Style(.muted)))
         }
         if current.hasRoute {
             spans.append(Span("  " + (g.ascii ? "S" : "▶") + " " + l.t("start", context: "route marker") + "  " + (g.ascii ? "F" : "■") + " " + l.t("finish", context: "route marker"), Style(.muted)))
         }
-        if !context.colour {
+        if !context.colour && current.heartRateRange != nil {
             spans.append(Span("  " + l.t("Colour is off: the chart below carries the heart rate."), Style(.muted)))
         }
         surface.write(spans, x: row.x, y: row.y, clip: row)
     }
 
+    /// The chart's title: what it plots, and why it is not the heart rate.
+    private func chartTitle(_ chart: WorkoutChart, _ l: Localizer) -> String {
+        switch chart.series {
+        case .heartRate: return l.t("Heart rate")
+        case .speed: return l.t("Speed (km/h) · no heart rate in this file")
+        case .altitude: return l.t("Altitude (m) · no heart rate or speed in this file")
+        }
+    }
+
     private func renderChart(_ current: WorkoutAnalysis, into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
-        guard rect.height >= 3, rect.width >= 10 else { return }
-        surface.drawBox(rect, title: l.t("Heart rate"), style: Style(focus == .chart ? .accent : .border))
+        guard rect.height >= 3, rect.width >= 10, let series = current.chart else { return }
+        let title = chartTitle(series, l) + (current.hasRoute ? "" : " · " + l.t("no positions"))
+        surface.drawBox(rect, title: title.truncated(toWidth: max(1, rect.width - 6), ellipsis: context.glyphs.ellipsis),
+                        style: Style(activeFocus == .chart && drawn.map ? .accent : .border))
         let inner = rect.inset(dx: 1, dy: 1)
-        guard let range = current.heartRateRange else {
-            surface.write(l.t("No heart rate in this workout."), x: inner.x + 1, y: inner.y, style: Style(.muted), clip: inner)
-            return
-        }
-        let plot = Self.chartPlot(rect)
-        surface.write(WorkoutText.bpm(range.upperBound).padded(toWidth: 3, alignment: .right), x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
-        surface.write(WorkoutText.bpm(range.lowerBound).padded(toWidth: 3, alignment: .right), x: inner.x, y: inner.maxY - 1, style: Style(.muted), clip: inner)
+        let plot = Self.chartPlot(rect, current)
+        let labels = Self.axisLabels(series)
+        surface.write(labels[0].padded(toWidth: plot.x - inner.x - 1, alignment: .right), x: inner.x, y: inner.y, style: Style(.muted), clip: inner)
+        surface.write(labels[1].padded(toWidth: plot.x - inner.x - 1, alignment: .right), x: inner.x, y: inner.maxY - 1, style: Style(.muted), clip: inner)
         let canvas = chart.canvas(for: viewModel, analysis: current, columns: plot.width, rows: plot.height)
         canvas.render(into: surface, at: Point(x: plot.x, y: plot.y)) { level in heatStyle(level) }
         // The cursor: a reversed column, and the figures at the cursor in the status line.
@@ -498,7 +567,7 @@ public final class WorkoutScreen: Screen {
         for y in plot.y..<plot.maxY {
             surface.highlight(x: plot.x + column, y: y, width: 1, style: Style(.accent, [.reverse]))
         }
-        if focus == .chart { surface.parkCursor(x: plot.x + column, y: plot.y) }
+        if activeFocus == .chart { surface.parkCursor(x: plot.x + column, y: plot.y) }
     }
 
     private func renderText(_ current: WorkoutAnalysis, into surface: Surface, rect: Rect, context: RenderContext) {

@@ -161,10 +161,83 @@ final class WorkoutScreenTests: XCTestCase {
         let (screen, localizer) = try makeScreen(folder: folder)
         press(screen, .enter)
         let text = render(screen, localizer, 120, 37).text
-        XCTAssertTrue(text.contains("No route: this file has no positions"), text)
+        XCTAssertTrue(text.contains("─ Heart rate · no positions ─"), "the chart's title says there is no route: \(text)")
+        XCTAssertFalse(text.contains("Route"), "no empty route box")
         XCTAssertTrue(text.contains("1.50 km (the device's"), text)
         XCTAssertTrue(text.contains("20:00 /km"), "a real pace from the device's distance")
         XCTAssertFalse(text.contains("▶ start"), "no start marker without a route")
         XCTAssertTrue(text.contains("│145 "), "the heart-rate chart still draws, up to 145 bpm")
+    }
+
+    /// A folder holding one TCX of `points` trackpoints every 5 s, with what is asked for.
+    func folder(_ name: String, positions: Bool, heartRate: Bool, distance: Bool, time: Bool) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        var tcx = "<TrainingCenterDatabase><Activities><Activity Sport=\"Biking\"><Lap><Track>"
+        for i in stride(from: 0, through: 1800, by: 5) {
+            tcx += "<Trackpoint>"
+            // Later than the bundled sample, so that it is the list's first row.
+            if time { tcx += "<Time>\(Date(timeIntervalSince1970: 1_790_000_000 + Double(i)).formatted(.iso8601))</Time>" }
+            if positions { tcx += "<Position><LatitudeDegrees>\(45 + Double(i) * 1e-5)</LatitudeDegrees><LongitudeDegrees>\(5 + Double(i % 600) * 1e-5)</LongitudeDegrees></Position>" }
+            tcx += "<AltitudeMeters>\(200 + i / 20)</AltitudeMeters>"
+            if distance { tcx += "<DistanceMeters>\(Double(i) * 6)</DistanceMeters>" }
+            if heartRate { tcx += "<HeartRateBpm><Value>\(120 + i % 30)</Value></HeartRateBpm>" }
+            tcx += "</Trackpoint>"
+        }
+        try Data((tcx + "</Track></Lap></Activity></Activities></TrainingCenterDatabase>").utf8).write(to: folder.appendingPathComponent(name))
+        return folder
+    }
+
+    /// Issue 27, item 10: a file without heart rate charts its speed (or its altitude), a file
+    /// without positions gets no route box, and a file with nothing to draw gets its summary
+    /// alone, without placeholders, and only the keys that act.
+    func testLayoutsForWhatTheFileHas() throws {
+        // Positions and times, no heart rate: the map over a speed chart (21.6 km/h).
+        var (screen, localizer) = try makeScreen(folder: try folder("ride.tcx", positions: true, heartRate: false, distance: true, time: true))
+        press(screen, .home)
+        press(screen, .enter)
+        var text = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(text.contains("─ Route ─"), text)
+        XCTAssertTrue(text.contains("─ Speed (km/h) · no heart rate in this file ─"), text)
+        XCTAssertTrue(text.contains("│ 22 "), "the speed axis: \(text)")
+        XCTAssertFalse(text.contains("No heart rate in this workout."), "not said twice: \(text)")
+        XCTAssertFalse(screen.footerHints(localizer).map(\.key).contains("z"), "no zones without heart rate")
+        // Distances and times only: the speed chart alone, over the whole room.
+        (screen, localizer) = try makeScreen(folder: try folder("trainer.tcx", positions: false, heartRate: false, distance: true, time: true))
+        press(screen, .home)
+        press(screen, .enter)
+        text = render(screen, localizer, 80, 21).text
+        XCTAssertFalse(text.contains("Route"), text)
+        XCTAssertTrue(text.contains("─ Speed (km/h) · no heart rate in this file · no positions ─"), text)
+        XCTAssertEqual(screen.footerHints(localizer).map(\.key).prefix(1), ["← →"], "the arrows move the chart cursor")
+        // Altitudes only: the altitude chart.
+        (screen, localizer) = try makeScreen(folder: try folder("hike.tcx", positions: false, heartRate: false, distance: false, time: false))
+        _ = render(screen, localizer, 80, 21)
+        let hike = try XCTUnwrap(screen.viewModel.items.firstIndex { $0.title == "hike" })
+        for _ in 0..<hike { press(screen, .down) }
+        press(screen, .enter)
+        text = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(text.contains("─ Altitude (m) · no heart rate or speed in this file · no positions ─"), text)
+        XCTAssertTrue(text.contains("│290"), "the altitude axis: \(text)")
+    }
+
+    /// Issue 27, item 11: at 80 columns the summary breaks between figures, never inside one;
+    /// `s` does not repeat the title; the zone times line up; the start marker shows at first.
+    func testSummaryLinesZonesAndTheStartMarker() throws {
+        let (screen, localizer) = try makeScreen()
+        press(screen, .enter)
+        let narrow = render(screen, localizer, 80, 21)
+        XCTAssertEqual(narrow.lines[1].trimmingCharacters(in: .whitespaces), "2026-05-01 06:30 · 5.65 km · 30:37 elapsed, 29:27 moving · 5:13 /km  11.5 km/h")
+        XCTAssertEqual(narrow.lines[2].trimmingCharacters(in: .whitespaces), "♥ 97/156/176 bpm · climb 39 m")
+        XCTAssertTrue(narrow.text.contains("▶"), "the start marker is not hidden by the cursor")
+        let wide = render(screen, localizer, 120, 37)
+        let zones = wide.lines.filter { $0.contains(" Z") && $0.contains("0 %") }
+        XCTAssertEqual(zones.count, 5, wide.text)
+        let columns = Set(zones.map { $0.range(of: ")")!.lowerBound.utf16Offset(in: $0) })
+        XCTAssertEqual(columns.count, 1, "the shares line up: \(zones)")
+        _ = screen.handle(.character("s"))
+        let text = render(screen, localizer, 80, 21)
+        XCTAssertEqual(text.text.components(separatedBy: "Casey loop").count - 1, 1, "the title once: \(text.text)")
     }
 }

@@ -106,6 +106,9 @@ public struct WorkoutAnalysis: Sendable {
     public let hasRoute: Bool
     /// Whether `cumulativeDistance` measures the way point by point (positions or the device's count).
     public let hasDistanceAlong: Bool
+    /// What the chart under the map plots (heart rate, else speed, else altitude); nil when
+    /// the file has none of them.
+    public let chart: WorkoutChart?
 
     /// Faster than this (m/s, 360 km/h) between two points, a position is impossible.
     public static let impossibleJumpSpeed = 100.0
@@ -274,6 +277,7 @@ public struct WorkoutAnalysis: Sendable {
         breakBefore = breaks
         hasRoute = positionedPairs > 0
         hasDistanceAlong = measuresMovement
+        chart = WorkoutChart.make(workout: workout, cumulativeDistance: cumulative, summary: summary, measuresMovement: measuresMovement)
     }
 
     /// `workout` without the positions no device can have recorded: exactly 0°, 0° (a receiver

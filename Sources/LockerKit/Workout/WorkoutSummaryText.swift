@@ -74,11 +74,19 @@ public enum WorkoutSummaryText {
         let s = analysis.summary
         guard s.zoneMaximum != nil else { return [] }
         let total = s.zoneAmounts.reduce(0, +)
-        return s.zoneAmounts.enumerated().map { index, amount in
-            let range = "\(50 + index * 10)–\(60 + index * 10) %"
-            let value = s.zonesCountPoints ? l.n("{count} point", "{count} points", count: Int(amount)) : WorkoutText.duration(amount)
-            let share = total > 0 ? "  (\(Int((amount / total * 100).rounded())) %)" : ""
-            return Row(label: "Z\(index + 1) " + range, value: value + share)
+        let amounts = s.zoneAmounts.map { amount in
+            s.zonesCountPoints ? l.n("{count} point", "{count} points", count: Int(amount)) : WorkoutText.duration(amount)
+        }
+        let shares = s.zoneAmounts.map { total > 0 ? "(\(Int(($0 / total * 100).rounded())) %)" : "" }
+        // The times and the shares line up in columns, right-aligned.
+        let amountWidth = amounts.map(\.count).max() ?? 0, shareWidth = shares.map(\.count).max() ?? 0
+        func right(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+        let labels = s.zoneAmounts.indices.map { "Z\($0 + 1) \(50 + $0 * 10)–\(60 + $0 * 10) %" }
+        let labelWidth = labels.map(\.count).max() ?? 0
+        return s.zoneAmounts.indices.map { index in
+            let share = shareWidth > 0 ? "  " + right(shares[index], shareWidth) : ""
+            let label = labels[index] + String(repeating: " ", count: labelWidth - labels[index].count)
+            return Row(label: label, value: right(amounts[index], amountWidth) + share)
         }
     }
 
@@ -90,11 +98,12 @@ public enum WorkoutSummaryText {
             : l.t("Heart-rate zones (maximum {bpm} bpm, this workout's highest)", ["bpm": WorkoutText.bpm(maximum)])
     }
 
-    /// Everything as printable lines.
-    public static func lines(_ analysis: WorkoutAnalysis, fileName: String, _ l: Localizer) -> [String] {
+    /// Everything as printable lines, the title first unless `title` is false (the Workout tab
+    /// shows it above them already).
+    public static func lines(_ analysis: WorkoutAnalysis, fileName: String, title: Bool = true, _ l: Localizer) -> [String] {
         let workout = analysis.workout
         // Titles come from files: never let them drive the terminal.
-        var lines = [TerminalText.inert(workout.title(fileName: fileName)) + (SportText.name(workout.kind, l).map { " — " + $0 } ?? "")]
+        var lines = title ? [TerminalText.inert(workout.title(fileName: fileName)) + (SportText.name(workout.kind, l).map { " — " + $0 } ?? "")] : []
         let all = rows(analysis, l)
         let width = all.map(\.label.count).max() ?? 0
         for row in all { lines.append(row.label + String(repeating: " ", count: width - row.label.count + 2) + row.value) }
