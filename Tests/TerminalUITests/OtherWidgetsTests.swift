@@ -182,4 +182,20 @@ final class OtherWidgetsTests: XCTestCase {
         overlay.render(state, layout: layout, into: after)
         XCTAssertTrue(after.text.contains("action 30"))
     }
+
+    /// Issue 27, item 16: a key wider than its column is not cut and does not run into its
+    /// label (it takes a line of its own); a close hint too long for the box ends with "…".
+    func testHelpKeysAreNeverCutAndTheCloseHintEndsWithAnEllipsis() {
+        let overlay = HelpOverlay(title: "Help", sections: [
+            HelpSection(title: "Keys", hints: [KeyHint("↑ ↓ PgUp PgDn Home End Shift-Tab", "Move"), KeyHint("q", "Quit")]),
+        ], closeHint: "Esc or ? closes · ↑↓ PgUp PgDn scroll · Home End jump to the ends of the help text")
+        let surface = MemorySurface(width: 40, height: 20)
+        let layout = overlay.layout(in: surface.bounds)
+        var state = TextViewState()
+        state.setLines(layout.lines, height: layout.inner.height)
+        overlay.render(state, layout: layout, into: surface)
+        XCTAssertTrue(surface.text.contains("Shift-Tab"), "the whole key, wrapped between its names: \n" + surface.text)
+        XCTAssertTrue(surface.lines.contains { $0.contains("Move") && !$0.contains("Shift-Tab") }, "\n" + surface.text)
+        XCTAssertTrue(surface.text.contains("…"), "the cut close hint ends with an ellipsis: \(surface.text)")
+    }
 }

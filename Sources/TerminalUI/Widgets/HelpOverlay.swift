@@ -28,8 +28,13 @@ public struct HelpOverlay {
             lines.append(TextLine(section.title, Style(.title, [.bold])))
             for hint in section.hints {
                 let wrapped = WordWrap.wrap(hint.label, width: max(8, width - keyWidth - 2))
+                // Keys are never cut: keys wider than their column take a line of their own.
+                let keyAlone = hint.key.displayWidth > keyWidth - 1
+                if keyAlone {
+                    for part in WordWrap.wrap(hint.key, width: max(8, width - 2)) { lines.append(TextLine("  " + part)) }
+                }
                 for (i, part) in wrapped.enumerated() {
-                    let key = i == 0 ? hint.key : ""
+                    let key = i == 0 && !keyAlone ? hint.key : ""
                     lines.append(TextLine("  " + key.padded(toWidth: keyWidth) + part))
                 }
             }
@@ -61,6 +66,6 @@ public struct HelpOverlay {
         surface.fill(box)
         surface.drawBox(box, title: title)
         TextView().render(state, into: surface, rect: layout.inner)
-        surface.write(closeHint.truncated(toWidth: box.width - 4), x: box.x + 2, y: box.maxY - 2, style: Style(.muted))
+        surface.write(closeHint.truncated(toWidth: box.width - 4, ellipsis: surface.glyphs.ellipsis), x: box.x + 2, y: box.maxY - 2, style: Style(.muted))
     }
 }
