@@ -229,6 +229,8 @@ public final class GradesScreen: Screen {
     /// Back to the tree after a form; a unit or block just added is selected.
     private func closeForm() {
         mode = .browsing
+        // A unit added to a folded block shows: its block unfolds.
+        if let added = viewModel.added { folded.remove(added.block) }
         rebuild()
         guard let added = viewModel.added else { return }
         let row: Row = added.unit.map { .unit($0, block: added.block) } ?? .block(added.block)

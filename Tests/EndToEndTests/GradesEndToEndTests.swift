@@ -51,6 +51,37 @@ final class GradesEndToEndTests: XCTestCase {
         XCTAssertEqual((needs["blocks"] as? [[String: Any]])?.count, 2)
     }
 
+    /// Issue 28, item 3, as it was met: `e`, `d d d d`, Enter threw a mark away without a
+    /// question and nothing could bring it back. Now the marked course asks first, `u` undoes the
+    /// saved edit, and what `u` brought back is what the file keeps after a restart.
+    func testDeletingAMarkedCourseAsksAndUUndoesTheEdit() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-undo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        do {
+            let session = try TmuxSession(arguments: ["--tab", "grades"], width: 80, height: 24, dataDirectory: data)
+            try session.waitFor("UE1 Génie Logiciel")
+            try session.send("Down", "Down", "Right")         // Processus de développement: 10.00
+            try session.waitFor("10.00")
+            try session.send("Up", "e")
+            try session.waitFor("Edit unit UE1")
+            try session.send("Down", "Down", "d")             // the marked course: asks first
+            try session.waitFor("Delete “Processus de développement” and its mark 10.00?")
+            try session.send("y", "d", "d", "d", "Enter")     // the unmarked ones go at once; save
+            try session.waitForAbsence("Edit unit UE1")
+            try session.waitForAbsence("Programmation Objets")
+            try session.send("u")
+            try session.waitFor("Undone: edit of unit “UE1 Génie Logiciel”.")
+            try session.waitFor("Programmation Objets")
+            try session.send("C-r")
+            try session.waitFor("Redone: edit of unit “UE1 Génie Logiciel”.")
+            try session.send("u", "q")
+            XCTAssertEqual(try session.waitForExit(), 0)
+        }
+        let again = try TmuxSession(arguments: ["--tab", "grades"], width: 80, height: 24, dataDirectory: data)
+        let screen = try again.waitFor("Processus de développement")
+        XCTAssertTrue(screen.contains("10.00"), "the undone edit's mark is what the file kept: \(screen)")
+    }
+
     func testEditingAUnitOnACopyThenSaving() throws {
         let session = try TmuxSession(arguments: ["--tab", "grades"], width: 100, height: 30)
         try session.waitFor("UE1 Génie Logiciel")
