@@ -356,9 +356,10 @@ public final class QuizScreen: Screen {
         y += 1
         let available = viewModel.available(viewModel.kind)
         if viewModel.kind == .weak {
-            surface.write(l.t("Questions answered wrongly or partly come here, the lowest box first, until answered right twice."),
-                          x: rect.x, y: y, style: Style(.muted), clip: rect)
-            y += 1
+            for line in WordWrap.wrap(l.t("Questions answered wrongly or partly come here, the lowest box first, until answered right twice."), width: rect.width) {
+                surface.write(line, x: rect.x, y: y, style: Style(.muted), clip: rect)
+                y += 1
+            }
         } else if available < count {
             surface.write(l.n("Only {count} question of this kind exists; the quiz will ask it.", "Only {count} questions of this kind exist; the quiz will ask them all.", count: available),
                           x: rect.x, y: y, style: Style(.warn), clip: rect)

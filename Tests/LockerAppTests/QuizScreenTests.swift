@@ -102,6 +102,9 @@ final class QuizScreenTests: XCTestCase {
         _ = screen.handle(.enter)
         XCTAssertEqual(screen.viewModel.page, .start)
         XCTAssertEqual(screen.status(localizer), "No weak questions yet: a question answered wrongly or partly comes here until you answer it right twice.")
+        let (french, frLocalizer) = try makeScreen(.fr)
+        while french.viewModel.kind != .weak { _ = french.handle(.down) }
+        assertGolden(render(french, frLocalizer, 80, 21), "quiz-start-weak-fr-80x24")
         while screen.viewModel.kind != .penalties { _ = screen.handle(.down) }
         _ = screen.handle(.left); _ = screen.handle(.left); _ = screen.handle(.left)
         startOnKnownQuestion(screen)
