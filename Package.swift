@@ -12,6 +12,11 @@ let staticRuntimeFlags = ["-static-stdlib", "-Xclang-linker", "-no-pie",
                           "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections",
                           "-Xlinker", "-lswiftSynchronization"]
 
+/// Release builds of the interface's own modules leave out the run-time exclusivity checks
+/// (the compiler still checks what it can see): they were about 4 % of a frame's CPU at 200×60
+/// (`swift_beginAccess`, docs/PERFORMANCE.md). Debug builds, and so the tests, keep them.
+let uiReleaseSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "Locker",
     platforms: [.macOS(.v13)],
@@ -43,7 +48,7 @@ let package = Package(
         .target(
             name: "TerminalUI",
             dependencies: ["CNcurses"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v5)] + uiReleaseSettings
         ),
         // The system's libcrypt (yescrypt password hashes) and kernel random bytes.
         .target(
@@ -54,7 +59,7 @@ let package = Package(
         // with a worker thread that is not Sendable is a compile error (issue 16).
         .target(
             name: "LockerKit",
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6)] + uiReleaseSettings
         ),
         // Games storage (SQLite through GRDB, PostgreSQL through postgres-nio), the HTTP server
         // and its typed client. GRDB and NIO import full Foundation, so this lives in its own
@@ -85,7 +90,7 @@ let package = Package(
         .target(
             name: "LockerApp",
             dependencies: ["TerminalUI", "LockerKit"],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v5)] + uiReleaseSettings
         ),
         .executableTarget(
             name: "locker",
