@@ -485,7 +485,7 @@ public final class QuizScreen: Screen {
         let l = context.localizer
         var y = rect.y + 1
         let verdict = record.passed ? context.glyphs.check + " " + l.t("Passed") : context.glyphs.cross + " " + l.t("Failed")
-        let x = surface.write(l.t("{points} / {max} points", ["points": String(record.points), "max": String(record.maxPoints)]) + " · \(record.percent) % · ",
+        let x = surface.write(l.t("Score {points} / {max}", ["points": String(record.points), "max": String(record.maxPoints)]) + " · \(record.percent) % · ",
                               x: rect.x, y: y, style: Style(.title, [.bold]), clip: rect)
         surface.write(verdict, x: x, y: y, style: record.passed ? Style(.good, [.bold]) : Style(.bad, [.bold]), clip: rect)
         y += 1
@@ -544,7 +544,9 @@ public final class QuizScreen: Screen {
         var x = surface.write(l.t("Question {number} / {total}", ["number": String(number), "total": String(total)]) + " · ",
                               x: rect.x, y: y, style: Style(.accent, [.bold]), clip: rect)
         x = surface.write([verdictMark(item.verdict, context.glyphs)], x: x, y: y, clip: rect)
-        surface.write(" " + verdictText + " · " + l.n("{count} point", "{count} points", count: item.points), x: x, y: y, style: Style(.text, [.bold]), clip: rect)
+        // The answer's score, not "points": on this page points are what a sanction deducts.
+        surface.write(" " + verdictText + " · " + l.t("score {points} / {max}", ["points": String(item.points), "max": String(QuizScoring.pointsPerQuestion)]),
+                      x: x, y: y, style: Style(.text, [.bold]), clip: rect)
         y += 2
         for line in WordWrap.wrap(questionText(item.question), width: rect.width) where y < rect.maxY {
             surface.write(line, x: rect.x, y: y, style: Style(.title, [.bold]), clip: rect)

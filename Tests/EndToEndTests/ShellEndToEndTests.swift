@@ -374,7 +374,7 @@ final class QuizEndToEndTests: XCTestCase {
             try session.send("c", "r", "j", "Enter")
             try session.waitFor("Enter goes on.")
             try session.send("Enter")
-            try session.waitFor("/ 50 points")
+            try session.waitFor(" / 50 · ")
             try session.waitFor("Review: Enter opens")
             try session.send("Enter")
             try session.waitFor("Right answer")

@@ -209,6 +209,11 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertTrue(surface.text.contains("Year: ! at risk, needs 11.20") || surface.text.contains("Year: ⚠ at risk, needs 11.20"),
                       "the header says the same: \(surface.text)")
         assertGolden(surface, "grades-needs-en-120x40")
+        let (french, frLocalizer, _) = try makeScreen(.fr, marks: marks)
+        _ = french.handle(.character("w"))
+        assertGolden(render(french, frLocalizer, 80, 21), "grades-needs-fr-80x24")
+        _ = french.handle(.character("w"))
+        assertGolden(render(french, frLocalizer, 120, 37), "grades-fr-120x40")
         // Issue 28, item 5: one key, one meaning — n is the search's, w the panel's.
         _ = screen.handle(.escape)
         XCTAssertFalse(screen.handle(.character("n")) && screen.capturesText, "n no longer opens the panel")

@@ -130,7 +130,7 @@ final class QuizScreenTests: XCTestCase {
         }
         XCTAssertEqual(screen.viewModel.page, .result)
         let result = render(screen, localizer, 80, 21).text
-        XCTAssertTrue(result.contains("/ 50 points"), result)
+        XCTAssertTrue(result.contains("Score ") && result.contains(" / 50 · "), result)
         _ = screen.handle(.enter)
         let review = render(screen, localizer, 80, 21).text
         XCTAssertTrue(review.contains("Your answer") && review.contains("Right answer"), review)
@@ -147,8 +147,14 @@ final class QuizScreenTests: XCTestCase {
         let (screen, localizer) = try makeScreen(.en)
         startOnKnownQuestion(screen)
         _ = screen.handle(.character("a")); _ = screen.handle(.character("r")); _ = screen.handle(.enter)
-        let shown = render(screen, localizer, 80, 21).text
+        let shownSurface = render(screen, localizer, 80, 21)
+        let shown = shownSurface.text
         XCTAssertTrue(shown.contains("Right answer") && shown.contains("Article "), shown)
+        assertGolden(shownSurface, "quiz-feedback-en-80x24")
+        let (french, frLocalizer) = try makeScreen(.fr)
+        startOnKnownQuestion(french)
+        _ = french.handle(.character("a")); _ = french.handle(.character("r")); _ = french.handle(.enter)
+        assertGolden(render(french, frLocalizer, 120, 37), "quiz-feedback-fr-120x40")
         XCTAssertTrue(shown.contains("Question 1 / 20 · "), shown)
         XCTAssertEqual(screen.activeKeys(localizer).footerHints.map(\.key).first, "Enter")
         _ = screen.handle(.character("b"))
