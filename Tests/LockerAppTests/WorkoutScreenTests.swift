@@ -195,7 +195,9 @@ final class WorkoutScreenTests: XCTestCase {
     func testLayoutsForWhatTheFileHas() throws {
         // Positions and times, no heart rate: the map over a speed chart (21.6 km/h).
         var (screen, localizer) = try makeScreen(folder: try folder("ride.tcx", positions: true, heartRate: false, distance: true, time: true))
-        press(screen, .home)
+        // Until the user moves, the newest row stays chosen while the others are read and sorted.
+        XCTAssertEqual(screen.viewModel.selectedIndex, 0)
+        XCTAssertEqual(screen.viewModel.items.first?.title, "ride")
         press(screen, .enter)
         var text = render(screen, localizer, 80, 21).text
         XCTAssertTrue(text.contains("─ Route ─"), text)
@@ -205,7 +207,6 @@ final class WorkoutScreenTests: XCTestCase {
         XCTAssertFalse(screen.footerHints(localizer).map(\.key).contains("z"), "no zones without heart rate")
         // Distances and times only: the speed chart alone, over the whole room.
         (screen, localizer) = try makeScreen(folder: try folder("trainer.tcx", positions: false, heartRate: false, distance: true, time: true))
-        press(screen, .home)
         press(screen, .enter)
         text = render(screen, localizer, 80, 21).text
         XCTAssertFalse(text.contains("Route"), text)

@@ -171,7 +171,8 @@ public final class WorkoutViewModel: ViewModel {
                 return nameA != nameB ? nameA < nameB : a.activity < b.activity
             }
         }
-        let selectedURL = items.indices.contains(selectedIndex) ? items[selectedIndex].url : nil
+        // The row the user chose stays chosen as rows move; until they choose, the newest stays.
+        let selectedURL = userChoseRow && items.indices.contains(selectedIndex) ? items[selectedIndex].url : nil
         let selectedActivity = items.indices.contains(selectedIndex) ? items[selectedIndex].activity : 0
         items = list
         if let selectedURL, let same = list.firstIndex(where: { $0.url == selectedURL && $0.activity == selectedActivity }) {
@@ -225,9 +226,13 @@ public final class WorkoutViewModel: ViewModel {
         }, completion: { _ in })
     }
 
+    /// Whether the user moved in the list (until then the first row, the newest, is chosen).
+    private var userChoseRow = false
+
     public func select(_ index: Int) {
         guard items.indices.contains(index) else { return }
         selectedIndex = index
+        userChoseRow = true
         openProblem = nil
         notifyChanged()
     }
