@@ -253,7 +253,7 @@ public final class WorkoutScreen: Screen {
             guard viewModel.items.indices.contains(viewModel.selectedIndex) else { return nil }
             let item = viewModel.items[viewModel.selectedIndex]
             if item.pending { return l.t("Reading {file} …", ["file": item.url.lastPathComponent]) }
-            return item.problem.map { l.t("{file}: {problem}", ["file": item.url.lastPathComponent, "problem": $0]) }
+            return item.problem(l).map { l.t("{file}: {problem}", ["file": item.url.lastPathComponent, "problem": $0]) }
         }
         // The cursor's figures only while a map or a chart shows where the cursor is.
         guard !showText, current.hasRoute || current.chart != nil else { return nil }
@@ -373,7 +373,7 @@ public final class WorkoutScreen: Screen {
         }
         ListView().render(list, into: surface, rect: body) { index, _ in
             let item = self.viewModel.items[index]
-            if let problem = item.problem {
+            if let problem = item.problem(l) {
                 // An error row reads as one: a cross, the file once, then what is wrong with it.
                 let name = "  " + context.glyphs.cross + " " + item.url.lastPathComponent + "  "
                 let room = max(1, rect.width - name.displayWidth - (self.viewModel.items.count > body.height ? 1 : 0))

@@ -123,6 +123,11 @@ final class WorkoutScreenTests: XCTestCase {
         XCTAssertEqual(row.components(separatedBy: "notes.tcx").count - 1, 1, "the file is named once: \(row)")
         let (again, _) = try makeScreen(folder: folder)
         XCTAssertEqual(again.viewModel.items.map(\.url), items.map(\.url), "the same order on the next start")
+        // After L, the error row speaks the new language (it was worded once, when read).
+        localizer.setLanguage(.fr)
+        let french = render(screen, localizer, 100, 20).lines.first { $0.contains("notes.tcx") } ?? ""
+        XCTAssertTrue(french.contains("ligne"), "the reason in French: \(french)")
+        XCTAssertFalse(french.contains("line "), french)
     }
 
     /// Issue 27, item 16: at 60 columns the Sport column gives way to the title, and a title

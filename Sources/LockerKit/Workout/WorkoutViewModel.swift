@@ -24,13 +24,33 @@ public final class WorkoutViewModel: ViewModel {
         public var start: Double?
         public var distanceMeters: Double?
         public var elapsedSeconds: Double?
-        /// Why the file cannot be opened, when it cannot.
-        public var problem: String?
+        /// Why the file cannot be opened, when it cannot; `problem(_:)` says it in the interface
+        /// language of the moment it is drawn (never kept in the index: such rows are read again).
+        public var failure: Failure?
         /// Which activity of the file this row is (0-based), and how many the file holds.
         public var activity: Int
         public var activityCount: Int
         /// True until the file has been read in the background.
         public var pending: Bool
+
+        public enum Failure: Equatable, Sendable {
+            case workout(WorkoutError)
+            /// Not a reading error Locker knows (the operating system's, say).
+            case unknown
+        }
+
+        /// Why the file cannot be opened, in `l`'s language; nil when it can.
+        public func problem(_ l: Localizer) -> String? {
+            switch failure {
+            case .workout(let error)?: return error.messageWithinFile(l)
+            case .unknown?: return l.t("it could not be read")
+            case nil: return nil
+            }
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case url, isSample, title, sport, start, distanceMeters, elapsedSeconds, activity, activityCount, pending
+        }
     }
 
     public private(set) var items: [Item] = []
@@ -165,8 +185,8 @@ public final class WorkoutViewModel: ViewModel {
             case (_?, nil): return true
             case (nil, _?): return false
             default:
-                if a.problem == nil, b.problem != nil { return true }
-                if a.problem != nil, b.problem == nil { return false }
+                if a.failure == nil, b.failure != nil { return true }
+                if a.failure != nil, b.failure == nil { return false }
                 let (nameA, nameB) = (a.url.lastPathComponent, b.url.lastPathComponent)
                 return nameA != nameB ? nameA < nameB : a.activity < b.activity
             }
@@ -204,18 +224,16 @@ public final class WorkoutViewModel: ViewModel {
         }
     }
 
-    /// The row of a file that could not be read, its reason in the interface language (written
-    /// on the UI thread: the localizer is not shared with background work).
+    /// The row of a file that could not be read (its reason is worded when drawn).
     private func unreadable(_ file: (key: String, url: URL, isSample: Bool), _ error: Error) -> Item {
-        let problem = (error as? WorkoutError)?.messageWithinFile(localizer) ?? localizer.t("it could not be read")
-        return Item(url: file.url, isSample: file.isSample, title: file.url.lastPathComponent, problem: problem,
-                    activity: 0, activityCount: 1, pending: false)
+        Item(url: file.url, isSample: file.isSample, title: file.url.lastPathComponent,
+             failure: (error as? WorkoutError).map { .workout($0) } ?? .unknown, activity: 0, activityCount: 1, pending: false)
     }
 
     /// Writes the cache of readable files in the background (a cache only: when it cannot be
     /// written, the list is simply read again next time).
     private func saveIndex() {
-        let kept = summaries.filter { key, rows in !key.hasPrefix("sample|") && rows.allSatisfy { $0.problem == nil } }
+        let kept = summaries.filter { key, rows in !key.hasPrefix("sample|") && rows.allSatisfy { $0.failure == nil } }
         let index = indexURL, directory = library.directory
         let old = library.directory.appendingPathComponent(".index.json")
         work.start({ _ in
