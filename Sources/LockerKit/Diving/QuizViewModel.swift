@@ -69,6 +69,7 @@ public final class QuizViewModel: ViewModel {
         case .missing: break
         case .corrupt(let backup, _): problems.append(corruptMessage(backup))
         }
+        refreshKeys()
     }
 
     private func corruptMessage(_ backup: URL?) -> String {
@@ -83,21 +84,28 @@ public final class QuizViewModel: ViewModel {
 
     public func penalty(_ id: String) -> Penalty? { penalties?.penalties.first { $0.id == id } }
 
-    /// How many questions of `kind` exist (for the weak questions: how many are due).
+    /// How many questions of `kind` exist (for the weak questions: how many are due). Read on
+    /// every frame of the start page, so it only counts what `refreshKeys` gathered.
     public func available(_ kind: QuizKind) -> Int { keys(of: kind).count }
 
-    /// The Leitner keys ("p:…" for a penalty, "q:…" for a bank question) of `kind`.
-    private func keys(of kind: QuizKind) -> [String] {
-        let penaltyKeys = (penalties?.penalties ?? []).map { "p:" + $0.id }
-        let choiceKeys = (bank?.questions ?? []).filter { $0.kind == .choice }.map { "q:" + $0.id }
-        let truthKeys = (bank?.questions ?? []).filter { $0.kind == .truefalse }.map { "q:" + $0.id }
-        switch kind {
-        case .penalties: return penaltyKeys
-        case .choice: return choiceKeys
-        case .trueFalse: return truthKeys
-        case .mixed: return penaltyKeys + choiceKeys + truthKeys
-        case .weak: return leitner.weak(among: penaltyKeys + choiceKeys + truthKeys)
+    /// The Leitner keys ("p:…" for a penalty, "q:…" for a bank question) of each fixed kind,
+    /// gathered once (the data does not change while Locker runs), and the weak ones, gathered
+    /// again whenever the boxes change.
+    private var fixedKeys: [QuizKind: [String]] = [:]
+    private var weakKeys: [String] = []
+
+    private func refreshKeys() {
+        if fixedKeys.isEmpty {
+            let penaltyKeys = (penalties?.penalties ?? []).map { "p:" + $0.id }
+            let choiceKeys = (bank?.questions ?? []).filter { $0.kind == .choice }.map { "q:" + $0.id }
+            let truthKeys = (bank?.questions ?? []).filter { $0.kind == .truefalse }.map { "q:" + $0.id }
+            fixedKeys = [.penalties: penaltyKeys, .choice: choiceKeys, .trueFalse: truthKeys, .mixed: penaltyKeys + choiceKeys + truthKeys]
         }
+        weakKeys = leitner.weak(among: fixedKeys[.mixed] ?? [])
+    }
+
+    private func keys(of kind: QuizKind) -> [String] {
+        kind == .weak ? weakKeys : fixedKeys[kind] ?? []
     }
 
     // MARK: Start page
@@ -263,6 +271,7 @@ public final class QuizViewModel: ViewModel {
             let to = leitner.box(of: key)
             if from != to { boxMoves[index] = BoxMove(from: from, to: to) }
         }
+        refreshKeys()
         do {
             try historyRepository.save(history)
             try leitnerRepository.save(leitner)
