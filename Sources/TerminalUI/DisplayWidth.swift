@@ -121,6 +121,11 @@ extension String {
     /// This string cut to at most `width` columns, ending with `ellipsis` when something was cut.
     public func truncated(toWidth width: Int, ellipsis: String = "…") -> String {
         guard width > 0 else { return "" }
+        // On an ASCII terminal, cut what will be drawn ("½" is "1/2", "…" is "..."), so the
+        // cut text keeps to its columns.
+        if ASCIIText.isOn && !(utf8.allSatisfy { $0 < 0x80 } && ellipsis.utf8.allSatisfy { $0 < 0x80 }) {
+            return ASCIIText.transliterate(self).truncated(toWidth: width, ellipsis: ASCIIText.transliterate(ellipsis))
+        }
         if displayWidth <= width { return self }
         let ellipsisWidth = ellipsis.displayWidth
         guard ellipsisWidth < width else { return String(repeating: ".", count: width) }

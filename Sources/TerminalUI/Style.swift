@@ -88,4 +88,23 @@ public struct Span: Hashable, Sendable {
     public var text: String
     public var style: Style
     public init(_ text: String, _ style: Style = .plain) { self.text = text; self.style = style }
+
+    /// `spans` cut to at most `width` columns, the last one kept ending with `ellipsis` (in
+    /// its own style) when something was cut.
+    public static func truncated(_ spans: [Span], toWidth width: Int, ellipsis: String = "…") -> [Span] {
+        guard spans.reduce(0, { $0 + $1.text.displayWidth }) > width else { return spans }
+        var result: [Span] = []
+        var room = width
+        for span in spans {
+            let w = span.text.displayWidth
+            if w < room || (w == room && span == spans.last) {
+                result.append(span)
+                room -= w
+                continue
+            }
+            result.append(Span(span.text.truncated(toWidth: room, ellipsis: ellipsis), span.style))
+            break
+        }
+        return result
+    }
 }

@@ -112,4 +112,26 @@ final class TextWidgetsTests: XCTestCase {
         XCTAssertEqual(empty.field.text, "", "no decimals allowed")
         XCTAssertEqual(NumberFieldState(value: 7.25, range: 0...20).field.text, "7.25")
     }
+
+    /// Issue 27 (walkthrough): French puts a space before ":" and inside « »; a wrapped line
+    /// never starts with ":" or "»", nor ends with "«".
+    func testWrapNeverStartsALineWithAFrenchMark() {
+        let text = "puis par le coefficient : 21,3 x 2,8 = 59,64. Le juge dit « bien » ? Oui !"
+        for width in 14...40 {   // from the longest word and its mark on up
+            for line in WordWrap.wrap(text, width: width) {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                XCTAssertFalse([":", "»", "?", "!"].contains { trimmed.hasPrefix($0) }, "width \(width): \(line)")
+                XCTAssertFalse(trimmed.hasSuffix("«"), "width \(width): \(line)")
+            }
+        }
+    }
+
+    /// On an ASCII terminal a cut text keeps to its columns: "½" is drawn "1/2" and "…" "...".
+    func testTruncationOnAnASCIITerminalCountsWhatIsDrawn() {
+        ASCIIText.isOn = true
+        defer { ASCIIText.isOn = false }
+        let cut = "A maximum award of 4½ points".truncated(toWidth: 24)
+        XCTAssertEqual(cut, "A maximum award of 4 ...")
+        XCTAssertLessThanOrEqual(ASCIIText.transliterate(cut).count, 24)
+    }
 }

@@ -242,7 +242,8 @@ public final class Form {
 
     private func directKeys(id: String, _ texts: FormTexts, submit: @escaping () -> Bool, cancel: @escaping () -> Bool) -> KeyTable {
         KeyTable(id: id, title: texts.title, [
-            KeyBinding([.tab, .down, .backTab, .up], "Tab ↑ ↓", help: texts.chooseField, footer: texts.nextField, footerKeys: "Tab") { key in
+            KeyBinding([.tab, .down, .backTab, .up], "Tab ↑ ↓", help: texts.chooseField,
+                       footer: state.shownRows > 1 ? texts.nextField : nil, footerKeys: "Tab") { key in
                 // On a date, ↑ ↓ change the value; Tab and Shift-Tab leave it.
                 if key == .up || key == .down, case .dateTime = self.state.cell(self.state.row, self.state.column).input {
                     return self.state.type(key)

@@ -24,9 +24,9 @@ public enum WordWrap {
         var current = String(leading)
         var currentWidth = current.displayWidth
         let body = paragraph.dropFirst(leading.count)
-        let words = body.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
-        for wordBytes in words {
-            var word = String(Substring(wordBytes))
+        let words = gluedWords(body.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true).map { String(Substring($0)) })
+        for glued in words {
+            var word = glued
             var wordWidth = word.displayWidth
             let separator = current.allSatisfy({ $0 == " " }) ? 0 : 1
             if currentWidth + separator + wordWidth <= width {
@@ -62,6 +62,34 @@ public enum WordWrap {
         }
         if !current.isEmpty { lines.append(current) }
         return lines.isEmpty ? [""] : lines
+    }
+}
+
+extension WordWrap {
+    /// French sets a space before `: ; ? !` and inside « »; a line must not start with such a
+    /// mark nor end with an opening guillemet. A word that is only such marks joins its
+    /// neighbour (with its space) into one unit the wrap does not break.
+    static func gluedWords(_ words: [String]) -> [String] {
+        var glued: [String] = []
+        var pendingOpen: String?
+        for word in words {
+            if word.allSatisfy({ "«“¿¡".contains($0) }) {
+                pendingOpen = (pendingOpen.map { $0 + " " } ?? "") + word
+                continue
+            }
+            var unit = word
+            if let open = pendingOpen {
+                unit = open + " " + unit
+                pendingOpen = nil
+            }
+            if let last = glued.last, word.allSatisfy({ ":;?!»”".contains($0) }) {
+                glued[glued.count - 1] = last + " " + unit
+            } else {
+                glued.append(unit)
+            }
+        }
+        if let open = pendingOpen { glued.append(open) }
+        return glued
     }
 }
 
