@@ -80,6 +80,8 @@ public final class GradesScreen: Screen {
         return editForm?.deleteQuestion
     }
     private var reportedLoadProblem = false
+    /// The view-model's change count when the open form was opened.
+    private var changesBeforeForm = 0
     private var toldShellLoadProblem = false
 
     public func takeStartupProblems() -> [String] {
@@ -229,6 +231,10 @@ public final class GradesScreen: Screen {
     /// Back to the tree after a form; a unit or block just added is selected.
     private func closeForm() {
         mode = .browsing
+        // A form that saved says so (and that u takes it back); one dropped says nothing.
+        if viewModel.changeCount != changesBeforeForm, let change = viewModel.lastChange {
+            $message.confirm(viewModel.localizer.t("Done: {change}. u undoes it.", ["change": change.text(viewModel.localizer)]))
+        }
         // A unit added to a folded block shows: its block unfolds.
         if let added = viewModel.added { folded.remove(added.block) }
         rebuild()
@@ -350,6 +356,7 @@ public final class GradesScreen: Screen {
             message = viewModel.localizer.t("Choose a unit or one of its courses to edit the unit.")
             return
         }
+        changesBeforeForm = viewModel.changeCount
         viewModel.beginEditing(unitID)
         mode = .editing(GradesEditForm(viewModel: viewModel))
     }
@@ -367,11 +374,13 @@ public final class GradesScreen: Screen {
             message = viewModel.localizer.t("There is no block to add a unit to: A adds a block first.")
             return
         }
+        changesBeforeForm = viewModel.changeCount
         viewModel.beginAddingUnit(toBlock: blockID)
         mode = .editing(GradesEditForm(viewModel: viewModel))
     }
 
     private func beginNamingBlock(_ id: String?) {
+        changesBeforeForm = viewModel.changeCount
         viewModel.beginEditingBlock(id)
         mode = .namingBlock(GradesBlockForm(viewModel: viewModel))
     }
@@ -407,7 +416,12 @@ public final class GradesScreen: Screen {
         if case .block = deletion, cost.units > 0 {
             goes.append(l.n("{count} unit in no other block goes with it", "{count} units in no other block go with it", count: cost.units))
         }
-        if case .unit = deletion { goes.append(l.n("{count} course goes with it", "{count} courses go with it", count: cost.courses)) }
+        if case .unit(let id) = deletion {
+            goes.append(l.n("{count} course goes with it", "{count} courses go with it", count: cost.courses))
+            // A unit counted in several blocks leaves all of them.
+            let blocks = viewModel.book.blocks.filter { $0.units.contains(id) }.map { l.t("“{name}”", ["name": $0.name]) }
+            if blocks.count > 1 { goes.append(l.t("it leaves every block that counts it: {blocks}", ["blocks": blocks.joined(separator: ", ")])) }
+        }
         if cost.marks > 0 { goes.append(l.n("{count} mark is lost", "{count} marks are lost", count: cost.marks)) }
         let detail = (goes.isEmpty ? "" : goes.joined(separator: ", ") + ". ") + l.t("u undoes it.")
         mode = .deleting(deletion, ConfirmDialog(title: title, message: detail, yesLabel: l.t("Delete"), noLabel: l.t("Keep")))
@@ -424,10 +438,36 @@ public final class GradesScreen: Screen {
         }
     }
 
+    /// Selects the row of `subject` (a course, unit or block still in the book), unfolding what
+    /// hides it.
+    private func show(_ subject: GradeSubject) {
+        let book = viewModel.book
+        let target: Row?
+        switch subject {
+        case .block(let id):
+            target = book.blocks.contains { $0.id == id } ? .block(id) : nil
+        case .unit(let id):
+            target = book.blocks.first { $0.units.contains(id) }.map { .unit(id, block: $0.id) }
+        case .course(let id):
+            let unit = book.units.first { $0.courses.contains { $0.id == id } }
+            target = unit.flatMap { unit in book.blocks.first { $0.units.contains(unit.id) }.map { .course(id, unit: unit.id, block: $0.id) } }
+        }
+        guard let target else { return }
+        switch target {
+        case .block: break
+        case .unit(_, let block): folded.remove(block)
+        case .course(_, let unit, let block): folded.remove(block); folded.remove(block + "/" + unit)
+        }
+        rebuild()
+        if let index = rows.firstIndex(of: target) { list.select(index) }
+    }
+
     /// `u` and Ctrl-R: the status line says what was undone or redone, or that there is nothing.
     private func undo(redo: Bool) {
         let l = viewModel.localizer
         if let change = redo ? viewModel.redo() : viewModel.undo() {
+            // What came back (or changed again) is selected, so the next key acts on it.
+            if let subject = viewModel.lastSubject { show(subject) }
             $message.confirm(redo ? l.t("Redone: {change}.", ["change": change.text(l)]) : l.t("Undone: {change}.", ["change": change.text(l)]))
         } else {
             message = redo ? l.t("Nothing to redo.") : l.t("Nothing to undo in this run.")
@@ -545,7 +585,7 @@ public final class GradesScreen: Screen {
             spans.append(Span(block.name + " ", Style(.text)))
             spans.append(Span(GradesStyle.mark(average, l) + " " + GradesStyle.glyph(status, g), GradesStyle.style(status, bold: false)))
         }
-        surface.write(spans, x: rect.x, y: rect.y, clip: rect)
+        surface.write(Span.truncated(spans, toWidth: rect.width, ellipsis: g.ellipsis), x: rect.x, y: rect.y, clip: rect)
     }
 
     private func renderRows(into surface: Surface, rect: Rect, context: RenderContext) {

@@ -92,6 +92,14 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertEqual(screen.question?.title, "Delete course “Processus de développement” and its mark 13.50?")
         _ = screen.handle(.escape)
         XCTAssertNotNil(screen.viewModel.course("ue1-c1"))
+        // After u the course that came back is selected: the next d asks about it again
+        // (it used to act on the row below, which went without a question).
+        _ = screen.handle(.character("d")); _ = screen.handle(.character("y"))
+        _ = screen.handle(.character("u"))
+        XCTAssertTrue(screen.status(localizer)?.hasPrefix("Undone: deletion of course") == true, screen.status(localizer) ?? "")
+        _ = screen.handle(.character("d"))
+        XCTAssertEqual(screen.question?.title, "Delete course “Processus de développement” and its mark 13.50?")
+        _ = screen.handle(.escape)
     }
 
     /// Issue 28, item 2: `A` adds a block, `a` a unit in the selected block, `d` on a unit or a

@@ -40,3 +40,14 @@ public enum GradeChange: Equatable, Sendable {
         return .mark(course: course, courseID: id, from: from, to: to)
     }
 }
+
+/// What a change was about, so the screen can show it again once it is undone or redone.
+public enum GradeSubject: Equatable, Sendable {
+    case course(String), unit(String), block(String)
+}
+
+/// One step of the book's undo history: the change and what it was about.
+struct GradeStep {
+    var change: GradeChange
+    var subject: GradeSubject
+}

@@ -158,7 +158,7 @@ public final class GradesViewModel: ViewModel {
         let before = book
         book.units[u].courses[c].mark = target
         let change = GradeChange.mark(course: course.name, courseID: course.id, from: course.mark, to: target)
-        recorded(from: before, change, merging: { change.joined(after: $0) })
+        recorded(from: before, change, about: .course(course.id), merging: { change.joined(after: $0) })
         return .changed
     }
 
@@ -171,7 +171,7 @@ public final class GradesViewModel: ViewModel {
         guard let mark = course.mark else { return .nothing }
         let before = book
         book.units[u].courses[c].mark = nil
-        recorded(from: before, .clear(course: course.name, from: mark))
+        recorded(from: before, .clear(course: course.name, from: mark), about: .course(course.id))
         return .changed
     }
 
@@ -182,7 +182,7 @@ public final class GradesViewModel: ViewModel {
         if book.units[u].courses[c].mark == nil && !book.units[u].courses[c].locked { return .needsMark }
         let before = book
         book.units[u].courses[c].locked.toggle()
-        recorded(from: before, .lock(course: book.units[u].courses[c].name, locked: book.units[u].courses[c].locked))
+        recorded(from: before, .lock(course: book.units[u].courses[c].name, locked: book.units[u].courses[c].locked), about: .course(courseID))
         return .changed
     }
 
@@ -234,11 +234,11 @@ public final class GradesViewModel: ViewModel {
                 book.units.append(unit)
                 book.blocks[b].units.append(unit.id)
                 added = (blockID, unit.id)
-                recorded(from: before, .addUnit(unit.title), structural: true)
+                recorded(from: before, .addUnit(unit.title), about: .unit(unit.id), structural: true)
             } else if let index = book.units.firstIndex(where: { $0.id == unit.id }) {
                 book.units[index] = unit
                 // Saving an unchanged unit is not a change to undo.
-                if before.units[index] != unit { recorded(from: before, .editUnit(unit.title), structural: true) }
+                if before.units[index] != unit { recorded(from: before, .editUnit(unit.title), about: .unit(unit.id), structural: true) }
             }
             return []
         }
@@ -276,18 +276,22 @@ public final class GradesViewModel: ViewModel {
         guard let draft = blockEditor.draft else { return nil }
         let name = draft.name.trimmingSpaces
         guard !name.isEmpty else { return localizer.t("The block needs a name.") }
+        // Two blocks of one name could not be told apart in the tree, the header or a form.
+        if book.blocks.contains(where: { $0.id != draft.blockID && $0.name.lowercased() == name.lowercased() }) {
+            return localizer.t("There is already a block named “{block}”.", ["block": name])
+        }
         blockEditor.endEditing(cancel: false)
         let before = book
         if let id = draft.blockID, let b = book.blocks.firstIndex(where: { $0.id == id }) {
             guard book.blocks[b].name != name else { notifyChanged(); return nil }
             book.blocks[b].name = name
-            recorded(from: before, .editBlock(name), structural: true)
+            recorded(from: before, .editBlock(name), about: .block(id), structural: true)
         } else {
             var n = book.blocks.count + 1
             while book.blocks.contains(where: { $0.id == "block\(n)" }) { n += 1 }
             book.blocks.append(GradeBlock(id: "block\(n)", name: name, units: []))
             added = ("block\(n)", nil)
-            recorded(from: before, .addBlock(name), structural: true)
+            recorded(from: before, .addBlock(name), about: .block("block\(n)"), structural: true)
         }
         return nil
     }
@@ -336,7 +340,7 @@ public final class GradesViewModel: ViewModel {
         let name = book.blocks[b].name
         book.blocks.remove(at: b)
         book.units.removeAll { gone.contains($0.id) }
-        recorded(from: before, .deleteBlock(name), structural: true)
+        recorded(from: before, .deleteBlock(name), about: .block(id), structural: true)
     }
 
     /// Deletes unit `id` and its courses, from every block that lists it (undoable).
@@ -345,7 +349,7 @@ public final class GradesViewModel: ViewModel {
         let before = book
         book.units.removeAll { $0.id == id }
         for b in book.blocks.indices { book.blocks[b].units.removeAll { $0 == id } }
-        recorded(from: before, .deleteUnit(unit.title), structural: true)
+        recorded(from: before, .deleteUnit(unit.title), about: .unit(id), structural: true)
     }
 
     /// Deletes course `id` and its mark (undoable).
@@ -354,33 +358,39 @@ public final class GradesViewModel: ViewModel {
         let before = book
         let name = book.units[u].courses[c].name
         book.units[u].courses.remove(at: c)
-        recorded(from: before, .deleteCourse(name), structural: true)
+        recorded(from: before, .deleteCourse(name), about: .course(id), structural: true)
     }
 
     // MARK: Undo
 
     /// Every change to the book in this run (marks, locks, clears, edits, additions, deletions).
-    private var history = UndoHistory<GradeBook, GradeChange>()
+    private var history = UndoHistory<GradeBook, GradeStep>()
+    /// What the last undone or redone change was about (the screen selects it).
+    public private(set) var lastSubject: GradeSubject?
 
     public var canUndo: Bool { history.canUndo }
+    /// How many changes were made in this run (a form compares it to say whether it saved one).
+    public private(set) var changeCount = 0
     /// The last change made (what `u` would undo).
-    public var lastChange: GradeChange? { history.undoSteps.last?.change }
+    public var lastChange: GradeChange? { history.undoSteps.last?.change.change }
     public var canRedo: Bool { history.canRedo }
 
     /// Puts the book back as it was before the last change; returns that change (nil: none).
     @discardableResult
     public func undo() -> GradeChange? {
         guard let step = history.undo() else { return nil }
+        lastSubject = step.change.subject
         restore(step.before)
-        return step.change
+        return step.change.change
     }
 
     /// Makes the last undone change again; returns it (nil: none).
     @discardableResult
     public func redo() -> GradeChange? {
         guard let step = history.redo() else { return nil }
+        lastSubject = step.change.subject
         restore(step.after)
-        return step.change
+        return step.change.change
     }
 
     private func restore(_ restored: GradeBook) {
@@ -391,9 +401,12 @@ public final class GradesViewModel: ViewModel {
     }
 
     /// After an intent changed `book`: the step is kept for undo, then the book is saved.
-    private func recorded(from before: GradeBook, _ change: GradeChange, structural: Bool = false,
+    private func recorded(from before: GradeBook, _ change: GradeChange, about subject: GradeSubject, structural: Bool = false,
                           merging: (GradeChange) -> GradeChange? = { _ in nil }) {
-        history.record(from: before, to: book, change, merging: merging)
+        changeCount += 1
+        history.record(from: before, to: book, GradeStep(change: change, subject: subject)) { last in
+            last.subject == subject ? merging(last.change).map { GradeStep(change: $0, subject: subject) } : nil
+        }
         if structural {
             structureVersion += 1
             reindex()
