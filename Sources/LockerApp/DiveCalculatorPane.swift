@@ -86,7 +86,8 @@ final class DiveCalculatorPane {
         label(.code)
         TextField(placeholder: "5253B").render(codeField, into: surface, rect: Rect(x: valueX, y: y, width: 8, height: 1), focused: focus == .code)
         if case .success(let dive)? = viewModel.dive {
-            surface.write(dive.code.name(l), x: valueX + 10, y: y, style: Style(.text), clip: inner)
+            surface.write(dive.code.name(l).truncated(toWidth: max(1, inner.maxX - valueX - 10), ellipsis: context.glyphs.ellipsis),
+                          x: valueX + 10, y: y, style: Style(.text), clip: inner)
         }
         y += 1
         label(.height)

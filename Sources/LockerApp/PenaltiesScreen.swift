@@ -263,7 +263,7 @@ public final class PenaltiesScreen: Screen {
         var y = rect.y
         func line(_ spans: [Span]) {
             guard y < rect.maxY else { return }
-            surface.write(spans, x: rect.x, y: y, clip: rect)
+            surface.write(Span.truncated(spans, toWidth: width, ellipsis: context.glyphs.ellipsis), x: rect.x, y: y, clip: rect)
             y += 1
         }
         for text in WordWrap.wrap(viewModel.description(of: penalty), width: width) { line([Span(text, Style(.title, [.bold]))]) }
@@ -292,10 +292,19 @@ public final class PenaltiesScreen: Screen {
         // What the list's second column means: "R·" referee, "·J" judges, "RJ" both.
         let legend = l.t("in the list: {referee} referee, {judge} judges", ["referee": l.t("R", context: "referee initial"),
                                                                               "judge": l.t("J", context: "judge initial")])
-        line([Span(l.t("Who").padded(toWidth: heading), Style(.muted)),
-              Span(referee, penalty.referee ? Style(.active, [.bold]) : Style(.muted)), Span(" "),
-              Span(judge, penalty.judge ? Style(.active, [.bold]) : Style(.muted)),
-              Span("   " + legend, Style(.muted))])
+        let who = [Span(l.t("Who").padded(toWidth: heading), Style(.muted)),
+                   Span(referee, penalty.referee ? Style(.active, [.bold]) : Style(.muted)), Span(" "),
+                   Span(judge, penalty.judge ? Style(.active, [.bold]) : Style(.muted))]
+        let whoWidth = who.reduce(0) { $0 + $1.text.displayWidth }
+        if whoWidth + 3 + legend.displayWidth <= width {
+            line(who + [Span("   " + legend, Style(.muted))])
+        } else {
+            // Too narrow for both (Italian at 80 columns): the legend goes under, wrapped.
+            line(who)
+            for text in WordWrap.wrap(legend, width: max(10, width - heading - 1)) {
+                line([Span(String(repeating: " ", count: heading + 1)), Span(text, Style(.muted))])
+            }
+        }
         // The 2024 articles as links (the one Enter opens is lit), then summary and 2017 numbers.
         var links: [Span] = [Span((l.t("Articles")).padded(toWidth: heading), Style(.muted))]
         let focused = currentArticleFocus

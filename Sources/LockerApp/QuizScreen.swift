@@ -370,11 +370,13 @@ public final class QuizScreen: Screen {
         surface.write(exam + "  (x)", x: rect.x + 16, y: y, style: viewModel.examMode ? Style(.active, [.bold]) : Style(.text), clip: rect)
         y += 2
         // How a question is scored, before the first one.
-        for line in WordWrap.wrap(l.t("Scoring: a penalty question gives 10 for the right sanction and who gives it, 5 for the right sanction alone, 0 otherwise; other questions give 10 or 0. 80% of the maximum passes."), width: rect.width) {
+        for line in WordWrap.wrap(l.t("Scoring: a penalty question gives 10 for the right sanction with referee and judge both right, 5 for the right sanction with one of the two right, 0 otherwise; other questions give 10 or 0. 80% of the maximum passes."), width: rect.width) {
             surface.write(line, x: rect.x, y: y, style: Style(.text), clip: rect)
             y += 1
         }
-        surface.write(l.n("Enter starts · h shows the {count} finished quiz", "Enter starts · h shows the {count} finished quizzes", count: viewModel.history.quizzes.count),
+        let finished = viewModel.history.quizzes.count
+        surface.write(finished == 0 ? l.t("Enter starts · no finished quiz yet")
+                          : l.n("Enter starts · h shows the {count} finished quiz", "Enter starts · h shows the {count} finished quizzes", count: finished),
                       x: rect.x, y: y + 1, style: Style(.muted), clip: rect)
     }
 

@@ -22,7 +22,9 @@ extension KeyTable {
 extension SearchState {
     /// The status line's words for the search in force: which hit is current and how many there
     /// are ("3 of 32 matches for “judge”"), or that there is none; nil without a search.
+    /// While a search is typed, it speaks of what is typed (the hits follow each key).
     func status(_ l: Localizer) -> String? {
+        let query = liveQuery
         guard !query.isEmpty else { return nil }
         guard let current else { return l.t("No match for “{query}”", ["query": query]) }
         return l.n("{current} of {count} match for “{query}”", "{current} of {count} matches for “{query}”", count: hits.count,

@@ -169,7 +169,7 @@ public final class WorkoutScreen: Screen {
     /// The summary as plain text: it scrolls, and s or Esc goes back.
     private func summaryKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "workout-summary", title: l.t("The summary as plain text (for screen readers)"), [
-            KeyBinding([.character("s"), .escape], "s Esc", help: l.t("Back to the map"), footer: l.t("back to the map")) {
+            KeyBinding([.character("s"), .escape], "s Esc", help: l.t("Back to the map"), footer: drawn.map ? l.t("back to the map") : l.t("back")) {
                 self.showText = false
             },
             KeyBinding([.up, .down, .pageUp, .pageDown, .character(" "), .home, .end], "↑ ↓ PgUp PgDn Space Home End",
@@ -340,7 +340,8 @@ public final class WorkoutScreen: Screen {
         if showText {
             let rect = body.inset(dx: 1, dy: 0)
             let lines = WorkoutSummaryText.lines(current, fileName: viewModel.currentFileName, title: false, context.localizer)
-            textView.setLines(lines.map { TextLine($0) }, height: rect.height)
+            // Wrapped to the width (a long heading or reason continues on the next line).
+            textView.setLines(lines.flatMap { WordWrap.wrap($0, width: rect.width) }.map { TextLine($0) }, height: rect.height)
             textHeight = rect.height
         } else {
             let plot = Self.chartPlot(panes(body, current).chart, current)
@@ -424,7 +425,7 @@ public final class WorkoutScreen: Screen {
                 parts.append(WorkoutText.pace(s.paceSecondsPerKilometre, sport: current.workout.kind, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l))
             }
             if s.heartRateMin != nil {
-                parts.append((context.glyphs.ascii ? "HR " : "♥ ") + l.t("{min}/{avg}/{max} bpm", ["min": WorkoutText.bpm(s.heartRateMin), "avg": WorkoutText.bpm(s.heartRateAverage), "max": WorkoutText.bpm(s.heartRateMax)]))
+                parts.append(heartMark(context) + l.t("{min}/{avg}/{max} bpm", ["min": WorkoutText.bpm(s.heartRateMin), "avg": WorkoutText.bpm(s.heartRateAverage), "max": WorkoutText.bpm(s.heartRateMax)]))
             }
             if let ascent = s.ascentMeters.flatMap({ NumberText.whole($0) }) { parts.append(l.t("climb {value} m", ["value": String(ascent)])) }
             if parts.isEmpty { parts.append(l.t("No times, distances, heart rate or altitude in this file; s lists what it has.")) }
@@ -464,6 +465,11 @@ public final class WorkoutScreen: Screen {
                 y += 1
             }
         }
+    }
+
+    /// "♥ " before heart-rate figures; on an ASCII terminal the language's short "HR " ("FC ").
+    private func heartMark(_ context: RenderContext) -> String {
+        context.glyphs.ascii ? context.localizer.t("HR", context: "heart rate, short") + " " : "♥ "
     }
 
     private func heatStyle(_ level: Int) -> Style {
@@ -520,7 +526,7 @@ public final class WorkoutScreen: Screen {
         let block = g.ascii ? "#" : "▮"
         var spans: [Span] = []
         if let range = current.heartRateRange {
-            spans.append(Span((g.ascii ? "HR " : "♥ "), Style(.bad, [.bold])))
+            spans.append(Span(heartMark(context), Style(.bad, [.bold])))
             switch viewModel.colouring {
             case .bands:
                 spans.append(Span(WorkoutText.bpm(range.lowerBound) + " ", Style(.text)))

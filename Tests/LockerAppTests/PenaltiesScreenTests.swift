@@ -78,6 +78,22 @@ final class PenaltiesScreenTests: XCTestCase {
         XCTAssertTrue(surface.text.contains("›"), "matches are marked in the list")
     }
 
+    /// Walkthrough of issue 27: while a second search is typed, the status spoke of the first
+    /// one ("No match for “tete”" over "tetetete"); it speaks of what is typed.
+    func testTheStatusNamesTheSearchBeingTyped() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        _ = screen.handle(.character("/"))
+        for c in "judge" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        _ = screen.handle(.character("/"))
+        for _ in 0..<5 { _ = screen.handle(.backspace) }
+        for c in "bounce" { _ = screen.handle(.character(c)) }
+        let status = screen.status(localizer) ?? ""
+        XCTAssertTrue(status.range(of: #"\d+ of \d+ match(es)? for “bounce”"#, options: .regularExpression) != nil, status)
+        for c in "zzq" { _ = screen.handle(.character(c)) }
+        XCTAssertTrue(screen.status(localizer)?.hasSuffix("No match for “bouncezzq”") == true, screen.status(localizer) ?? "")
+    }
+
     func testAccentInsensitiveSearchInFrench() throws {
         let (screen, _) = try makeScreen(.fr)
         _ = screen.handle(.character("/"))

@@ -13,9 +13,10 @@ public enum WorkoutSummaryText {
         var rows: [Row] = []
         let clockReason = s.clockProblem.map { reason($0, l) }
         let noTime = w.time.allSatisfy(\.isNaN)
+        // "unknown" agrees with its label in languages with genders (la salida: desconocida).
         rows.append(Row(label: l.t("Start"), value: s.start != nil ? MeasureText.dateTime(s.start)
-                        : s.clockProblem == .dateOutOfRange ? l.t("unknown ({reason})", ["reason": clockReason ?? ""])
-                        : l.t("unknown (no time in the file)")))
+                        : s.clockProblem == .dateOutOfRange ? l.t("unknown ({reason})", context: "start", ["reason": clockReason ?? ""])
+                        : l.t("unknown (no time in the file)", context: "start")))
         rows.append(Row(label: l.t("Elapsed"), value: s.elapsedSeconds != nil ? WorkoutText.duration(s.elapsedSeconds)
                         : noTime ? l.t("unknown (no time in the file)") : l.t("unknown ({reason})", ["reason": clockReason ?? ""])))
         let movingUnknown: String
