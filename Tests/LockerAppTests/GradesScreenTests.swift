@@ -129,6 +129,33 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertEqual(screen.status(localizer), "Done: deletion of block “Langues”. u undoes it.")
     }
 
+    /// Walkthrough of issue 28: a second block named "Total" was accepted, and deleting UE6 from
+    /// Total took it out of Projet/Stage too without a word.
+    func testBlockNamesAreUniqueAndASharedUnitSaysItLeavesEveryBlock() throws {
+        let (screen, localizer, _) = try makeScreen()
+        _ = screen.handle(.character("A"))
+        for c in "total" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.status(localizer), "There is already a block named “total”.")
+        XCTAssertEqual(screen.viewModel.book.blocks.count, 2)
+        _ = screen.handle(.escape)
+        // Down to UE6's course (its status names the unit), then up to the UE6 row.
+        var steps = 0
+        while screen.status(localizer)?.hasPrefix("UE6 ") != true && steps < 40 { _ = screen.handle(.down); steps += 1 }
+        XCTAssertLessThan(steps, 40, "UE6 is in the tree")
+        _ = screen.handle(.up)
+        _ = screen.handle(.character("d"))
+        XCTAssertEqual(screen.question?.message, "1 course goes with it, it leaves every block that counts it: “Total”, “Projet/Stage”. u undoes it.")
+        _ = screen.handle(.escape)
+    }
+
+    /// Walkthrough of issue 27: a header wider than the terminal ends with an ellipsis.
+    func testTheHeaderEndsWithAnEllipsisWhenCut() throws {
+        let (screen, localizer, _) = try makeScreen(.es)
+        let header = render(screen, localizer, 50, 21).lines[0]
+        XCTAssertTrue(header.hasSuffix("…"), header)
+    }
+
     func makeScreen(_ language: Language = .en, marks: [String: Double] = [:]) throws -> (GradesScreen, Localizer, MemoryRepository<GradeBook>) {
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         var book = try GradeBook.load(from: root.appendingPathComponent("Data/grades/grades.json"), localizer)

@@ -134,4 +134,10 @@ final class TextWidgetsTests: XCTestCase {
         XCTAssertEqual(cut, "A maximum award of 4 ...")
         XCTAssertLessThanOrEqual(ASCIIText.transliterate(cut).count, 24)
     }
+
+    /// Walkthrough of issue 27: in ASCII "Año" read as another word; "¿" before a question.
+    func testSpanishStaysReadableInASCII() {
+        XCTAssertEqual(ASCIIText.transliterate("Año"), "Anyo")
+        XCTAssertEqual(ASCIIText.transliterate("¿Eliminar?"), "Eliminar?")
+    }
 }
