@@ -368,36 +368,32 @@ public final class GradesViewModel: ViewModel {
     /// What the last undone or redone change was about (the screen selects it).
     public private(set) var lastSubject: GradeSubject?
 
-    public var canUndo: Bool { history.canUndo }
     /// How many changes were made in this run (a form compares it to say whether it saved one).
     public private(set) var changeCount = 0
     /// The last change made (what `u` would undo).
     public var lastChange: GradeChange? { history.undoSteps.last?.change.change }
-    public var canRedo: Bool { history.canRedo }
 
     /// Puts the book back as it was before the last change; returns that change (nil: none).
     @discardableResult
     public func undo() -> GradeChange? {
-        guard let step = history.undo() else { return nil }
-        lastSubject = step.change.subject
-        restore(step.before)
-        return step.change.change
+        history.undo().map { restore($0.before, $0.change) }
     }
 
     /// Makes the last undone change again; returns it (nil: none).
     @discardableResult
     public func redo() -> GradeChange? {
-        guard let step = history.redo() else { return nil }
-        lastSubject = step.change.subject
-        restore(step.after)
-        return step.change.change
+        history.redo().map { restore($0.after, $0.change) }
     }
 
-    private func restore(_ restored: GradeBook) {
+    /// Puts `restored` in place after an undo or redo of `step` (saved and drawn as any change);
+    /// returns the step's change.
+    private func restore(_ restored: GradeBook, _ step: GradeStep) -> GradeChange {
+        lastSubject = step.subject
         book = restored
         structureVersion += 1
         reindex()
         changed()
+        return step.change
     }
 
     /// After an intent changed `book`: the step is kept for undo, then the book is saved.

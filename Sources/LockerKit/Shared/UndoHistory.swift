@@ -18,9 +18,6 @@ public struct UndoHistory<Value, Change> {
 
     public init(limit: Int = 500) { self.limit = limit }
 
-    public var canUndo: Bool { !undoSteps.isEmpty }
-    public var canRedo: Bool { !redoSteps.isEmpty }
-
     /// Records a change from `before` to `after`; anything undone before it can no longer be
     /// redone. `merging` decides whether the change joins the last step (holding an arrow key
     /// moves a mark many times but undoes as one step): it gets the last step's change and
