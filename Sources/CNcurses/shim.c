@@ -46,6 +46,33 @@ int lk_setlocale_utf8(void) {
     return 0;
 }
 
+/* Most terminfo entries make sgr0 and sgr leave the alternate (line-drawing) character set at
+ * every change of attributes, in case it was left on: xterm's send ESC ( B, screen's and tmux's
+ * SI. In a UTF-8 locale nothing Locker draws uses that set (lines are Unicode characters), so
+ * the character set is selected once at start and the two capabilities lose that part, in this
+ * process's copy of the terminfo entry (tigetstr points into it; the macros of term.h point to
+ * a second copy that ncurses does not use). A full 200×60 screen on xterm then carries about
+ * 200 fewer escape sequences for the terminal to parse. Done before any output, so ncurses has
+ * not parsed either capability yet. */
+static void lk_cut(const char *name, const char *part) {
+    char *capability = tigetstr(name);
+    if (capability == NULL || capability == (char *)-1 || *part == '\0') return;
+    char *at = strstr(capability, part);
+    if (at == NULL) return;
+    const char *rest = at + strlen(part);
+    memmove(at, rest, strlen(rest) + 1);
+}
+
+static void lk_select_ascii_once(void) {
+    const char *leave = tigetstr("rmacs"), *enter = tigetstr("smacs");
+    if (!lk_codeset_is_utf8() || leave == NULL || leave == (char *)-1 || enter == NULL || enter == (char *)-1) return;
+    char clause[64];
+    if (snprintf(clause, sizeof clause, "%%?%%p9%%t%s%%e%s%%;", enter, leave) >= (int)sizeof clause) return;
+    putp(leave);
+    lk_cut("sgr", clause);
+    lk_cut("sgr0", leave);
+}
+
 int lk_start(const char *term) {
     if (lk_screen != NULL) return 0;
     /* newterm returns NULL on an unknown terminal instead of exiting like initscr. */
@@ -70,6 +97,7 @@ int lk_start(const char *term) {
         use_default_colors();
     }
     lk_cursor_shown = -1;
+    lk_select_ascii_once();
     /* Until its first endwin, ncurses flushes its output after every cursor movement (a state
      * meant for low-level terminfo programs): a scrolled 200×60 frame then leaves in ~70 writes,
      * each one waking the terminal. One endwin before anything is drawn puts it in the running

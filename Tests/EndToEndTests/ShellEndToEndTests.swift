@@ -99,6 +99,24 @@ final class ShellEndToEndTests: XCTestCase {
         _ = colourCode
     }
 
+    /// Frames drawn in a UTF-8 locale do not leave the line-drawing character set at every
+    /// change of colour (xterm's ESC ( B, tmux's SI): nothing Locker draws enters it.
+    func testFramesDoNotReselectTheCharacterSetAtEveryColourChange() throws {
+        for (terminal, leave) in [("xterm-256color", "\u{1B}(B"), ("tmux-256color", "\u{0F}")] {
+            let session = try TmuxSession(width: 120, height: 30, environment: ["TERM": terminal])
+            try session.waitFor("1 Rules")
+            let output = session.dataDirectory.appendingPathComponent("pane-output")
+            try session.tmux(["pipe-pane", "-t", "0", "-o", "cat > \(TmuxSession.quote(output.path))"])
+            try session.send("2")
+            try session.waitFor("Sanction")
+            try session.tmux(["pipe-pane", "-t", "0"])
+            let frame = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+            XCTAssertTrue(frame.contains("\u{1B}[38;5;"), "\(terminal): the Penalties frame is drawn in colour")
+            XCTAssertFalse(frame.contains(leave), "\(terminal): \(frame.components(separatedBy: leave).count - 1) reselections:\n\(frame.debugDescription)")
+            XCTAssertTrue(try session.screen().contains("2 Penalties"))
+        }
+    }
+
     func testResizeBelowMinimumAndBack() throws {
         let session = try TmuxSession(width: 80, height: 24)
         try session.waitFor("1 Rules")
