@@ -27,6 +27,21 @@ final class LocalizerTests: XCTestCase {
         XCTAssertEqual(localizer.t("Quit"), "Quit", "a language without catalogue shows English")
     }
 
+    /// What a user typed (a ground or file name) is shown as typed, even when it looks like a
+    /// placeholder; a placeholder with no value stays visible rather than vanishing.
+    func testValuesAreNeverReadAsPlaceholders() throws {
+        let localizer = try makeLocalizer(.en)
+        for _ in 0..<20 {
+            XCTAssertEqual(localizer.t("Ground {name}: {count} players", ["name": "{count} Park", "count": "3"]),
+                           "Ground {count} Park: 3 players")
+            XCTAssertEqual(localizer.n("{count} question in {name}", "{count} questions in {name}", count: 2, ["name": "{name}{"]),
+                           "2 questions in {name}{")
+        }
+        XCTAssertEqual(localizer.t("Saved {file} to {folder}", ["file": "a.json"]), "Saved a.json to {folder}")
+        XCTAssertEqual(localizer.t("Braces { alone } and {unclosed", ["alone": "x"]), "Braces { alone } and {unclosed")
+        XCTAssertEqual(localizer.t("Accents {é} {file}", ["é": "e", "file": "ñ.gpx"]), "Accents e ñ.gpx")
+    }
+
     func testPluralRulesPerLanguage() throws {
         let localizer = try makeLocalizer(.fr)
         XCTAssertEqual(localizer.n("{count} question", "{count} questions", count: 0), "0 question", "French: 0 is singular")

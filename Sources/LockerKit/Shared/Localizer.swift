@@ -60,10 +60,28 @@ public final class Localizer {
         return Localizer.fill(text, all)
     }
 
+    /// Puts the value of each `{name}` of `text` found in `arguments` in its place, in one pass
+    /// over the text: what a value holds is never read as a placeholder (a ground called
+    /// "{count} Park" is shown so), and a placeholder without a value stays as written.
     static func fill(_ text: String, _ arguments: [String: String]) -> String {
-        guard !arguments.isEmpty, text.contains("{") else { return text }
-        var result = text
-        for (name, value) in arguments { result = result.replacing("{\(name)}", with: value) }
+        let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+        let bytes = text.utf8
+        guard !arguments.isEmpty, bytes.contains(open) else { return text }
+        var result = ""
+        result.reserveCapacity(bytes.count + 16)
+        var copied = bytes.startIndex, searchFrom = bytes.startIndex
+        while let start = bytes[searchFrom...].firstIndex(of: open) {
+            let nameStart = bytes.index(after: start)
+            guard let end = bytes[nameStart...].firstIndex(where: { $0 == close || $0 == open }) else { break }
+            searchFrom = end
+            guard bytes[end] == close else { continue }
+            searchFrom = bytes.index(after: end)
+            guard let value = arguments[String(text[nameStart..<end])] else { continue }
+            result += text[copied..<start]
+            result += value
+            copied = searchFrom
+        }
+        result += text[copied...]
         return result
     }
 

@@ -15,7 +15,9 @@ public enum MeasureText {
 
     /// A number the code wrote with a point ("1.5"), with the language's separator instead.
     public static func withDecimalSeparator(_ text: String, _ l: Localizer) -> String {
-        text.replacing(".", with: decimalSeparator(l))
+        let separator = decimalSeparator(l)
+        guard separator != ".", text.utf8.contains(UInt8(ascii: ".")) else { return text }
+        return text.split(separator: ".", omittingEmptySubsequences: false).joined(separator: separator)
     }
 
     /// A number with `places` decimals and the language's decimal separator.
