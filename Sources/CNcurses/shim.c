@@ -73,6 +73,25 @@ static void lk_select_ascii_once(void) {
     lk_cut("sgr0", leave);
 }
 
+/* Sequences terminals send for editing and cursor keys that a terminfo entry may not list:
+ * tmux sends ESC [ 1 ~ and ESC [ 4 ~ for Home and End, which xterm's entry has as ESC O H and
+ * ESC O F. Unlisted, ncurses hands over their bytes one by one (Escape, "[", "1", "~"), and an
+ * open form would close and a tab change. Each is taught to ncurses unless the entry already
+ * binds it (or binds a longer sequence it starts). */
+static void lk_define_missing_keys(void) {
+    static const struct { const char *sequence; int code; } keys[] = {
+        {"\033[1~", KEY_HOME}, {"\033[7~", KEY_HOME}, {"\033[H", KEY_HOME}, {"\033OH", KEY_HOME},
+        {"\033[4~", KEY_END}, {"\033[8~", KEY_END}, {"\033[F", KEY_END}, {"\033OF", KEY_END},
+        {"\033[2~", KEY_IC}, {"\033[3~", KEY_DC}, {"\033[5~", KEY_PPAGE}, {"\033[6~", KEY_NPAGE},
+        {"\033[A", KEY_UP}, {"\033[B", KEY_DOWN}, {"\033[C", KEY_RIGHT}, {"\033[D", KEY_LEFT},
+        {"\033OA", KEY_UP}, {"\033OB", KEY_DOWN}, {"\033OC", KEY_RIGHT}, {"\033OD", KEY_LEFT},
+        {"\033[Z", KEY_BTAB},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (key_defined(keys[i].sequence) == 0) define_key(keys[i].sequence, keys[i].code);
+    }
+}
+
 int lk_start(const char *term) {
     if (lk_screen != NULL) return 0;
     /* newterm returns NULL on an unknown terminal instead of exiting like initscr. */
@@ -87,6 +106,7 @@ int lk_start(const char *term) {
     noecho();
     nonl();
     keypad(stdscr, TRUE);
+    lk_define_missing_keys();
     meta(stdscr, TRUE);
     intrflush(stdscr, FALSE);
     leaveok(stdscr, FALSE);
@@ -198,6 +218,10 @@ int lk_read(int *out) {
 }
 
 void lk_set_timeout(int milliseconds) { wtimeout(stdscr, milliseconds); }
+
+int lk_unread(int value, int is_key_code) {
+    return is_key_code ? ungetch(value) : unget_wch((wchar_t)value);
+}
 
 /* ---- output ------------------------------------------------------------------------------ */
 

@@ -120,7 +120,32 @@ public final class Terminal {
         if key == .resize {
             size = Size(width: Int(lk_cols()), height: Int(lk_lines()))
         }
+        if key == .escape { return escapeOrUnknownSequence() }
         return key
+    }
+
+    /// After an Escape: the rest of a control sequence ncurses did not recognise (ESC [ … or
+    /// ESC O …, arrived with it) is read and dropped as one `.unknown` key, so its bytes never act
+    /// as keys of their own; anything else is given back and the Escape stands alone.
+    private func escapeOrUnknownSequence() -> Key {
+        lk_set_timeout(0)
+        var value: Int32 = 0
+        let status = lk_read(&value)
+        guard status != ERR else { return .escape }
+        let isKeyCode = status == lk_key_code_yes()
+        guard !isKeyCode, value == 0x5B || value == 0x4F else {
+            _ = lk_unread(value, isKeyCode ? 1 : 0)
+            return .escape
+        }
+        if value == 0x4F {  // SS3: one final character
+            _ = lk_read(&value)
+            return .unknown(0)
+        }
+        // CSI: parameters and intermediates (0x20–0x3F), then a final byte (0x40–0x7E).
+        for _ in 0..<32 {
+            guard lk_read(&value) != ERR, (0x20...0x3F).contains(value) else { break }
+        }
+        return .unknown(0)
     }
 
     /// A surface that draws on this terminal.

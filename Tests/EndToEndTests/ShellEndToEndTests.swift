@@ -117,6 +117,29 @@ final class ShellEndToEndTests: XCTestCase {
         }
     }
 
+    /// Keys whose sequence the terminal description lacks (tmux sends ESC [ 1 ~ for Home and
+    /// ESC [ 4 ~ for End, which xterm's entry does not list) are read as those keys, and an
+    /// unknown sequence does nothing: its bytes never arrive as Esc, "[", "1" (back, switch tab).
+    func testKeySequencesTheTerminfoEntryLacksAreNotReadAsEscapeAndDigits() throws {
+        let session = try TmuxSession(arguments: ["--tab", "penalties"], environment: ["TERM": "xterm-256color"])
+        try session.waitFor("2 Penalties")
+        let firstRow = try session.screen().components(separatedBy: "\n")[2]
+        try session.send("Down", "Down", "Down")
+        try session.send("End")
+        Thread.sleep(forTimeInterval: 0.4)
+        var screen = try session.screen()
+        XCTAssertTrue(screen.contains("Sanction"), "End stays in Penalties:\n\(screen)")
+        XCTAssertFalse(screen.contains("Average"), "End is not Esc [ 4 ~ (the Grades tab):\n\(screen)")
+        try session.send("Home")
+        Thread.sleep(forTimeInterval: 0.4)
+        screen = try session.screen()
+        XCTAssertEqual(screen.components(separatedBy: "\n")[2], firstRow, "Home goes back to the first penalty:\n\(screen)")
+        // F13 with modifiers, unknown to every entry: nothing happens.
+        try session.tmux(["send-keys", "-t", "0", "-l", "\u{1B}[25;5~"])
+        Thread.sleep(forTimeInterval: 0.4)
+        XCTAssertEqual(try session.screen(), screen, "an unknown sequence changes nothing")
+    }
+
     func testResizeBelowMinimumAndBack() throws {
         let session = try TmuxSession(width: 80, height: 24)
         try session.waitFor("1 Rules")

@@ -70,6 +70,8 @@ int lk_key_for_name(const char *capability);
 
 /** wget_wch on stdscr. Returns ERR (timeout), OK (character in *out) or KEY_CODE_YES (key code in *out). */
 int lk_read(int *out);
+/** Gives a key read with lk_read back, to be read again first. */
+int lk_unread(int value, int is_key_code);
 /** Milliseconds to wait in lk_read; -1 blocks. */
 void lk_set_timeout(int milliseconds);
 
