@@ -260,17 +260,18 @@ public final class TerminalSurface: Surface {
         }
         lk_flush()
         if bellRequested { lk_bell(); bellRequested = false }
-        if hyperlinks != shownHyperlinks {
+        // Links whose text is still on screen: a form or a question drawn over one hides it.
+        let visibleLinks = hyperlinks.filter(showsText)
+        if visibleLinks != shownHyperlinks {
             // Over the cells ncurses has just drawn, the same text again inside OSC 8, with the
             // cursor saved and restored so ncurses' idea of the screen stays true. Links whose
             // text holds anything but printable ASCII are skipped.
             var out = ""
-            for link in hyperlinks where link.text.allSatisfy({ $0.isASCII && !$0.isWhitespace || $0 == " " })
-                && link.url.allSatisfy({ $0.isASCII && $0 > " " && $0 != "\u{7F}" }) && link.x >= 0 && link.y >= 0 {
+            for link in visibleLinks where link.url.allSatisfy({ $0.isASCII && $0 > " " && $0 != "\u{7F}" }) {
                 out += "\u{1B}7\u{1B}[\(link.y + 1);\(link.x + 1)H\u{1B}]8;;\(link.url)\u{1B}\\\(link.text)\u{1B}]8;;\u{1B}\\\u{1B}8"
             }
             if !out.isEmpty { lk_write_raw(out, Int32(out.utf8.count)) }
-            shownHyperlinks = hyperlinks
+            shownHyperlinks = visibleLinks
         }
         hyperlinks = []
         if let text = clipboard {
@@ -280,6 +281,18 @@ public final class TerminalSurface: Surface {
         }
         spare = front
         front = grid
+    }
+
+    /// Whether the cells at a link's place hold its text, which must be printable ASCII: the link
+    /// is sent again over them, and must never cover what was drawn above it since.
+    private func showsText(_ link: Hyperlink) -> Bool {
+        guard link.x >= 0, link.y >= 0, link.y < grid.height, link.x + link.text.utf8.count <= grid.width else { return false }
+        var index = link.y * grid.width + link.x
+        for byte in link.text.utf8 {
+            guard byte >= 0x20, byte < 0x7F, grid.packed(index).code == UInt32(byte) else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Sends `run` (cells of one style from column `x`) and empties it.

@@ -524,6 +524,13 @@ extension GamesTabEndToEndTests {
         let refused = try tab.screen()
         XCTAssertTrue(refused.contains("Change game 1") && refused.contains("whites please"), refused)
         XCTAssertTrue(refused.contains("▶Capacity"), refused)
+        // The details' map link, under the form, is never painted over it (it was, once a
+        // message had moved the form).
+        XCTAssertFalse(refused.contains("openstreetmap"), refused)
+        try tab.send("C-l")
+        Thread.sleep(forTimeInterval: 0.3)
+        let redrawn = try tab.screen()
+        XCTAssertFalse(redrawn.contains("openstreetmap"), redrawn)
         // The date as it is typed (issue 26, item 5): 1830 is refused and said, the year kept;
         // a year already past is flagged.
         try tab.send("Escape")
