@@ -304,11 +304,14 @@ public final class GamesScreen: Screen {
     /// why, and the footer leaves it out.
     private func gameKeys(_ l: Localizer, details: Bool) -> [KeyBinding] {
         let game = { details ? self.detailGame : self.selectedGame }
-        func key(_ c: Character, _ help: String, footer: String? = nil, unless refusal: @escaping (GameListing) -> String? = { _ in nil },
+        // Keys that send a request wait for the one on its way: a question opened meanwhile
+        // would be answered into nothing.
+        func key(_ c: Character, _ help: String, footer: String? = nil, sends: Bool = true,
+                 unless refusal: @escaping (GameListing) -> String? = { _ in nil },
                  _ act: @escaping (GameListing) -> Void) -> KeyBinding {
             KeyBinding([.character(c)], String(c), help: help, footer: footer) {
                 if let shown = game() { act(shown) }
-            }.disabled { game().map(refusal) ?? l.t("No game is selected.") }
+            }.disabled { game().map { (sends ? self.viewModel.waitingReason : nil) ?? refusal($0) } ?? l.t("No game is selected.") }
         }
         let organisesOnly = { (game: GameListing) in game.myStatus == .organiser ? nil : GamesError.notOrganiser.message(l) }
         return [
@@ -329,10 +332,12 @@ public final class GamesScreen: Screen {
                 // waitlist does not.
                 if $0.myStatus == .going { self.ask(.giveUp($0), l) } else { self.viewModel.cancel($0) }
             },
-            key("x", l.t("Call off a game you organise, with a reason the players see"), footer: details ? l.t("call off") : nil, unless: organisesOnly) {
+            key("x", l.t("Call off a game you organise, with a reason the players see"), footer: details ? l.t("call off") : nil, sends: false,
+                unless: organisesOnly) {
                 self.mode = .reason($0, TextFieldState("", maxLength: 200), over: self.mode)
             },
-            key("e", l.t("Change the time, capacity or note of a game you organise"), footer: details ? l.t("change") : nil, unless: organisesOnly) {
+            key("e", l.t("Change the time, capacity or note of a game you organise"), footer: details ? l.t("change") : nil, sends: false,
+                unless: organisesOnly) {
                 self.mode = .change(GamesForms.change($0), game: $0, sent: nil, over: self.mode)
             },
             key("w", l.t("Who is going and who is waitlisted, for a game you organise"), footer: details ? l.t("who is going") : nil,
@@ -482,8 +487,9 @@ public final class GamesScreen: Screen {
 
     public func status(_ l: Localizer) -> String? {
         if let notice { return notice }
-        if let busy = viewModel.busy { return busy + " " + l.t("(Esc stops waiting)") }
+        // A message that came while a request is on its way (a refusal, a live change) is newer.
         if let message = viewModel.message { return message }
+        if let busy = viewModel.busy { return busy + " " + l.t("(Esc stops waiting)") }
         guard viewModel.user != nil, case .list = mode.underneath, let map = selectedGame?.map else { return nil }
         // The link only when it fits on one line (Enter shows it whole; y copies it there).
         return map.count + 6 <= width ? map : nil

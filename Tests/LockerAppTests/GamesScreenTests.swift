@@ -242,6 +242,30 @@ final class GamesScreenTests: XCTestCase {
         _ = token
     }
 
+    /// A booking asked for while another request is on its way is refused at once, with the
+    /// reason, instead of opening a question whose answer went nowhere.
+    func testKeysThatSendWaitForTheRequestOnItsWay() throws {
+        let client = CannedGamesClient()
+        client.user = "sam"
+        client.part = nil
+        let work = BackgroundWork()
+        let games = GamesViewModel(localizer: .english, client: client, work: work, now: { 1_795_253_400 })
+        let screen = GamesScreen(viewModel: games, exportDirectory: NSTemporaryDirectory())
+        let token = screen.observeChanges {}
+        games.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        games.refresh()
+        XCTAssertNotNil(games.busy)
+        XCTAssertFalse(screen.handle(.character("b")))
+        XCTAssertNil(screen.question, "no question while the refresh is on its way")
+        let reason = screen.activeKeys(.english).disabledReason(for: .character("b"))
+        XCTAssertEqual(reason, "Still waiting for: Refreshing… (Esc stops waiting).")
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertTrue(screen.handle(.character("b")))
+        XCTAssertEqual(screen.question?.title, "Book game 7?")
+        _ = token
+    }
+
     /// Issue 26, item 5: the date row flags a time already past on the ground's clock, and a
     /// value the picker refused, as it is typed.
     func testTheDateRowFlagsThePastAsItIsTyped() {

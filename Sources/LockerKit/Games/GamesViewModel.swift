@@ -325,6 +325,12 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         return submissions
     }
 
+    /// Why another request cannot be sent now (one is on its way), or nil.
+    public var waitingReason: String? {
+        guard request != nil else { return nil }
+        return localizer.t("Still waiting for: {request} (Esc stops waiting).", ["request": busy ?? ""])
+    }
+
     /// Runs `call` off the UI thread; its message (or its refusal) goes through `update` on the
     /// UI thread. One request at a time: another intent meanwhile is told to wait. With
     /// `submitting`, the request is a form's: `submission` follows it, and the returned number
@@ -332,8 +338,8 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     @discardableResult
     private func perform(_ label: String, submitting: Bool = false,
                          _ call: @escaping @Sendable (GamesClient) throws -> GamesMessage) -> Int? {
-        guard request == nil else {
-            fail(localizer.t("Still waiting for: {request} (Esc stops waiting).", ["request": busy ?? ""]))
+        if let waiting = waitingReason {
+            fail(waiting)
             return nil
         }
         var ticket: Int?
