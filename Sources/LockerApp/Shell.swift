@@ -95,7 +95,8 @@ public final class Shell {
             _ = screen.handle(key)
             return .none
         }
-        if key == .character("q") { return requestQuit() }
+        // q quits, unless the screen's mode takes it (a box that q closes, as in less and tig).
+        if key == .character("q") && !screen.activeKeys(localizer).binds(key) { return requestQuit() }
         if globalKeys().handle(key) { return .none }
         if !screen.handle(key) {
             // A key that cannot act now says why; an unused Esc clears the message.
@@ -400,7 +401,8 @@ public final class Shell {
         if help != nil { return (helpKeys().footerHints, []) }
         let screen = currentScreen.footerHints(localizer)
         if currentScreen.capturesText { return (screen, []) }
-        let global = globalKeys().footerHints
+        var global = globalKeys().footerHints
+        if currentScreen.activeKeys(localizer).binds(.character("q")) { global.removeAll { $0.key == "q" } }
         let pinnedKeys: Set<String> = ["?", "q"]
         return (screen + global.filter { !pinnedKeys.contains($0.key) }, global.filter { pinnedKeys.contains($0.key) })
     }

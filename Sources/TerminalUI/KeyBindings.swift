@@ -75,6 +75,9 @@ public struct KeyTable {
         return false
     }
 
+    /// Whether one of the table's bindings is for `key` (whether or not it can act now).
+    public func binds(_ key: Key) -> Bool { bindings.contains { $0.matches(key) } }
+
     /// Why `key` does nothing now: the reason of the first binding for it that cannot act.
     public func disabledReason(for key: Key) -> String? {
         for binding in bindings where binding.matches(key) {
