@@ -7,6 +7,9 @@ import TerminalUI
 indirect enum GamesMode {
     /// Logged out, or the session not known yet: the log-in / sign-up form.
     case account(Form, sent: Int?)
+    /// The session could not be read at start because the server could not be reached: the
+    /// tab says so and waits for it (the session is kept); `r` tries again at once.
+    case awaitingServer
     /// Your games and the games near a place.
     case list
     /// One game in full (Enter), by id so that live changes show in it.
@@ -79,7 +82,7 @@ public final class GamesScreen: Screen {
     public var capturesText: Bool {
         switch mode {
         case .account(let form, _): return form.state.row > 0
-        case .list, .details, .roster: return false
+        case .list, .details, .roster, .awaitingServer: return false
         case .create, .change, .confirm, .reason, .postcode: return true
         }
     }
@@ -96,7 +99,9 @@ public final class GamesScreen: Screen {
     /// every value, its focus on the field at fault).
     func followViewModel() {
         guard viewModel.user != nil else {
-            if case .account(let form, let sent) = mode {
+            if viewModel.sessionPending {
+                mode = .awaitingServer
+            } else if case .account(let form, let sent) = mode {
                 if let sent, let refused = refusal(of: sent) {
                     form.state.set(.text(GamesForms.password()), row: GamesForms.AccountRow.password)
                     form.state.set(.text(GamesForms.password()), row: GamesForms.AccountRow.confirmation)
@@ -109,7 +114,7 @@ public final class GamesScreen: Screen {
             return
         }
         switch mode {
-        case .account: mode = .list
+        case .account, .awaitingServer: mode = .list
         case .create(let form, let grounds, let sent?):
             if accepted(sent) { mode = .list; pane = .upcoming }
             if let refused = refusal(of: sent) {
@@ -151,7 +156,7 @@ public final class GamesScreen: Screen {
     }
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
-        [accountKeys(GamesForms.account(), l), listKeys(l), detailKeys(l), confirmKeys(l),
+        [accountKeys(GamesForms.account(), l), awaitingKeys(l), listKeys(l), detailKeys(l), confirmKeys(l),
          formKeys(GamesForms.account(), l, create: true), lineKeys(l), rosterKeys(l)]
     }
 
@@ -179,6 +184,7 @@ public final class GamesScreen: Screen {
         case .confirm: return confirmKeys(l)
         case .reason, .postcode: return lineKeys(l)
         case .roster: return rosterKeys(l)
+        case .awaitingServer: return awaitingKeys(l)
         }
     }
 
@@ -430,6 +436,17 @@ public final class GamesScreen: Screen {
     }
 
     /// w: who is going and who waits.
+    /// While the server could not be reached at start: `r` tries again now (the live feed also
+    /// tries by itself, and the tab follows when the server answers).
+    private func awaitingKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "games-awaiting", title: l.t("Waiting for the games server"), [
+            KeyBinding([.character("r")], "r", help: l.t("Try to reach the games server again now"), footer: l.t("try again")) { _ in
+                self.viewModel.retrySession()
+                return true
+            }.disabled { self.viewModel.waitingReason },
+        ])
+    }
+
     private func rosterKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "games-roster", title: l.t("Who is going"), [
             KeyBinding([.escape, .enter, .character("w"), .character("q")], "Esc Enter w q", help: l.t("Close without changing anything"),
@@ -522,10 +539,11 @@ public final class GamesScreen: Screen {
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
         guard viewModel.sessionKnown else {
-            let text = l.t("Opening the games database…")
+            let text = l.t("Reading your games…")
             surface.write(text, x: rect.x + max(0, (rect.width - text.displayWidth) / 2), y: rect.y + rect.height / 2, style: Style(.muted), clip: rect)
             return
         }
+        if case .awaitingServer = mode { return renderAwaitingServer(into: surface, rect: rect, context: context) }
         if case .account(let form, _) = mode { return renderAccountForm(form, into: surface, rect: rect, context: context) }
         guard let user = viewModel.user else { return }
         let (reminderRow, header, body, top, bottom) = panes(rect)
@@ -577,6 +595,24 @@ public final class GamesScreen: Screen {
                           style: Style(.bad, [.bold]), clip: row)
         } else {
             surface.write(l.t("on {place}", ["place": place]), x: x, y: row.y, style: Style(.muted), clip: row)
+        }
+    }
+
+    /// The server away at start: where the games are, since when it cannot be reached, and that
+    /// the session is kept while Locker keeps trying.
+    private func renderAwaitingServer(into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        let place = viewModel.server.map { TerminalText.inert(GamesScreen.host(of: $0)) } ?? l.t("The games server")
+        let since = viewModel.unreachableSince.map { String(LocalTime.minutes(Date(timeIntervalSince1970: $0)).suffix(5)) } ?? ""
+        let lines = [l.t("{server} unreachable since {time} — retrying", ["server": place, "time": since]),
+                     l.t("You stay logged in: your games show as soon as the server answers (r tries now).")]
+        let width = max(10, min(rect.width - 4, 72))
+        let wrapped = lines.flatMap { WordWrap.wrap($0, width: width) }
+        var y = rect.y + max(0, (rect.height - wrapped.count) / 2)
+        for (index, line) in wrapped.enumerated() {
+            let style = index < WordWrap.wrap(lines[0], width: width).count ? Style(.bad, [.bold]) : Style(.muted)
+            surface.write(line, x: rect.x + max(0, (rect.width - line.displayWidth) / 2), y: y, style: style, clip: rect)
+            y += 1
         }
     }
 

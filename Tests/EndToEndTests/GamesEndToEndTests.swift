@@ -128,6 +128,20 @@ final class GamesCommandLineTests: XCTestCase {
         XCTAssertFalse(try tab.screen().contains("unreachable"))
         try tab.send("q")
         XCTAssertEqual(try tab.waitForExit(), 0)
+
+        // Started while the server is away: no log-in form as if nobody were logged in, but the
+        // server's state and the session kept; when the server is back, the games.
+        kill(server, SIGKILL)
+        waitpid(server, &status, 0)
+        let late = try TmuxSession(arguments: ["--tab", "games"] + address, width: 100, height: 30,
+                                   dataDirectory: root.appendingPathComponent("bea"))
+        let away = try late.waitFor("unreachable since", timeout: 5)
+        XCTAssertTrue(away.contains("You stay logged in"), away)
+        XCTAssertFalse(away.contains("Username"), "no log-in form:\n\(away)")
+        server = try startServer(port: port)
+        try late.waitFor("Logged in as bea · on 127.0.0.1:\(port)", timeout: 8)
+        try late.send("q")
+        XCTAssertEqual(try late.waitForExit(), 0)
     }
 
     /// Issue 26, item 7: the roster counts what the row counts: the organiser, the players they

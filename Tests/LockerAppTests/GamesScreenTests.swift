@@ -54,7 +54,7 @@ final class GamesScreenTests: XCTestCase {
         let work = BackgroundWork()
         let games = GamesViewModel(localizer: .english, client: client, work: work, now: { now })
         let screen = GamesScreen(viewModel: games, exportDirectory: "/tmp")
-        XCTAssertTrue(render(screen, 80, 21).text.contains("Opening the games database…"))
+        XCTAssertTrue(render(screen, 80, 21).text.contains("Reading your games…"))
         XCTAssertFalse(games.started, "the shell starts the session (see testTheReminderShowsAboveEveryTabOnceLoaded)")
         games.start()
         XCTAssertTrue(work.waitUntilIdle())

@@ -337,4 +337,13 @@ public enum GamesError: Error, Equatable, Sendable {
                        ["host": TerminalText.inert(host)])
         }
     }
+
+    /// Whether the games server (or its store) is away rather than refusing: a later try may
+    /// succeed without anything changing on this side.
+    public var meansServerAway: Bool {
+        switch self {
+        case .unreachable, .storeUnreachable, .serverUnavailable: return true
+        default: return false
+        }
+    }
 }

@@ -74,10 +74,28 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public func start() {
         guard !started else { return }
         started = true
-        perform(localizer.t("Opening the games database…")) { client in
+        readSession()
+    }
+
+    /// True while the session could not be read because the games server could not be reached:
+    /// the saved session is kept (nobody is logged out), the live feed watches for the server,
+    /// and the session is read again as soon as it answers, or at once with `retrySession()`.
+    public private(set) var sessionPending = false
+    /// Whether the request on its way is the reading of the session.
+    private var readingSession = false
+
+    private func readSession() {
+        readingSession = true
+        perform(localizer.t("Reading your games…")) { client in
             guard let name = try client.whoAmI() else { return .session(name: nil, upcoming: []) }
             return .session(name: name, upcoming: try client.upcoming())
         }
+    }
+
+    /// Reads the session again now (`r` while the server could not be reached at start).
+    public func retrySession() {
+        guard sessionPending, waitingReason == nil else { return }
+        readSession()
     }
 
     // MARK: Accounts
@@ -376,6 +394,8 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public func update(_ incoming: GamesMessage) {
         switch incoming {
         case .session(let name, let games):
+            readingSession = false
+            sessionPending = false
             user = name
             upcoming = games
             if name != nil { follow() }
@@ -426,7 +446,9 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             unreachableSince = nil
             // Back after an outage: what changed meanwhile is read at once, and an error about
             // the outage gives way to the news that it is over.
-            if wasAway {
+            if sessionPending {
+                readSession()
+            } else if wasAway {
                 $message.confirm(localizer.t("The games server answers again."))
                 refreshQuietly()
             }
@@ -436,6 +458,16 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             if unreachableSince == nil { unreachableSince = now() }
         case .refused(let error):
             message = error.message(localizer)
+            if readingSession {
+                readingSession = false
+                // The server away at start: wait for it, keeping the session, instead of
+                // showing the log-in form as if nobody were logged in.
+                if error.meansServerAway {
+                    sessionPending = true
+                    if unreachableSince == nil { unreachableSince = now() }
+                    follow()
+                }
+            }
         }
         notifyChanged()
     }
