@@ -97,6 +97,9 @@ enum GamesForms {
         case .badMinimum: return CreateRow.minimum
         case .noteTooLong: return CreateRow.note
         case .unknownGround: return CreateRow.ground
+        case .invalid(let field), .forbiddenCharacters(let field):
+            return ["ground": CreateRow.ground, "players": CreateRow.players, "capacity": CreateRow.capacity,
+                    "minimum": CreateRow.minimum, "note": CreateRow.note][field] ?? CreateRow.starts
         default: return CreateRow.starts
         }
     }
@@ -140,6 +143,8 @@ enum GamesForms {
         switch error {
         case .badCapacity: return ChangeRow.capacity
         case .noteTooLong: return ChangeRow.note
+        case .invalid(let field), .forbiddenCharacters(let field):
+            return ["capacity": ChangeRow.capacity, "note": ChangeRow.note][field] ?? ChangeRow.starts
         default: return ChangeRow.starts
         }
     }

@@ -10,11 +10,14 @@ private final class CannedGamesClient: GamesClient, @unchecked Sendable {
     var part: PlayerPart? = .going
     var listing: GameListing {
         GameListing(id: 7, ground: "casey-fields", groundName: "Casey Fields", suburb: "Cranbourne East",
-                    startsAt: "2026-11-21T10:15:00Z", capacity: 22, players: 3, going: 5, waitlisted: 0, status: .open,
-                    myStatus: part, organiser: part == .organiser ? "sam" : "org", note: "Bring\u{1B}[2J a bat", cancelReason: nil,
+                    startsAt: "2026-11-21T10:15:00Z", timeZone: localStart.isEmpty ? "UTC" : "Australia/Melbourne", localStart: localStart, capacity: 22, players: 3, going: 5, waitlisted: 0, status: .open,
+                    myStatus: part, organiser: part == .organiser ? "sam" : "org", note: note, cancelReason: nil,
                     map: "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092", approximate: approximate)
     }
     var approximate = false
+    var note = "Bring\u{1B}[2J a bat"
+    /// The start on the ground's clock ("" leaves it out, and the times show in UTC).
+    var localStart = ""
     private(set) var cancelled = false
     let ground = GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: "3977",
                                approximate: false, distanceMeters: 2420, timeZone: "Australia/Melbourne")
@@ -263,6 +266,36 @@ final class GamesScreenTests: XCTestCase {
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertTrue(screen.handle(.character("b")))
         XCTAssertEqual(screen.question?.title, "Book game 7?")
+        _ = token
+    }
+
+    /// Saving the change form untouched sends nothing and says so; a field the server refuses
+    /// puts the pointer on that field and names it as the form does.
+    func testAnUntouchedChangeSendsNothingAndARefusedFieldIsTheFormsOwn() throws {
+        setenv("TZ", "UTC", 1); tzset()
+        let client = CannedGamesClient()
+        client.user = "sam"
+        client.part = .organiser
+        client.note = "Bring a bat"
+        client.localStart = "2026-11-21T21:15:00+11:00"
+        let work = BackgroundWork()
+        let games = GamesViewModel(localizer: .english, client: client, work: work, now: { 1_795_253_400 })
+        let screen = GamesScreen(viewModel: games, exportDirectory: NSTemporaryDirectory())
+        let token = screen.observeChanges {}
+        games.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        _ = screen.handle(.enter)
+        _ = screen.handle(.character("e"))
+        XCTAssertTrue(render(screen, 120, 30).text.contains("Change game 7"))
+        _ = screen.handle(.enter)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(games.message, "Nothing changed.")
+        XCTAssertFalse(render(screen, 120, 30).text.contains("Change game 7"), "the form closed")
+
+        XCTAssertEqual(GamesForms.createRow(for: .forbiddenCharacters(field: "note")), GamesForms.CreateRow.note)
+        XCTAssertEqual(GamesForms.changeRow(for: .invalid(field: "capacity")), GamesForms.ChangeRow.capacity)
+        XCTAssertEqual(GamesError.forbiddenCharacters(field: "note").message(.english),
+                       "“Note” holds a control character or a text-direction mark, which the games server does not take.")
         _ = token
     }
 

@@ -306,10 +306,10 @@ public enum GamesError: Error, Equatable, Sendable {
         case .notBooked: return l.t("You have no booking for this game.")
         case .badPostcode(let text): return l.t("“{postcode}” is not a postcode: write 4 digits, like 3977.", ["postcode": TerminalText.inert(text)])
         case .noSuchPostcode(let text): return l.t("No Casey suburb has the postcode {postcode}.", ["postcode": TerminalText.inert(text)])
-        case .invalid(let field): return l.t("The games server refused the request: “{field}” is not valid.", ["field": TerminalText.inert(field)])
+        case .invalid(let field): return l.t("The games server refused the request: “{field}” is not valid.", ["field": GamesError.label(of: field, l)])
         case .forbiddenCharacters(let field):
             return l.t("“{field}” holds a control character or a text-direction mark, which the games server does not take.",
-                       ["field": TerminalText.inert(field)])
+                       ["field": GamesError.label(of: field, l)])
         case .tooLarge: return l.t("The request is too large for the games server.")
         case .malformedRequest: return l.t("The games server could not read the request.")
         case .rateLimited(let seconds): return l.n("Too many requests from this address: try again in {count} second.",
@@ -335,6 +335,22 @@ public enum GamesError: Error, Equatable, Sendable {
         case .insecureServer(let host):
             return l.t("Refusing plain http:// to {host}: passwords would cross the network unencrypted. Use https://, or add --games-server-insecure.",
                        ["host": TerminalText.inert(host)])
+        }
+    }
+
+    /// A field of the games API as its form calls it ("note" → "Note"); a field no form shows
+    /// is named as the server named it.
+    public static func label(of field: String, _ l: Localizer) -> String {
+        switch field {
+        case "ground": return l.t("Ground")
+        case "startsAt": return l.t("Starts")
+        case "players": return l.t("Players there")
+        case "capacity": return l.t("Capacity")
+        case "minimum": return l.t("Minimum")
+        case "note": return l.t("Note")
+        case "name": return l.t("Username")
+        case "password": return l.t("Password")
+        default: return TerminalText.inert(field)
         }
     }
 

@@ -193,6 +193,14 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     @discardableResult
     public func edit(_ game: GameListing, localTime: String?, capacity: Int?, note: String?) -> Int? {
         if let localTime, WallTime.parse(localTime) == nil { return refuse(.badTime) }
+        guard localTime != nil || capacity != nil || note != nil else {
+            // Nothing to send: the form closes, as after a save.
+            submissions += 1
+            submission = FormSubmission(id: submissions, outcome: .accepted)
+            $message.confirm(localizer.t("Nothing changed."))
+            notifyChanged()
+            return submissions
+        }
         let changes = GameChanges(startsAt: localTime, capacity: capacity, note: note)
         return perform(localizer.t("Saving the game…"), submitting: true) { .edited(try $0.edit(game.id, changes)) }
     }
