@@ -154,10 +154,29 @@ final class ClientAddressTests: XCTestCase {
         XCTAssertNoThrow(try GamesHTTPClient(url: "http://127.0.0.1:8787"))
     }
 
+    /// https:// to a server that speaks plain HTTP is said in words (no TLS library's error
+    /// dump), and in French when the interface is.
+    func testHTTPSToAPlainServerIsSaidInWords() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        do {
+            _ = try await GamesHTTPClient(url: "https://127.0.0.1:\(server.port)").grounds(near: .postcode("3977"))
+            XCTFail("a plain server answered https")
+        } catch {
+            XCTAssertEqual(error as? GamesError, .unreachable(.notHTTPS(host: "127.0.0.1")))
+            let french = Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .fr)
+            let text = (error as? GamesError)?.message(french) ?? ""
+            XCTAssertFalse(text.contains("SSL") || text.contains("handshake"), text)
+            XCTAssertTrue(text.hasPrefix("Le serveur des matchs"), text)
+        }
+        XCTAssertEqual(Unreachable(wire: Unreachable.refused(address: "http://x:1").wire), .refused(address: "http://x:1"))
+        XCTAssertEqual(Unreachable(wire: Unreachable.noAnswerWithin(seconds: 10).wire), .noAnswerWithin(seconds: 10))
+    }
+
     /// A server that is not there is said at once, in words, not after the time limit.
     func testARefusedOrUnknownServerIsSaidAtOnce() async throws {
-        for (url, expected) in [("http://127.0.0.1:9", GamesError.unreachable("nothing listens at http://127.0.0.1:9")),
-                                ("https://no-such-host.invalid:8787", GamesError.unreachable("the name no-such-host.invalid is not known"))] {
+        for (url, expected) in [("http://127.0.0.1:9", GamesError.unreachable(.refused(address: "http://127.0.0.1:9"))),
+                                ("https://no-such-host.invalid:8787", GamesError.unreachable(.unknownName(host: "no-such-host.invalid")))] {
             let started = Date()
             do {
                 _ = try await GamesHTTPClient(url: url).grounds(near: .postcode("3977"))

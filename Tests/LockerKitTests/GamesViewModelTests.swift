@@ -98,7 +98,7 @@ final class GamesViewModelTests: XCTestCase {
         XCTAssertEqual(model.searchedPlace, "-38.03,145.34", "a position works as well as a postcode")
         let french = GamesViewModel(localizer: Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .fr),
                                     client: client, work: work, now: { 0 })
-        client.refuse = .unreachable("10 s")
+        client.refuse = .unreachable(.noAnswerWithin(seconds: 10))
         french.book(client.game(id: 4, startsAt: "2099-01-01T10:00:00Z"))
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertNotEqual(french.message?.hasPrefix("The games server"), true, "translated: \(french.message ?? "")")

@@ -176,33 +176,34 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
             response = try await http.execute(request, timeout: timeout)
             bytes = try await response.body.collect(upTo: 8 * 1024 * 1024)
         } catch let error as HTTPClientError {
-            throw GamesError.unreachable(Self.describe(error))
+            throw GamesError.unreachable(Self.reason(error))
         } catch let error as CancellationError {
             throw error
         } catch {
             let text = String(describing: error)
             if let refusal = GamesTrust.refusal(error, host: host) { throw refusal }
-            if text.contains("Connection refused") { throw GamesError.unreachable("nothing listens at \(baseURL)") }
+            if text.contains("Connection refused") { throw GamesError.unreachable(.refused(address: baseURL)) }
             if text.contains("NXDOMAIN") || text.contains("lookup") || text.contains("UnknownHost") || text.contains("Name or service not known") {
-                throw GamesError.unreachable("the name \(host) is not known")
+                throw GamesError.unreachable(.unknownName(host: host))
             }
-            throw GamesError.unreachable(text)
+            if text.contains("handshakeFailed") || text.contains("WRONG_VERSION_NUMBER") { throw GamesError.unreachable(.notHTTPS(host: host)) }
+            throw GamesError.unreachable(.other(text))
         }
         let data = Data(bytes.readableBytesView)
         guard (200..<300).contains(Int(response.status.code)) else {
             if let problem = try? JSONDecoder().decode(Problem.self, from: data) { throw GamesError(problem: problem) }
-            throw GamesError.unreachable("HTTP \(response.status.code)")
+            throw GamesError.unreachable(.status(Int(response.status.code)))
         }
         if T.self == Empty.self { return Empty() as! T }
         do { return try JSONDecoder().decode(T.self, from: data) } catch { throw GamesError.badResponse }
     }
 
-    static func describe(_ error: HTTPClientError) -> String {
+    static func reason(_ error: HTTPClientError) -> Unreachable {
         switch error {
-        case .connectTimeout: return "no connection within the time limit"
-        case .deadlineExceeded, .readTimeout: return "no answer within the time limit"
-        case .remoteConnectionClosed: return "the server closed the connection"
-        default: return String(describing: error)
+        case .connectTimeout: return .noConnectionInTime
+        case .deadlineExceeded, .readTimeout: return .noAnswerInTime
+        case .remoteConnectionClosed: return .closedByServer
+        default: return .other(String(describing: error))
         }
     }
 }

@@ -187,10 +187,10 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
         guard semaphore.wait(timeout: .now() + timeout) == .success else {
             lock.withLock { waiting[id] = nil }
             _ = try? post(GamesBridgeRequest(id: 0, call: .abort, game: Int64(id)))
-            throw GamesError.unreachable(String(Int(timeout)) + " s")
+            throw GamesError.unreachable(.noAnswerWithin(seconds: Int(timeout)))
         }
         guard let reply = box.reply else {
-            if box.helperEnded { throw GamesError.unreachable("locker-games stopped") }
+            if box.helperEnded { throw GamesError.unreachable(.helperStopped) }
             throw CancellationError()
         }
         if let problem = reply.problem { throw GamesError(problem: problem) }
@@ -212,7 +212,7 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
             guard written == line.count else {
                 waiting[nextID] = nil
                 stopLocked()
-                throw GamesError.unreachable("locker-games stopped")
+                throw GamesError.unreachable(.helperStopped)
             }
             return nextID
         }
@@ -222,7 +222,7 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
     private func running() throws -> Int32 {
         if let process { return process.input }
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw GamesError.unreachable("no pipe") }
+        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw GamesError.unreachable(.other("no pipe")) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -238,7 +238,7 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
         close(fromChild[1])
         guard status == 0 else {
             close(toChild[1]); close(fromChild[0])
-            throw GamesError.unreachable("locker-games could not be started (\(program))")
+            throw GamesError.unreachable(.helperNotStarted(program: program))
         }
         _ = fcntl(toChild[1], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fromChild[0], F_SETFD, FD_CLOEXEC)

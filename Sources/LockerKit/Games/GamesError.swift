@@ -120,8 +120,8 @@ public enum GamesError: Error, Equatable, Sendable {
     /// streams as it may.
     case tooManyStreams
     case unsupportedVersion
-    /// The server could not be reached or did not answer in time.
-    case unreachable(String)
+    /// The server could not be reached or did not answer in time, and why.
+    case unreachable(Unreachable)
     /// The games server cannot reach its PostgreSQL store (said by the server, within seconds).
     case storeUnreachable
     /// The games server says it cannot serve requests just now (503 for another reason).
@@ -149,7 +149,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case .database(let reason): return Problem(code: .unavailable, title: english, detail: reason, reason: "database")
         case .dataFolderUnwritable(let path): return Problem(code: .unavailable, title: english, detail: path, reason: "data_folder")
         case .newerSchema: return Problem(code: .unavailable, title: english, reason: "newer_schema")
-        case .unreachable(let reason): return Problem(code: .unavailable, title: english, detail: reason, reason: "unreachable")
+        case .unreachable(let why): return Problem(code: .unavailable, title: english, detail: why.wire, reason: "unreachable")
         case .serverUnavailable: return Problem(code: .unavailable, title: english)
         case .storeUnreachable: return Problem(code: .unavailable, title: english, reason: "store")
         case .serverFailed, .badResponse, .badServerAddress, .insecureServer: return Problem(code: .internal, title: english)
@@ -246,7 +246,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case (.unavailable, "database"): self = .database(p.detail ?? "")
         case (.unavailable, "data_folder"): self = .dataFolderUnwritable(p.detail ?? "")
         case (.unavailable, "newer_schema"): self = .newerSchema
-        case (.unavailable, "unreachable"): self = .unreachable(p.detail ?? "")
+        case (.unavailable, "unreachable"): self = .unreachable(Unreachable(wire: p.detail ?? ""))
         case (.unavailable, "shared_file"): self = .sharedLocalStore(path: p.detail ?? "")
         case (.unavailable, "untrusted_certificate"): self = .untrustedCertificate(p.detail ?? "")
         case (.unavailable, "certificate_name"): self = .certificateForAnotherName(p.detail ?? "")
@@ -317,7 +317,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case .tooManyStreams:
             return l.t("This account already follows the games server's live changes from several places: close Locker on another machine, or try again in a minute.")
         case .unsupportedVersion: return l.t("The games server speaks another version of the games API: upgrade Locker.")
-        case .unreachable(let reason): return l.t("The games server did not answer: {reason}.", ["reason": TerminalText.inert(reason)])
+        case .unreachable(let why): return l.t("The games server did not answer: {reason}.", ["reason": why.phrase(l)])
         case .storeUnreachable: return l.t("The games server cannot reach PostgreSQL, where it keeps the games: try again in a moment.")
         case .serverUnavailable: return l.t("The games server cannot answer just now: try again later.")
         case .badResponse: return l.t("The games server sent an answer this Locker does not understand: upgrade Locker.")
@@ -360,6 +360,85 @@ public enum GamesError: Error, Equatable, Sendable {
         switch self {
         case .unreachable, .storeUnreachable, .serverUnavailable: return true
         default: return false
+        }
+    }
+}
+
+/// Why the games server could not be reached, worded in the interface language when shown (the
+/// helper program says it to `locker` as `wire`, so the words are never the helper's English).
+public enum Unreachable: Equatable, Sendable {
+    /// The connection was refused: nothing listens at the address.
+    case refused(address: String)
+    /// The server's name is not known.
+    case unknownName(host: String)
+    case noConnectionInTime
+    case noAnswerInTime
+    /// No answer from the helper program within its time limit.
+    case noAnswerWithin(seconds: Int)
+    case closedByServer
+    /// The secure connection could not be set up: the server does not speak HTTPS there.
+    case notHTTPS(host: String)
+    /// An HTTP status that came without an explanation.
+    case status(Int)
+    case helperStopped
+    case helperNotStarted(program: String)
+    /// Anything else, as the system said it.
+    case other(String)
+
+    /// The reason as it crosses the pipe between the helper and `locker` ("refused http://…").
+    public var wire: String {
+        switch self {
+        case .refused(let address): return "refused " + address
+        case .unknownName(let host): return "unknown-name " + host
+        case .noConnectionInTime: return "no-connection"
+        case .noAnswerInTime: return "no-answer"
+        case .noAnswerWithin(let seconds): return "no-answer-within \(seconds)"
+        case .closedByServer: return "closed"
+        case .notHTTPS(let host): return "not-https " + host
+        case .status(let code): return "status \(code)"
+        case .helperStopped: return "helper-stopped"
+        case .helperNotStarted(let program): return "helper-not-started " + program
+        case .other(let text): return "other " + text
+        }
+    }
+
+    public init(wire: String) {
+        let parts = wire.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        let value = parts.count > 1 ? String(parts[1]) : ""
+        switch parts.first ?? "" {
+        case "refused": self = .refused(address: value)
+        case "unknown-name": self = .unknownName(host: value)
+        case "no-connection": self = .noConnectionInTime
+        case "no-answer": self = .noAnswerInTime
+        case "no-answer-within": self = .noAnswerWithin(seconds: Int(value) ?? 0)
+        case "closed": self = .closedByServer
+        case "not-https": self = .notHTTPS(host: value)
+        case "status": self = .status(Int(value) ?? 0)
+        case "helper-stopped": self = .helperStopped
+        case "helper-not-started": self = .helperNotStarted(program: value)
+        case "other": self = .other(value)
+        default: self = .other(wire)
+        }
+    }
+
+    /// The reason as the end of "The games server did not answer: …".
+    public func phrase(_ l: Localizer) -> String {
+        switch self {
+        case .refused(let address): return l.t("nothing listens at {address}", ["address": TerminalText.inert(address)])
+        case .unknownName(let host): return l.t("the name {host} is not known", ["host": TerminalText.inert(host)])
+        case .noConnectionInTime: return l.t("no connection within the time limit")
+        case .noAnswerInTime: return l.t("no answer within the time limit")
+        case .noAnswerWithin(let seconds):
+            return l.n("no answer within {count} second", "no answer within {count} seconds", count: seconds)
+        case .closedByServer: return l.t("the server closed the connection")
+        case .notHTTPS(let host):
+            return l.t("{host} did not set up a secure connection; if the club's server uses http://, write the address with http://",
+                       ["host": TerminalText.inert(host)])
+        case .status(let code): return l.t("it answered with HTTP status {code}", ["code": String(code)])
+        case .helperStopped: return l.t("Locker's helper program stopped")
+        case .helperNotStarted(let program): return l.t("Locker's helper program could not be started ({program})", ["program": TerminalText.inert(program)])
+        // What the system said, kept short: never a page of library internals.
+        case .other(let text): return TerminalText.inert(text.count > 160 ? String(text.prefix(159)) + "…" : text)
         }
     }
 }
