@@ -361,6 +361,13 @@ public final class GamesScreen: Screen {
     private func ask(_ question: GamesQuestion, _ l: Localizer) {
         var dialog: ConfirmDialog
         switch question {
+        case .book(let game) where game.seatsUsed >= game.capacity:
+            // Full: the booking is a place on the waitlist, and the question says so.
+            dialog = ConfirmDialog(title: l.t("Game {id} is full: join its waitlist?", ["id": String(game.id)]),
+                                   message: l.t("{time} at {ground}. You are told when a place comes free.",
+                                                ["time": GameTimeText.when(game, l), "ground": TerminalText.inert(game.groundName)]),
+                                   yesLabel: l.t("Join the waitlist"), noLabel: l.t("Not now"))
+            dialog.yesSelected = true
         case .book(let game):
             dialog = ConfirmDialog(title: l.t("Book game {id}?", ["id": String(game.id)]),
                                    message: l.t("{time} at {ground}.", ["time": GameTimeText.when(game, l), "ground": TerminalText.inert(game.groundName)]),
@@ -368,7 +375,8 @@ public final class GamesScreen: Screen {
             dialog.yesSelected = true
         case .giveUp(let game):
             dialog = ConfirmDialog(title: l.t("Give up your place in game {id}?", ["id": String(game.id)]),
-                                   message: l.t("{time}. The first player waiting takes it.", ["time": GameTimeText.when(game, l)]),
+                                   message: game.waitlisted > 0 ? l.t("{time}. The first player waiting takes it.", ["time": GameTimeText.when(game, l)])
+                                                                : l.t("{time}. Your place becomes free for others.", ["time": GameTimeText.when(game, l)]),
                                    yesLabel: l.t("Give up"), noLabel: l.t("Keep it"))
         case .logOut:
             dialog = ConfirmDialog(title: l.t("Log out of the games?"), message: "", yesLabel: l.t("Log out"), noLabel: l.t("Stay"))
@@ -584,17 +592,20 @@ public final class GamesScreen: Screen {
     /// while the server cannot be reached, since when (the live feed keeps trying).
     private func renderWhere(_ user: String, into surface: Surface, row: Rect, context: RenderContext) {
         let l = context.localizer
-        var x = surface.write(" " + l.t("Logged in as {name}", ["name": TerminalText.inert(user)]), x: row.x, y: row.y,
-                              style: Style(.title, [.bold]), clip: row)
-        guard viewModel.storeKnown else { return }
+        let ellipsis = context.glyphs.ellipsis
+        var x = surface.write((" " + l.t("Logged in as {name}", ["name": TerminalText.inert(user)])).truncated(toWidth: row.width, ellipsis: ellipsis),
+                              x: row.x, y: row.y, style: Style(.title, [.bold]), clip: row)
+        guard viewModel.storeKnown, row.maxX - x > 3 else { return }
         let place = viewModel.server.map { TerminalText.inert(GamesScreen.host(of: $0)) } ?? l.t("the games file on this computer")
         x = surface.write(" · ", x: x, y: row.y, style: Style(.muted), clip: row)
+        // What does not fit ends with an ellipsis, never mid-word without a sign.
+        let room = max(0, row.maxX - x)
         if let since = viewModel.unreachableSince {
             let time = String(LocalTime.minutes(Date(timeIntervalSince1970: since)).suffix(5))
-            surface.write(l.t("{server} unreachable since {time} — retrying", ["server": place, "time": time]), x: x, y: row.y,
-                          style: Style(.bad, [.bold]), clip: row)
+            surface.write(l.t("{server} unreachable since {time} — retrying", ["server": place, "time": time]).truncated(toWidth: room, ellipsis: ellipsis),
+                          x: x, y: row.y, style: Style(.bad, [.bold]), clip: row)
         } else {
-            surface.write(l.t("on {place}", ["place": place]), x: x, y: row.y, style: Style(.muted), clip: row)
+            surface.write(l.t("on {place}", ["place": place]).truncated(toWidth: room, ellipsis: ellipsis), x: x, y: row.y, style: Style(.muted), clip: row)
         }
     }
 

@@ -10,11 +10,12 @@ private final class CannedGamesClient: GamesClient, @unchecked Sendable {
     var part: PlayerPart? = .going
     var listing: GameListing {
         GameListing(id: 7, ground: "casey-fields", groundName: "Casey Fields", suburb: "Cranbourne East",
-                    startsAt: "2026-11-21T10:15:00Z", timeZone: localStart.isEmpty ? "UTC" : "Australia/Melbourne", localStart: localStart, capacity: 22, players: 3, going: 5, waitlisted: 0, status: .open,
+                    startsAt: "2026-11-21T10:15:00Z", timeZone: localStart.isEmpty ? "UTC" : "Australia/Melbourne", localStart: localStart, capacity: 22, players: 3, going: 5, waitlisted: waiting, status: .open,
                     myStatus: part, organiser: part == .organiser ? "sam" : "org", note: note, cancelReason: nil,
                     map: "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092", approximate: approximate)
     }
     var approximate = false
+    var waiting = 0
     var note = "Bring\u{1B}[2J a bat"
     /// The start on the ground's clock ("" leaves it out, and the times show in UTC).
     var localStart = ""
@@ -225,6 +226,12 @@ final class GamesScreenTests: XCTestCase {
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertTrue(screen.handle(.character("c")))
         XCTAssertEqual(screen.question?.title, "Give up your place in game 7?")
+        XCTAssertEqual(screen.question?.message, "2026-11-21 10:15. Your place becomes free for others.", "nobody waits")
+        _ = screen.handle(.character("n"))
+        client.waiting = 2
+        games.refresh()
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertTrue(screen.handle(.character("c")))
         XCTAssertEqual(screen.question?.message, "2026-11-21 10:15. The first player waiting takes it.")
         XCTAssertEqual(screen.question?.yesSelected, false, "giving up is not the lit answer")
         _ = screen.handle(.character("n"))

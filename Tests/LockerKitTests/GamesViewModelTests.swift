@@ -182,6 +182,19 @@ final class GamesViewModelTests: XCTestCase {
         watcher(GamesChange(sequence: 1, kind: .booked, game: 5, ground: "casey-fields"))
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(model.message, "Someone joined game 5: 5/22 going.")
+        // Full: a booking goes to the waitlist, and the notice says so; a leaving with players
+        // waiting counts them too.
+        game.capacity = 5
+        game.waitlisted = 1
+        client.games = [game]
+        watcher(GamesChange(sequence: 11, kind: .booked, game: 5, ground: "casey-fields"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.message, "Someone joined the waitlist of game 5: 1 waiting.")
+        game.waitlisted = 0
+        client.games = [game]
+        watcher(GamesChange(sequence: 12, kind: .unbooked, game: 5, ground: "casey-fields"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.message, "Someone left game 5: 5/5 going, 0 waiting.")
         game.status = .cancelled
         game.cancelReason = "Rain"
         client.games = [game]

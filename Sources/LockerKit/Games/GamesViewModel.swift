@@ -433,7 +433,9 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             changed(game, .booked, game.myStatus == .waitlisted ? localizer.t("Game {id} is full: you are on the waitlist.", ["id": String(game.id)])
                                                                 : localizer.t("You are going to game {id}.", ["id": String(game.id)]))
         case .unbooked(let game):
-            changed(game, .unbooked, localizer.t("Your booking for game {id} is cancelled.", ["id": String(game.id)]))
+            let waited = upcoming.first { $0.id == game.id }?.myStatus == .waitlisted
+            changed(game, .unbooked, waited ? localizer.t("You left the waitlist of game {id}.", ["id": String(game.id)])
+                                            : localizer.t("Your booking for game {id} is cancelled.", ["id": String(game.id)]))
         case .calledOff(let game):
             changed(game, .cancelled, localizer.t("Game {id} is cancelled.", ["id": String(game.id)]))
         case .created(let game):
@@ -493,8 +495,16 @@ public final class GamesViewModel: ViewModel, AttentionSource {
                 return localizer.t("A place came free in game {id}: you are going.", ["id": id])
             }
             let places = localizer.t("{going}/{capacity} going", ["going": String(after.seatsUsed), "capacity": String(after.capacity)])
+            // A booking that took no seat went to the waitlist; a leaving with players waiting may
+            // have freed a seat for the first of them, so the waitlist is counted too.
             switch due.kind {
+            case .booked where after.waitlisted > due.before.waitlisted && after.seatsUsed == due.before.seatsUsed:
+                return localizer.n("Someone joined the waitlist of game {id}: {count} waiting.", "Someone joined the waitlist of game {id}: {count} waiting.",
+                                   count: after.waitlisted, ["id": id])
             case .booked: return localizer.t("Someone joined game {id}: {places}.", ["id": id, "places": places])
+            case .unbooked where due.before.waitlisted > 0:
+                return localizer.n("Someone left game {id}: {places}, {count} waiting.", "Someone left game {id}: {places}, {count} waiting.",
+                                   count: after.waitlisted, ["id": id, "places": places])
             case .unbooked: return localizer.t("Someone left game {id}: {places}.", ["id": id, "places": places])
             case .edited: return localizer.t("Game {id} was changed by its organiser.", ["id": id])
             case .cancelled:
