@@ -167,6 +167,29 @@ final class GamesViewModelTests: XCTestCase {
         XCTAssertEqual(client.calls.last, "search 3977", "an echo that never came stops being waited for")
     }
 
+    /// A server that stops answering without closing anything (hung) keeps the live feed silent:
+    /// a request that times out marks it unreachable, and the next answer clears the mark.
+    func testARequestThatTimesOutMarksTheServerUnreachableUntilOneIsAnswered() throws {
+        let client = FakeGamesClient()
+        client.user = "org"
+        let model = model(client, now: 1_000)
+        model.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        let feed = try XCTUnwrap(client.feed)
+        feed(.reachable(server: "http://127.0.0.1:8787"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertNil(model.unreachableSince)
+        let game = client.game(id: 4, startsAt: "2099-01-01T10:00:00Z")
+        client.refuse = .unreachable(.noAnswerWithin(seconds: 10))
+        model.book(game)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.unreachableSince, 1_000)
+        client.refuse = nil
+        model.book(game)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertNil(model.unreachableSince, "it answered")
+    }
+
     /// Issue 26, item 11: another player's change to one of the user's games says so once.
     func testOtherPlayersChangesToYourGamesAreNoticed() {
         let client = FakeGamesClient()

@@ -400,6 +400,15 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     /// Every result of the background — a request's answer, the live feed's change, its quiet
     /// read of the lists — comes through here, on the UI thread (Bubble Tea's `Update(msg)`).
     public func update(_ incoming: GamesMessage) {
+        // A request is news of the server too: one that timed out or was refused at the door
+        // marks it unreachable (a hung server keeps the live feed's connection open and
+        // silent), and any answer clears the mark.
+        switch incoming {
+        case .refused(let error) where error.meansServerAway && server != nil:
+            if unreachableSince == nil { unreachableSince = now() }
+        case .refused, .feed: break
+        default: unreachableSince = nil
+        }
         switch incoming {
         case .session(let name, let games):
             readingSession = false
