@@ -4,13 +4,16 @@ import PackageDescription
 // Locker: a full-screen terminal app (ncurses) with six tabs.
 // Module boundaries: docs/ARCHITECTURE.md §1 (only TerminalUI imports CNcurses). Each target
 // names every module it imports, none reached only through another.
-/// Static Swift runtime for release builds, plus the libraries FoundationEssentials pulls in
-/// that `-static-stdlib` alone does not name on Linux. Not position-independent: a PIE would
-/// need 41,000 relative relocations at start, dirtying every page that holds a pointer
-/// (about 1.2 MB of the peak RSS; docs/PERFORMANCE.md, ARCHITECTURE §7k).
-let staticRuntimeFlags = ["-static-stdlib", "-Xclang-linker", "-no-pie",
-                          "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections",
-                          "-Xlinker", "-lswiftSynchronization"]
+/// Release `locker` is one static executable: the Swift runtime, FoundationEssentials, the C
+/// library, libstdc++, libm and ncurses (with its terminfo part, tinfo) are linked in, so start-up
+/// binds no symbols and maps no shared library. Each shared library brought its own pages into the
+/// peak RSS (libc, libm, libstdc++ and ncurses about 2.5 MiB, docs/PERFORMANCE.md), and a static
+/// executable is not position-independent, so start-up dirties no page with relocations
+/// (ARCHITECTURE §7g, §7k). FoundationEssentials' helper libraries are named because the
+/// driver's static arguments do not name them on Linux.
+let staticExecutableFlags = ["-static-executable", "-Xlinker", "-ltinfo",
+                             "-Xlinker", "-l_FoundationCShims", "-Xlinker", "-l_FoundationCollections",
+                             "-Xlinker", "-lswiftSynchronization"]
 
 /// Release builds of the modules `locker` runs are optimised for size: the statically linked
 /// binary's code pages are most of the peak RSS, and `-Osize` keeps fewer of them resident
@@ -106,10 +109,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)] + sizeReleaseSettings,
-            // Release builds link the Swift runtime and FoundationEssentials statically: no
-            // dynamic symbol binding at start-up, fewer touched pages (first frame ~5 ms instead
-            // of ~7.5 ms, peak RSS ~12.6 MB instead of ~16 MB; see docs/PERFORMANCE.md).
-            linkerSettings: [.unsafeFlags(staticRuntimeFlags, .when(configuration: .release))]
+            // Release builds are one static executable (`staticExecutableFlags` above).
+            linkerSettings: [.unsafeFlags(staticExecutableFlags, .when(configuration: .release))]
         ),
         // `locker account|login|logout|games …` are run by this program (locker execs it).
         .executableTarget(

@@ -39,10 +39,11 @@ public struct DataPaths: Equatable, Sendable {
         return DataPaths(directory: directory, gamesDatabase: db)
     }
 
-    /// The home directory from the password database, for when HOME is unset.
+    /// The home directory from the password database, for when HOME is unset (FoundationEssentials
+    /// asks it, with HOME unset).
     static func passwordDatabaseHome() -> String {
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
-        return String(cString: directory)
+        let path = FileManager.default.homeDirectoryForCurrentUser.path
+        return path.isEmpty ? "/" : path
     }
 
     public var settingsFile: URL { directory.appendingPathComponent("settings.json") }
