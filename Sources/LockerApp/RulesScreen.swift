@@ -376,10 +376,10 @@ public final class RulesScreen: Screen {
             } else {
                 body = article.bodyText
             }
-            for paragraph in body.split(separator: "\n") {
-                for line in WordWrap.wrap(String(paragraph), width: width) {
-                    lines.append(TextLine(line, body == missing ? Style(.muted) : .plain))
-                }
+            // Blank lines between paragraphs are left out (only an empty paragraph wraps to "").
+            let bodyStyle = body == missing ? Style(.muted) : .plain
+            for line in WordWrap.wrap(body, width: width) where !line.isEmpty {
+                lines.append(TextLine(line, bodyStyle))
             }
             lines.append(TextLine(""))
         }

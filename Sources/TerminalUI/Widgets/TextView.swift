@@ -5,40 +5,58 @@ public enum WordWrap {
     /// continuation lines when `hangingIndent` is true (useful for bullets).
     public static func wrap(_ text: String, width: Int, hangingIndent: Bool = true) -> [String] {
         guard width > 0 else { return [] }
-        var lines: [String] = []
-        // Split on bytes: "\n" and " " never occur inside a multi-byte character.
-        for paragraph in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lines.append(contentsOf: wrapParagraph(String(Substring(paragraph)), width: width, hangingIndent: hangingIndent))
+        var text = text
+        return text.withUTF8 { bytes in
+            var lines: [String] = []
+            // Split on bytes: "\n" and " " never occur inside a multi-byte character.
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "\n") {
+                wrapParagraph(UnsafeBufferPointer(rebasing: bytes[start..<end]), width: width, hangingIndent: hangingIndent, into: &lines)
+                start = end + 1
+            }
+            return lines
         }
-        return lines
     }
 
-    static func wrapParagraph(_ paragraph: String, width: Int, hangingIndent: Bool) -> [String] {
-        if paragraph.isEmpty { return [""] }
-        let leading = paragraph.prefix { $0 == " " }
-        var indent = hangingIndent ? String(leading) : ""
+    /// Wraps one paragraph (UTF-8 without "\n") and appends its lines (at least one).
+    static func wrapParagraph(_ paragraph: UnsafeBufferPointer<UInt8>, width: Int, hangingIndent: Bool, into lines: inout [String]) {
+        let space = UInt8(ascii: " ")
+        if paragraph.isEmpty { lines.append(""); return }
+        let firstLine = lines.count
+        let leadingCount = paragraph.prefix { $0 == space }.count
+        let leading = String(repeating: " ", count: leadingCount)
+        var indent = hangingIndent ? leading : ""
         // "- item" bullets continue under the text, not under the dash.
-        if hangingIndent, paragraph.dropFirst(leading.count).hasPrefix("- ") { indent += "  " }
-        if indent.displayWidth >= width / 2 { indent = "" }
-        var lines: [String] = []
-        var current = String(leading)
-        var currentWidth = current.displayWidth
-        let body = paragraph.dropFirst(leading.count)
-        let words = gluedWords(body.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true).map { String(Substring($0)) })
-        for glued in words {
+        if hangingIndent, paragraph.count >= leadingCount + 2, paragraph[leadingCount] == UInt8(ascii: "-"), paragraph[leadingCount + 1] == space {
+            indent += "  "
+        }
+        if indent.utf8.count >= width / 2 { indent = "" }
+        var words: [String] = []
+        var wordStart = leadingCount
+        for end in leadingCount...paragraph.count where end == paragraph.count || paragraph[end] == space {
+            if end > wordStart { words.append(String(decoding: UnsafeBufferPointer(rebasing: paragraph[wordStart..<end]), as: UTF8.self)) }
+            wordStart = end + 1
+        }
+        var current = leading
+        var currentWidth = leadingCount
+        // Whether `current` holds only spaces (the indentation): the next word needs no space.
+        var currentIsBlank = true
+        for glued in gluedWords(words) {
             var word = glued
-            var wordWidth = word.displayWidth
-            let separator = current.allSatisfy({ $0 == " " }) ? 0 : 1
+            var wordWidth = columns(of: word)
+            let separator = currentIsBlank ? 0 : 1
             if currentWidth + separator + wordWidth <= width {
                 if separator == 1 { current += " " }
                 current += word
                 currentWidth += separator + wordWidth
+                currentIsBlank = false
                 continue
             }
-            if currentWidth > 0 && !current.allSatisfy({ $0 == " " }) {
+            if currentWidth > 0 && !currentIsBlank {
                 lines.append(current)
                 current = indent
-                currentWidth = indent.displayWidth
+                currentWidth = indent.utf8.count
+                currentIsBlank = true
             }
             // Break words that cannot fit on a line of their own.
             while currentWidth + wordWidth > width {
@@ -53,15 +71,26 @@ public enum WordWrap {
                 if piece.isEmpty { piece = String(word.first!); pieceWidth = DisplayWidth.of(word.first!) }
                 lines.append(current + piece)
                 word.removeFirst(piece.count)
-                wordWidth = word.displayWidth
+                wordWidth = columns(of: word)
                 current = indent
-                currentWidth = indent.displayWidth
+                currentWidth = indent.utf8.count
+                currentIsBlank = true
             }
             current += word
             currentWidth += wordWidth
+            currentIsBlank = currentIsBlank && word.isEmpty
         }
         if !current.isEmpty { lines.append(current) }
-        return lines.isEmpty ? [""] : lines
+        if lines.count == firstLine { lines.append("") }
+    }
+
+    /// Display columns of a word: its byte count when it is ASCII (every ASCII character is one
+    /// column), else the grapheme measure.
+    @inline(__always)
+    static func columns(of word: String) -> Int {
+        var ascii = true
+        for byte in word.utf8 where byte >= 0x80 { ascii = false; break }
+        return ascii ? word.utf8.count : DisplayWidth.of(word)
     }
 }
 
@@ -71,9 +100,15 @@ extension WordWrap {
     /// neighbour (with its space) into one unit the wrap does not break.
     static func gluedWords(_ words: [String]) -> [String] {
         var glued: [String] = []
+        glued.reserveCapacity(words.count)
         var pendingOpen: String?
         for word in words {
-            if word.allSatisfy({ "«“¿¡".contains($0) }) {
+            // Every opening mark is outside ASCII, and a closing one is one of : ; ? ! or
+            // outside ASCII: a word starting with any other byte is neither (the common case).
+            let first = word.utf8.first ?? 0
+            let mayBeMark = first >= 0x80 || first == UInt8(ascii: ":") || first == UInt8(ascii: ";")
+                || first == UInt8(ascii: "?") || first == UInt8(ascii: "!")
+            if mayBeMark && first >= 0x80 && word.allSatisfy({ "«“¿¡".contains($0) }) {
                 pendingOpen = (pendingOpen.map { $0 + " " } ?? "") + word
                 continue
             }
@@ -82,7 +117,7 @@ extension WordWrap {
                 unit = open + " " + unit
                 pendingOpen = nil
             }
-            if let last = glued.last, word.allSatisfy({ ":;?!»”".contains($0) }) {
+            if mayBeMark, let last = glued.last, word.allSatisfy({ ":;?!»”".contains($0) }) {
                 glued[glued.count - 1] = last + " " + unit
             } else {
                 glued.append(unit)
