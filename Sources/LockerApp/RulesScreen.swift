@@ -28,7 +28,8 @@ public final class RulesScreen: Screen {
     private enum Focus { case contents, text }
     private var focus = Focus.text
     private var contentsOpen = false
-    private var text = TextViewState()
+    /// The digest as one text with a reading line (↑ ↓ move it; the text scrolls at its edges).
+    private var text = TextViewState(readingLine: true)
     private var contents = ListState()
     @Expiring private var message: String?
     public var messageExpiry: Date? { $message.expiresAt }
@@ -85,7 +86,7 @@ public final class RulesScreen: Screen {
     private func textKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "rules", title: l.t("Rules"), [
             KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")], "↑ ↓ PgUp PgDn Space",
-                       help: l.t("Scroll the text (or move in the contents)")) { key in
+                       help: l.t("Move the reading line; the text scrolls at its edges (or move in the contents)")) { key in
                 if self.focus == .contents && self.showsContents {
                     guard self.contents.handle(key, pageSize: self.contentsHeight) else { return false }
                     self.viewModel.open(index: self.contents.selected)
@@ -107,7 +108,7 @@ public final class RulesScreen: Screen {
             },
             KeyBinding([.character("n"), .character("N")], "n N", help: l.t("Next / previous match")) { key in
                 self.text.stepSearch(forward: key == .character("n"), height: self.textHeight)
-                self.followText(toHit: true)
+                self.followText()
                 return true
             },
             KeyBinding([.character("c")], "c", help: l.t("Open the dive calculator: DD of a dive number, and the score of a panel's awards"),
@@ -152,7 +153,7 @@ public final class RulesScreen: Screen {
 
     private func searchKeys(_ l: Localizer) -> KeyTable {
         .searchTyping(id: "rules-search", l, type: { self.text.search.handleTyping($0) }, clear: { self.text.search.clear() },
-                      apply: { self.text.applySearch(height: self.textHeight); self.followText(toHit: true) }, done: { self.mode = .reading })
+                      apply: { self.text.applySearch(height: self.textHeight); self.followText() }, done: { self.mode = .reading })
     }
 
     /// The keys while an article number is typed (after `g`).
@@ -193,12 +194,11 @@ public final class RulesScreen: Screen {
     /// The contents pane shows beside the text from 100 columns (set by `layout`).
     private var hasSideContents = false
 
-    /// Selects, in the contents, the article at the top of the text (without jumping), or the
-    /// current search hit's after a search step (`toHit`).
-    private func followText(toHit: Bool = false) {
-        let hit = toHit ? text.search.currentHit : nil
-        let top = hit.map { max($0, text.offset) } ?? text.offset
-        guard let index = articleLines.lastIndex(where: { $0 <= top }) else { return }
+    /// Selects, in the contents, the article of the reading line (without jumping); a search
+    /// step puts that line on the current hit.
+    private func followText() {
+        let line = text.currentLine
+        guard let index = articleLines.lastIndex(where: { $0 <= line }) else { return }
         viewModel.select(index)
     }
 
@@ -221,9 +221,10 @@ public final class RulesScreen: Screen {
     // MARK: Drawing
 
     /// Below the header: the contents (beside the text from 100 columns, or in place of it while
-    /// open) and the text, at most 100 columns wide.
+    /// open) and the text, at most 100 columns wide after the reading line's gutter (its first
+    /// column).
     private func panes(_ body: Rect) -> (text: Rect, contents: Rect?, divider: Rect?) {
-        var text = Rect(x: body.x + 1, y: body.y, width: body.width - 1, height: body.height)
+        var text = body
         var contents: Rect?
         var divider: Rect?
         if body.width >= 100 {
@@ -234,12 +235,12 @@ public final class RulesScreen: Screen {
             let (left, right) = body.splitLeft(wanted)
             contents = left
             divider = Rect(x: right.x, y: right.y, width: 1, height: right.height)
-            text = Rect(x: right.x + 2, y: right.y, width: right.width - 2, height: right.height)
+            text = Rect(x: right.x + 1, y: right.y, width: right.width - 1, height: right.height)
         } else if contentsOpen {
             contents = body
         }
         // Lines longer than about 100 columns are hard to read on wide terminals.
-        text.width = min(text.width, 100)
+        text.width = min(text.width, 101)
         return (text, contents, divider)
     }
 
@@ -252,7 +253,8 @@ public final class RulesScreen: Screen {
         measureContents()
         let panes = self.panes(area.splitTop(1).1)
         textHeight = panes.text.height
-        wrap(digest, width: panes.text.width - 1, context: context)
+        // The gutter and the scroll bar take a column each.
+        wrap(digest, width: panes.text.width - 2, context: context)
         if seenJump != viewModel.jumpRequest {
             seenJump = viewModel.jumpRequest
             if articleLines.indices.contains(viewModel.selectedIndex) {

@@ -146,6 +146,6 @@ final class RulesScreenTests: XCTestCase {
         _ = screen.handle(.enter)
         surface = render(screen, localizer, 80, 21)
         XCTAssertEqual(screen.viewModel.selected?.number, "1.5")
-        XCTAssertTrue(surface.lines[1].hasPrefix(" 1.5 Dive numbers"), surface.lines[1])
+        XCTAssertTrue(surface.lines[1].hasPrefix("▶1.5 Dive numbers"), "the reading line is on the opened article: \(surface.lines[1])")
     }
 }

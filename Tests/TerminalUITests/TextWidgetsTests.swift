@@ -35,6 +35,48 @@ final class TextWidgetsTests: XCTestCase {
         XCTAssertEqual(state.visibleRange(height: 3).lowerBound, state.offset + 1)
     }
 
+    /// A reading line (the Rules text): ↑ ↓ move it and the text scrolls only at the edges (two
+    /// lines kept above and below it), a page moves both, a search hit takes it, and it is drawn
+    /// as a pointer in the gutter with the hardware cursor on its line.
+    func testReadingLineMovesAndTheTextScrollsAtItsEdges() {
+        var state = TextViewState(readingLine: true)
+        state.setLines((1...40).map { TextLine("line \($0)") }, height: 10)
+        XCTAssertEqual(state.cursor, 0)
+        for _ in 0..<7 { XCTAssertTrue(state.handle(.down, height: 10)) }
+        XCTAssertEqual(state.cursor, 7)
+        XCTAssertEqual(state.offset, 0, "the text stays put while the line moves inside it")
+        XCTAssertTrue(state.handle(.down, height: 10))
+        XCTAssertEqual(state.cursor, 8)
+        XCTAssertEqual(state.offset, 1, "two lines stay visible below the reading line")
+        XCTAssertTrue(state.handle(.pageDown, height: 10))
+        XCTAssertEqual(state.offset, 10)
+        XCTAssertEqual(state.cursor, 17, "a page moves the text and the line together")
+        XCTAssertTrue(state.handle(.end, height: 10))
+        XCTAssertEqual(state.cursor, 39)
+        XCTAssertEqual(state.offset, 30)
+        XCTAssertTrue(state.handle(.home, height: 10))
+        XCTAssertEqual(state.cursor, 0)
+        XCTAssertEqual(state.offset, 0)
+        state.search.begin()
+        for c in "line 25" { _ = state.search.handleTyping(.character(c)) }
+        _ = state.search.handleTyping(.enter)
+        state.applySearch(height: 10)
+        XCTAssertEqual(state.cursor, 24, "the reading line goes to the hit")
+        XCTAssertTrue((state.offset..<state.offset + 10).contains(24))
+        let surface = MemorySurface(width: 12, height: 10)
+        TextView().render(state, into: surface, rect: surface.bounds)
+        let row = 24 - state.offset
+        XCTAssertTrue(surface.lines[row].hasPrefix("▶line 25"), surface.lines[row])
+        XCTAssertTrue(surface.lines[(row + 1) % 10].hasPrefix(" line"), "other lines keep the gutter blank")
+        XCTAssertEqual(surface.cursor?.position, Point(x: 1, y: row))
+        // A text without a reading line scrolls with ↑ ↓ as before.
+        var plain = TextViewState()
+        plain.setLines((1...40).map { TextLine("line \($0)") }, height: 10)
+        XCTAssertTrue(plain.handle(.down, height: 10))
+        XCTAssertEqual(plain.offset, 1)
+        XCTAssertNil(plain.cursor)
+    }
+
     func testSliderRendering() {
         let surface = MemorySurface(width: 10, height: 1)
         Slider(value: 10, maximum: 20).render(into: surface, rect: surface.bounds)

@@ -136,35 +136,83 @@ public struct TextLine: Hashable, Sendable {
 }
 
 /// Scroll position and search of a text view over already-wrapped lines.
+///
+/// A view made with `readingLine: true` has a reading line, as tig's pager has: ↑ ↓ move it and
+/// the text scrolls only when it would leave the view, so a line-by-line read redraws two rows
+/// instead of every row, and the hardware cursor (which screen readers follow) sits on the line
+/// being read. Without one, ↑ ↓ scroll the text.
 public struct TextViewState: Equatable, Sendable {
     public private(set) var lines: [TextLine] = []
     public private(set) var offset = 0
+    /// The line being read, when the view has a reading line.
+    public private(set) var cursor: Int?
     public var search = SearchState()
     /// `lines` folded for search, computed on the first search after the text changes.
     private var folded: [String]?
 
-    public init(lines: [TextLine] = []) { self.lines = lines }
+    public init(lines: [TextLine] = [], readingLine: Bool = false) {
+        self.lines = lines
+        cursor = readingLine ? 0 : nil
+    }
+
+    /// The reading line, or the top line when the view has none: where "here" is for a search.
+    public var currentLine: Int { cursor ?? offset }
 
     /// Replaces the content (e.g. after a resize re-wraps it), keeping the offset in range.
     public mutating func setLines(_ newLines: [TextLine], height: Int) {
         lines = newLines
         folded = nil
         clamp(height: height)
-        if !search.liveQuery.isEmpty { search.update(foldedItems: foldedLines(), from: offset) }
+        if let cursor { self.cursor = min(max(0, cursor), max(0, lines.count - 1)) }
+        if !search.liveQuery.isEmpty { search.update(foldedItems: foldedLines(), from: currentLine) }
     }
 
+    /// Shows `line` at the top (as far as the text allows) and puts the reading line on it.
     public mutating func scroll(to line: Int, height: Int) {
         offset = line
         clamp(height: height)
+        if cursor != nil { cursor = min(max(0, line), max(0, lines.count - 1)) }
     }
 
     private mutating func clamp(height: Int) {
         offset = min(max(0, offset), max(0, lines.count - max(1, height)))
     }
 
+    /// Lines kept visible above and below the reading line while it moves.
+    private static func margin(height: Int) -> Int { min(2, max(0, (height - 1) / 2)) }
+
+    /// Moves the reading line to `line`, scrolling only as far as it needs to stay in view.
+    private mutating func moveCursor(to line: Int, height: Int) {
+        let target = min(max(0, line), max(0, lines.count - 1))
+        cursor = target
+        let margin = Self.margin(height: height)
+        if target < offset + margin { offset = target - margin }
+        if target > offset + height - 1 - margin { offset = target - (height - 1 - margin) }
+        clamp(height: height)
+    }
+
     /// Scroll keys: ↑ ↓ PgUp PgDn Home End, Space = page down. Returns whether the key was used.
+    /// With a reading line, ↑ ↓ move it and a page moves it with the text.
     public mutating func handle(_ key: Key, height: Int) -> Bool {
         let page = max(1, height - 1)
+        if let cursor {
+            switch key {
+            case .up: moveCursor(to: cursor - 1, height: height)
+            case .down: moveCursor(to: cursor + 1, height: height)
+            case .pageUp:
+                offset -= page
+                clamp(height: height)
+                moveCursor(to: cursor - page, height: height)
+            case .pageDown, .character(" "):
+                offset += page
+                clamp(height: height)
+                moveCursor(to: cursor + page, height: height)
+            case .home: moveCursor(to: 0, height: height)
+            case .end: moveCursor(to: lines.count - 1, height: height)
+            default: return false
+            }
+            return true
+        }
         switch key {
         case .up: scroll(to: offset - 1, height: height)
         case .down: scroll(to: offset + 1, height: height)
@@ -185,8 +233,10 @@ public struct TextViewState: Equatable, Sendable {
         return made
     }
 
+    /// Runs the typed search from here (the reading line, else the top line) and shows its
+    /// first hit.
     public mutating func applySearch(height: Int) {
-        search.update(foldedItems: foldedLines(), from: offset)
+        search.update(foldedItems: foldedLines(), from: currentLine)
         if let hit = search.currentHit { reveal(hit, height: height) }
     }
 
@@ -195,8 +245,11 @@ public struct TextViewState: Equatable, Sendable {
         if let hit = search.step(forward: forward) { reveal(hit, height: height) }
     }
 
+    /// Scrolls a hit into view (a third down from the top when it was out of view); the reading
+    /// line goes to it.
     private mutating func reveal(_ line: Int, height: Int) {
         if line < offset || line >= offset + height { scroll(to: line - height / 3, height: height) }
+        if cursor != nil { cursor = min(max(0, line), max(0, lines.count - 1)) }
     }
 
     /// "Lines a–b of n" figures for a status line.
@@ -210,10 +263,13 @@ public struct TextViewState: Equatable, Sendable {
 public struct TextView {
     public init() {}
 
+    /// Draws the visible lines. A view with a reading line keeps the first column of `rect` as
+    /// its gutter, where a pointer marks the line; the hardware cursor is parked on that line.
     public func render(_ state: TextViewState, into surface: Surface, rect: Rect) {
         guard !rect.isEmpty else { return }
         let needsBar = state.lines.count > rect.height
-        let content = needsBar ? Rect(x: rect.x, y: rect.y, width: rect.width - 1, height: rect.height) : rect
+        let gutter = state.cursor == nil ? 0 : 1
+        let content = Rect(x: rect.x + gutter, y: rect.y, width: rect.width - gutter - (needsBar ? 1 : 0), height: rect.height)
         let query = state.search.liveQuery
         let hitLines = Set(state.search.hits)
         for row in 0..<rect.height {
@@ -232,7 +288,13 @@ public struct TextView {
                 }
             }
         }
-        surface.parkCursor(x: content.x, y: content.y)
+        if let cursor = state.cursor, (state.offset..<state.offset + rect.height).contains(cursor) {
+            let y = rect.y + cursor - state.offset
+            surface.write(surface.glyphs.pointer, x: rect.x, y: y, style: Style(.accent, [.bold]), clip: rect)
+            surface.parkCursor(x: content.x, y: y)
+        } else {
+            surface.parkCursor(x: content.x, y: content.y)
+        }
         if needsBar {
             ScrollBar(total: state.lines.count, visible: rect.height, offset: state.offset)
                 .render(into: surface, rect: Rect(x: rect.maxX - 1, y: rect.y, width: 1, height: rect.height))
