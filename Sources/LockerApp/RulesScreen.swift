@@ -266,6 +266,7 @@ public final class RulesScreen: Screen {
         if let pane = panes.contents {
             contentsHeight = pane.height
             contents.scrollToSelection(height: contentsHeight)
+            prepareContentsRows(digest, pane: pane, ellipsis: context.glyphs.ellipsis)
         }
     }
 
@@ -337,17 +338,30 @@ public final class RulesScreen: Screen {
         (" " + String(repeating: " ", count: 2 * (article.level - 1)) + article.number + " ", article.title)
     }
 
-    private func renderContents(_ digest: RulesDigest, into surface: Surface, rect: Rect, context: RenderContext) {
-        let focused = focus == .contents
-        let savedCursor = surface.cursor
-        let rowWidth = rect.width - (digest.articles.count > rect.height ? 1 : 0)
-        ListView().render(contents, into: surface, rect: rect, focused: focused) { index, _ in
-            let article = digest.articles[index]
-            let (number, title) = self.contentsEntry(article)
+    /// The contents rows as drawn, made by `layout` once per digest, width and glyphs (drawing
+    /// reads them: every row on every frame).
+    private var contentsRows: [[Span]] = []
+    private var contentsRowsKey = ""
+
+    private func prepareContentsRows(_ digest: RulesDigest, pane: Rect, ellipsis: String) {
+        let rowWidth = pane.width - (digest.articles.count > pane.height ? 1 : 0)
+        let key = "\(viewModel.language.rawValue)|\(viewModel.showOfficial)|\(rowWidth)|\(ellipsis)|\(digest.articles.count)"
+        guard key != contentsRowsKey else { return }
+        contentsRowsKey = key
+        contentsRows = digest.articles.map { article in
+            let (number, title) = contentsEntry(article)
             let style = article.level == 1 ? Style(.accent, [.bold]) : Style(.text)
             // A title that does not fit ends with an ellipsis, never cut mid-word unannounced.
             let room = max(0, rowWidth - number.displayWidth)
-            return [Span(number, style), Span(title.truncated(toWidth: room, ellipsis: context.glyphs.ellipsis), article.level == 1 ? style : Style(.muted))]
+            return [Span(number, style), Span(title.truncated(toWidth: room, ellipsis: ellipsis), article.level == 1 ? style : Style(.muted))]
+        }
+    }
+
+    private func renderContents(_ digest: RulesDigest, into surface: Surface, rect: Rect, context: RenderContext) {
+        let focused = focus == .contents
+        let savedCursor = surface.cursor
+        ListView().render(contents, into: surface, rect: rect, focused: focused) { index, _ in
+            self.contentsRows.indices.contains(index) ? self.contentsRows[index] : []
         }
         if !focused {
             // The unfocused contents still point at the current article; the cursor (which

@@ -31,8 +31,11 @@ public struct CellGrid: Equatable, Sendable {
     /// with `clusterFlag` set, an index into `clusters`.
     struct PackedCell: Equatable, Sendable {
         var code: UInt32
-        /// The style as `Style.packed`: eight bytes a cell, compared as one integer.
+        /// The style as `Style.packed`.
         var styleCode: UInt16
+        /// Always 0: with it every one of a cell's eight bytes is set, so a row is compared as
+        /// 64-bit words (`changedColumns`).
+        private var unused: UInt16 = 0
 
         init(code: UInt32, style: Style) {
             self.code = code
@@ -82,6 +85,32 @@ public struct CellGrid: Equatable, Sendable {
         return text(of: a.code) == other.text(of: b.code)
     }
 
+    /// The columns of row `y` from the first to the last cell that differs from `other`'s, or nil
+    /// when the whole row is the same. One pass over both grids' storage: `present()` asks it
+    /// for every row of every frame. The grids must have the same size.
+    func changedColumns(inRow y: Int, comparedWith other: CellGrid) -> ClosedRange<Int>? {
+        let row = y * width
+        let stride = MemoryLayout<PackedCell>.stride
+        return cells.withUnsafeBytes { mine in
+            other.cells.withUnsafeBytes { theirs in
+                // Equal words are the same cell, unless they name a grapheme of several scalars
+                // (an index into each frame's own table): those compare by text.
+                func same(_ x: Int) -> Bool {
+                    let offset = (row + x) * stride
+                    guard mine.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                            == theirs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                    return cells[row + x].code & CellGrid.clusterFlag == 0 || sameCell(row + x, as: other)
+                }
+                var first = 0
+                while first < width && same(first) { first += 1 }
+                if first == width { return nil }
+                var last = width - 1
+                while last > first && same(last) { last -= 1 }
+                return first...last
+            }
+        }
+    }
+
     /// Calls `body` with the scalars of cell `index` (one for most cells).
     func withScalars<R>(of index: Int, _ body: (Substring.UnicodeScalarView) -> R) -> R {
         let code = cells[index].code
@@ -112,8 +141,9 @@ public struct CellGrid: Equatable, Sendable {
     @discardableResult
     public mutating func write(_ text: String, x: Int, y: Int, style: Style, limit: Int? = nil) -> Int {
         guard y >= 0, y < height else { return x }
-        let text = ASCIIText.isOn ? ASCIIText.transliterate(text) : text
         let end = min(limit ?? width, width)
+        if let next = writeASCII(text, x: x, y: y, style: style, end: end) { return next }
+        let text = ASCIIText.isOn ? ASCIIText.transliterate(text) : text
         if !DisplayWidth.needsGraphemeBreaking(text) {
             return writeScalars(text, x: x, y: y, style: style, end: end)
         }
@@ -138,6 +168,31 @@ public struct CellGrid: Equatable, Sendable {
             column = next
         }
         return column
+    }
+
+    /// Writes `text` when it is all ASCII — most of what is drawn: a cell a byte, controls made
+    /// inert, nothing to measure — and returns the next column; nil, writing nothing, otherwise.
+    private mutating func writeASCII(_ text: String, x: Int, y: Int, style: Style, end: Int) -> Int? {
+        let styleCode = style.packed
+        let width = self.width, row = y * width
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            for byte in bytes where byte >= 0x80 { return nil }
+            guard x < end else { return x }
+            let stop = min(x + bytes.count, end)
+            cells.withUnsafeMutableBufferPointer { cells in
+                for column in max(0, x)..<max(0, stop) {
+                    let byte = bytes[column - x]
+                    var cell = PackedCell(code: (byte < 0x20 || byte == 0x7F) ? 0xFFFD : UInt32(byte), style: .plain)
+                    cell.styleCode = styleCode
+                    let index = row + column
+                    // As `setPacked`: a wide grapheme cut in half loses its other half.
+                    if cells[index].code == 0, column > 0 { cells[index - 1].code = 0x20 }
+                    if cells[index].code != 0, column + 1 < width, cells[index + 1].code == 0 { cells[index + 1].code = 0x20 }
+                    cells[index] = cell
+                }
+            }
+            return stop
+        } ?? nil
     }
 
     /// Puts one glyph of display width `w` at `column`; a wide one also gets its continuation

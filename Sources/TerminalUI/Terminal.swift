@@ -227,9 +227,9 @@ public final class TerminalSurface: Surface {
             var first = 0
             var last = width - 1
             if let front {
-                while first < width && grid.sameCell(row + first, as: front) { first += 1 }
-                if first == width { continue }
-                while last > first && grid.sameCell(row + last, as: front) { last -= 1 }
+                guard let changed = grid.changedColumns(inRow: y, comparedWith: front) else { continue }
+                first = changed.lowerBound
+                last = changed.upperBound
             }
             // Start on the left half of a wide grapheme, never on its continuation.
             while first > 0 && grid.packed(row + first).code == 0 { first -= 1 }

@@ -7,12 +7,19 @@ public struct RuleArticle: Equatable, Sendable {
         case bullet(String)
     }
 
-    public var number: String
+    public let number: String
     public var title: String
     public var blocks: [Block]
+    /// 1 for a chapter ("8"), 2 for "8.5", 3 for "8.5.4" … (kept: the contents read it for every
+    /// row of every frame).
+    public let level: Int
 
-    /// 1 for a chapter ("8"), 2 for "8.5", 3 for "8.5.4" …
-    public var level: Int { number.split(separator: ".").count }
+    public init(number: String, title: String, blocks: [Block]) {
+        self.number = number
+        self.title = title
+        self.blocks = blocks
+        level = number.utf8.split(separator: UInt8(ascii: ".")).count
+    }
 
     /// The body as plain text, blocks separated by newlines (bullets as "- …").
     public var bodyText: String {
