@@ -15,6 +15,9 @@ public struct AppOptions {
     public var gamesServerInsecure = false
     /// `--games-ca`, passed on to the games helper.
     public var gamesCA: String?
+    /// The bundled diving files, when the program started decoding them before parsing its
+    /// command line; otherwise the tabs start it when the app is built.
+    public var divingFiles: DivingFiles?
 
     public init(choices: StartupChoices, ascii: Bool, paths: DataPaths, resources: Resources?) {
         self.choices = choices

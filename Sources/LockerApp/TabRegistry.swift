@@ -35,7 +35,7 @@ enum TabRegistry {
             return screen
         },
         TabEntry(tab: .quiz, title: { $0.t("Quiz") }, shortTitle: { $0.t("Quiz", context: "short tab title") }) { context in
-            let bank = try? QuestionBank.load(from: context.diving.appendingPathComponent("questions.json"))
+            let bank = try? context.divingFiles.questions.value.get()
             return QuizScreen(viewModel: QuizViewModel(
                 localizer: context.localizer, penalties: context.penalties.get.book, bank: bank,
                 historyRepository: JSONRepository<QuizHistory>(url: context.options.paths.quizHistoryFile),
@@ -79,7 +79,9 @@ final class TabContext {
     let work: BackgroundWork
     /// Switches to another tab (Penalties → Rules opens an article there).
     let navigate: (Tab) -> Void
-    let diving: URL
+    /// The penalty table, the question bank and the start language's digest, decoded on another
+    /// core (started by the program before it parsed its command line, or here).
+    let divingFiles: DivingFiles
     /// Rules and the Penalties links share the digest's view-model.
     let rules: Lazy<RulesViewModel>
     /// Penalties and Quiz share the penalty table, read once.
@@ -94,12 +96,14 @@ final class TabContext {
         self.work = work
         self.navigate = navigate
         let diving = options.resources?.dataDirectory.appendingPathComponent("diving") ?? URL(fileURLWithPath: "Data/diving")
-        self.diving = diving
+        let files = options.divingFiles ?? DivingFiles(directory: diving, language: localizer.language)
+        divingFiles = files
         rules = Lazy {
             RulesViewModel(localizer: localizer, digestDirectory: diving.appendingPathComponent("digest"),
-                           officialRepository: JSONRepository<OfficialRules>(url: options.paths.officialRulesFile))
+                           officialRepository: JSONRepository<OfficialRules>(url: options.paths.officialRulesFile),
+                           preloaded: (files.digestLanguage, files.digest.value))
         }
-        penalties = Lazy { PenaltiesViewModel(localizer: localizer, loading: diving.appendingPathComponent("penalties.json")) }
+        penalties = Lazy { PenaltiesViewModel(localizer: localizer, loaded: files.penalties.value) }
         // The database lives in locker-games (ARCHITECTURE §7j), found beside locker.
         let program = Resources.executableURL()?.deletingLastPathComponent().appendingPathComponent("locker-games").path ?? "locker-games"
         var helperArguments = ["--data-dir", options.paths.directory.path, "--games-db", options.paths.gamesDatabase.path]

@@ -67,6 +67,7 @@ struct Locker: ParsableCommand {
         options.gamesServer = shared.gamesServer
         options.gamesServerInsecure = shared.gamesServerInsecure
         options.gamesCA = shared.gamesCA
+        options.divingFiles = divingFiles
         let app = App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         let status = app.run()
         throw ExitCode(status)
@@ -280,6 +281,11 @@ struct PenaltiesCommand: ParsableCommand {
     }
 }
 
+/// The bundled diving files, decoded on another core while the command line is parsed and the
+/// terminal opened: only when both ends are a terminal, where the full-screen app may start.
+let divingFiles: DivingFiles? = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+    ? resources.map { DivingFiles(directory: $0.dataDirectory.appendingPathComponent("diving"), language: earlyLanguage()) }
+    : nil
 prepareProcess()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command = CommandLineEntry.parse(Locker.self, arguments)

@@ -15,28 +15,27 @@ public final class PenaltiesViewModel: ViewModel {
     /// Index into `visible`.
     public private(set) var selectedIndex = 0
 
-    public init(localizer: Localizer, loading url: URL) {
+    public convenience init(localizer: Localizer, loading url: URL) {
+        self.init(localizer: localizer, loaded: PenaltyBook.loaded(from: url))
+    }
+
+    /// A table already read (`DivingFiles`), or why it could not be.
+    public init(localizer: Localizer, loaded: Result<PenaltyBook, DataFileError>) {
         self.localizer = localizer
-        do {
-            book = try PenaltyBook.load(from: url)
+        switch loaded {
+        case .success(let table):
+            book = table
             loadError = nil
-        } catch let error as DataFileError {
+        case .failure(let error):
             book = nil
             loadError = error
-        } catch {
-            book = nil
-            loadError = DataFileError(file: url.lastPathComponent, reason: "\(error)")
         }
         super.init()
         applyFilters(keeping: nil)
     }
 
-    public init(localizer: Localizer, book: PenaltyBook) {
-        self.localizer = localizer
-        self.book = book
-        self.loadError = nil
-        super.init()
-        applyFilters(keeping: nil)
+    public convenience init(localizer: Localizer, book: PenaltyBook) {
+        self.init(localizer: localizer, loaded: .success(book))
     }
 
     public var language: Language { localizer.language }

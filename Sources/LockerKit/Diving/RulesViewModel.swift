@@ -21,10 +21,17 @@ public final class RulesViewModel: ViewModel {
     /// returns to; nil when the user came by themselves.
     public var openedFrom: Tab?
 
-    public init(localizer: Localizer, digestDirectory: URL, officialRepository: any Repository<OfficialRules>) {
+    /// `preloaded` is a digest already read (`DivingFiles`), with its language.
+    public init(localizer: Localizer, digestDirectory: URL, officialRepository: any Repository<OfficialRules>,
+                preloaded: (Language, Result<RulesDigest, DataFileError>)? = nil) {
         self.localizer = localizer
         self.digestDirectory = digestDirectory
         super.init()
+        switch preloaded {
+        case (let language, .success(let digest))?: digests[language] = digest
+        case (let language, .failure(let error))?: failures[language] = error
+        case nil: break
+        }
         switch officialRepository.load() {
         case .loaded(let rules): official = rules
         case .missing: break
@@ -43,16 +50,14 @@ public final class RulesViewModel: ViewModel {
     public func digest(for language: Language) -> RulesDigest? {
         if let cached = digests[language] { return cached }
         if failures[language] != nil { return nil }
-        do {
-            let loaded = try RulesDigest.load(from: digestDirectory.appendingPathComponent("\(language.rawValue).md"))
+        switch RulesDigest.loaded(from: digestDirectory.appendingPathComponent("\(language.rawValue).md")) {
+        case .success(let loaded):
             digests[language] = loaded
             return loaded
-        } catch let error as DataFileError {
+        case .failure(let error):
             failures[language] = error
-        } catch {
-            failures[language] = DataFileError(file: "\(language.rawValue).md", reason: "\(error)")
+            return nil
         }
-        return nil
     }
 
     public var selected: RuleArticle? {

@@ -37,6 +37,18 @@ public struct DataFileError: Error, Equatable, CustomStringConvertible {
     public init(file: String, reason: String) { self.file = file; self.reason = reason }
     public var description: String { "\(file): \(reason)" }
 
+    /// What `load` gave, or why it failed: its `DataFileError`, or any other error worded as one
+    /// naming `file`.
+    public static func result<T>(file: String, _ load: () throws -> T) -> Result<T, DataFileError> {
+        do {
+            return .success(try load())
+        } catch let error as DataFileError {
+            return .failure(error)
+        } catch {
+            return .failure(DataFileError(file: file, reason: "\(error)"))
+        }
+    }
+
     /// Decodes a JSON data file; any failure becomes a `DataFileError` naming the file and,
     /// for bad content, where in it.
     public static func decode<T: Decodable>(_ type: T.Type, from url: URL) throws -> T {

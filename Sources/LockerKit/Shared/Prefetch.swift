@@ -1,0 +1,31 @@
+import Dispatch
+
+/// A value computed on another core from the moment it is made; `value` waits for it the first
+/// time (if it is not ready yet) and returns it at once afterwards.
+///
+/// For the bundled files every start reads (`DivingFiles`): they are decoded while the command
+/// line is parsed and the terminal opened, instead of after, on the UI thread.
+public final class Prefetch<Value: Sendable>: @unchecked Sendable {
+    private let ready = DispatchSemaphore(value: 0)
+    /// Written once by the worker before `ready` is signalled; read after waiting for it.
+    private var result: Value?
+    /// Reader's side only: whether `ready` was already waited for.
+    private var taken = false
+
+    public init(_ make: @escaping @Sendable () -> Value) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            result = make()
+            ready.signal()
+        }
+    }
+
+    /// The value, waiting for the other core if it is still computing it. Read it from one
+    /// thread (the UI thread).
+    public var value: Value {
+        if !taken {
+            ready.wait()
+            taken = true
+        }
+        return result!
+    }
+}
