@@ -9,11 +9,13 @@ final class WorkoutScreenTests: XCTestCase {
 
     let work = BackgroundWork()
 
-    func makeScreen(_ language: Language = .en, folder: URL? = nil) throws -> (WorkoutScreen, Localizer) {
+    /// `readAhead: false` keeps the chosen row from being read ahead, so Enter reads it then.
+    func makeScreen(_ language: Language = .en, folder: URL? = nil, readAhead: Bool = true) throws -> (WorkoutScreen, Localizer) {
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-workouts-\(UUID().uuidString)")
         let model = WorkoutViewModel(localizer: localizer, library: WorkoutLibrary(directory: folder ?? empty),
-                                     sample: root.appendingPathComponent("Data/workout/sample-run.gpx"), work: work)
+                                     sample: root.appendingPathComponent("Data/workout/sample-run.gpx"), work: work,
+                                     readAheadLimit: readAhead ? WorkoutViewModel.defaultReadAheadLimit : 0)
         XCTAssertTrue(work.waitUntilIdle(), "the folder is listed and summarised in the background")
         return (WorkoutScreen(viewModel: model), localizer)
     }
@@ -143,7 +145,7 @@ final class WorkoutScreenTests: XCTestCase {
     }
 
     func testEscStopsOpeningAndTheListStays() throws {
-        let (screen, localizer) = try makeScreen()
+        let (screen, localizer) = try makeScreen(readAhead: false)
         _ = screen.handle(.enter)
         XCTAssertTrue(screen.status(localizer)?.hasPrefix("Opening sample-run.gpx:") ?? false, screen.status(localizer) ?? "")
         XCTAssertEqual(screen.footerHints(localizer).map(\.key), ["Esc"])
@@ -152,6 +154,22 @@ final class WorkoutScreenTests: XCTestCase {
         XCTAssertNil(screen.viewModel.current, "a cancelled open never lands")
         XCTAssertEqual(screen.status(localizer), "Opening cancelled.")
         XCTAssertTrue(render(screen, localizer, 80, 21).text.contains("Casey loop"))
+    }
+
+    /// The chosen row is read ahead while the list rests on it: Enter shows the map at once,
+    /// with no reading step (the key's frame is the map's, within the 1 ms key budget).
+    func testEnterShowsAWorkoutReadAheadAtOnce() throws {
+        let (screen, localizer) = try makeScreen()
+        _ = screen.handle(.enter)
+        XCTAssertNotNil(screen.viewModel.current, "no background step between Enter and the map")
+        XCTAssertNil(screen.viewModel.opening)
+        XCTAssertTrue(render(screen, localizer, 80, 24).text.contains("Casey loop — Running"))
+        // Back to the list and open again: still at once.
+        _ = screen.handle(.escape)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertNil(screen.viewModel.current)
+        _ = screen.handle(.enter)
+        XCTAssertNotNil(screen.viewModel.current)
     }
 
     func testNoRouteIsSaidAndTheChartStillWorks() throws {

@@ -1,5 +1,9 @@
 import FoundationEssentials
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The Workout tab: the list of workouts (the data folder's workouts/ and the bundled sample)
 /// and the opened one, with the map's zoom and pan, the colouring and the chart cursor.
 ///
@@ -77,6 +81,17 @@ public final class WorkoutViewModel: ViewModel {
     }
     public private(set) var opening: Opening?
     private var openJob: BackgroundJob?
+    /// The chosen row's analysis, read ahead in the background while the list rests on it, so
+    /// Enter shows a workout of up to `readAheadLimit` bytes at once instead of reading it then.
+    private var readAhead: (item: Item, analysis: WorkoutAnalysis)?
+    /// Reading ahead: one running and one next, however fast the selection moves.
+    private lazy var readAheadJob = SingleJob<(Item, WorkoutAnalysis)?>(work) { [weak self] result in
+        if case .success(let ready?) = result { self?.update(.prepared(ready.0, ready.1)) }
+    }
+    /// Bigger files are read only when opened (with progress, Esc cancels): reading them ahead
+    /// would cost seconds of a core and their points' memory for a row that may never open.
+    private let readAheadLimit: Int
+    public static let defaultReadAheadLimit = 4 << 20
 
     /// How the route and the chart are coloured.
     public enum Colouring: Equatable, Sendable {
@@ -113,8 +128,11 @@ public final class WorkoutViewModel: ViewModel {
     /// The summaries cache in the workouts folder (a cache only: rebuilt when absent or unreadable).
     var indexURL: URL { library.directory.appendingPathComponent(".index-v2.json") }
 
-    public init(localizer: Localizer, library: WorkoutLibrary, sample: URL?, maxHeartRate: Int? = nil, work: BackgroundWork) {
+    /// `readAheadLimit`: the biggest file (bytes) read ahead while its row is chosen.
+    public init(localizer: Localizer, library: WorkoutLibrary, sample: URL?, maxHeartRate: Int? = nil, work: BackgroundWork,
+                readAheadLimit: Int = WorkoutViewModel.defaultReadAheadLimit) {
         self.localizer = localizer
+        self.readAheadLimit = readAheadLimit
         self.library = library
         self.sample = sample
         self.maxHeartRate = maxHeartRate
@@ -199,6 +217,7 @@ public final class WorkoutViewModel: ViewModel {
             selectedIndex = same
         }
         selectedIndex = min(selectedIndex, max(0, items.count - 1))
+        readSelectedAhead()
         notifyChanged()
     }
 
@@ -252,7 +271,33 @@ public final class WorkoutViewModel: ViewModel {
         selectedIndex = index
         userChoseRow = true
         openProblem = nil
+        readSelectedAhead()
         notifyChanged()
+    }
+
+    /// Starts reading the chosen row ahead (see `readAhead`), unless it is read already, cannot
+    /// be read, or is over `readAheadLimit`.
+    private func readSelectedAhead() {
+        guard current == nil, opening == nil, items.indices.contains(selectedIndex) else { return }
+        let item = items[selectedIndex]
+        guard item.failure == nil, !item.pending, readAhead?.item != item else { return }
+        let maxHeartRate = self.maxHeartRate, limit = readAheadLimit
+        readAheadJob.request { job -> (Item, WorkoutAnalysis)? in
+            var info = stat()
+            guard stat(item.url.path, &info) == 0, Int(info.st_size) <= limit else { return nil }
+            return (item, try WorkoutViewModel.analyse(item, maxHeartRate: maxHeartRate, job: job))
+        }
+    }
+
+    /// Reads a row's file and analyses its activity (on a background thread), reporting how much
+    /// is read and stopping when the job is cancelled.
+    static func analyse(_ item: Item, maxHeartRate: Int?, job: BackgroundJob) throws -> WorkoutAnalysis {
+        let workout = try WorkoutReader.read(path: item.url.path) { share in
+            job.report(share)
+            return !job.isCancelled
+        }
+        let activities = WorkoutActivities.split(workout)
+        return WorkoutAnalysis(activities[min(item.activity, activities.count - 1)], maxHeartRate: maxHeartRate)
     }
 
     // MARK: Opening
@@ -266,19 +311,29 @@ public final class WorkoutViewModel: ViewModel {
 
     private func open(_ item: Item) {
         openJob?.cancel()
-        let url = item.url, activity = item.activity, maxHeartRate = self.maxHeartRate
-        opening = Opening(fileName: url.lastPathComponent, progress: 0)
         openProblem = nil
-        openJob = work.start({ job -> WorkoutAnalysis in
-            let workout = try WorkoutReader.read(path: url.path) { share in
-                job.report(share)
-                return !job.isCancelled
-            }
-            let activities = WorkoutActivities.split(workout)
-            return WorkoutAnalysis(activities[min(activity, activities.count - 1)], maxHeartRate: maxHeartRate)
-        }, progress: { [weak self] share in self?.update(.openProgress(share)) },
-           completion: { [weak self] result in self?.update(.opened(item, result)) })
+        if let ready = readAhead, ready.item == item {
+            show(ready.analysis, of: item)
+            notifyChanged()
+            return
+        }
+        let maxHeartRate = self.maxHeartRate
+        opening = Opening(fileName: item.url.lastPathComponent, progress: 0)
+        openJob = work.start({ job -> WorkoutAnalysis in try WorkoutViewModel.analyse(item, maxHeartRate: maxHeartRate, job: job) },
+                             progress: { [weak self] share in self?.update(.openProgress(share)) },
+                             completion: { [weak self] result in self?.update(.opened(item, result)) })
         notifyChanged()
+    }
+
+    /// Makes an analysed row the opened workout, with the map fitted and the cursor at its start.
+    private func show(_ analysis: WorkoutAnalysis, of item: Item) {
+        current = analysis
+        currentFileName = item.url.lastPathComponent
+        currentItem = item
+        zoom = 1; pan = (0, 0); cursor = 0; colouring = .bands
+        mapVersion += 1
+        chartVersion += 1
+        workoutVersion += 1
     }
 
     // MARK: Results
@@ -317,13 +372,7 @@ public final class WorkoutViewModel: ViewModel {
             openJob = nil
             switch result {
             case .success(let analysis):
-                current = analysis
-                currentFileName = item.url.lastPathComponent
-                currentItem = item
-                zoom = 1; pan = (0, 0); cursor = 0; colouring = .bands
-                mapVersion += 1
-                chartVersion += 1
-                workoutVersion += 1
+                show(analysis, of: item)
             case .failure(let error as WorkoutError):
                 openProblem = error.message(localizer)
             case .failure(is CancellationError):
@@ -332,6 +381,10 @@ public final class WorkoutViewModel: ViewModel {
                 openProblem = localizer.t("{file} could not be read.", ["file": item.url.lastPathComponent])
             }
             notifyChanged()
+        case .prepared(let item, let analysis):
+            // Kept only while it is still the chosen row's (nothing on screen changes).
+            guard items.indices.contains(selectedIndex), items[selectedIndex] == item else { return readSelectedAhead() }
+            readAhead = (item, analysis)
         }
     }
 
@@ -347,6 +400,7 @@ public final class WorkoutViewModel: ViewModel {
 
     public func close() {
         current = nil
+        readSelectedAhead()
         notifyChanged()
     }
 
@@ -432,4 +486,6 @@ public enum WorkoutMessage {
     case openProgress(Double)
     /// The workout opened from a row, or why it could not be.
     case opened(WorkoutViewModel.Item, Result<WorkoutAnalysis, Error>)
+    /// The chosen row's workout, read ahead while the list rests on it.
+    case prepared(WorkoutViewModel.Item, WorkoutAnalysis)
 }
