@@ -425,8 +425,17 @@ public final class Shell {
             return StatusText(lines: banner.lines(width: width, maxRows: Shell.maxStatusRows, glyphs: glyphs), style: banner.style)
         }
         guard let status = currentScreen.status(localizer) else { return StatusText() }
-        return StatusText(lines: Banner.wrap(status, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis), links: true)
+        let key = StatusKey(text: status, width: width, ellipsis: glyphs.ellipsis)
+        if key != wrappedStatus.key {
+            wrappedStatus = (key, Banner.wrap(status, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis))
+        }
+        return StatusText(lines: wrappedStatus.lines, links: true)
     }
+
+    /// The screen's status as last wrapped: a frame asks for it twice (before and after the
+    /// screen's layout) and it seldom changes between frames.
+    private struct StatusKey: Equatable { var text: String, width: Int, ellipsis: String }
+    private var wrappedStatus: (key: StatusKey?, lines: [String]) = (nil, [])
 
     private func renderStatus(_ status: StatusText, into surface: Surface, rows: Rect) {
         let right = statusLanguage

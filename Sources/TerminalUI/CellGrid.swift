@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One screen cell: the grapheme drawn there and its style.
 ///
 /// A wide grapheme (CJK, emoji) occupies its cell and the next one; the next one holds an empty
@@ -91,8 +97,14 @@ public struct CellGrid: Equatable, Sendable {
     func changedColumns(inRow y: Int, comparedWith other: CellGrid) -> ClosedRange<Int>? {
         let row = y * width
         let stride = MemoryLayout<PackedCell>.stride
+        let noClusters = clusters.isEmpty && other.clusters.isEmpty
         return cells.withUnsafeBytes { mine in
             other.cells.withUnsafeBytes { theirs in
+                // Without graphemes of several scalars, equal bytes are equal cells: most rows
+                // of a frame are unchanged, and one memcmp says so.
+                if noClusters, memcmp(mine.baseAddress! + row * stride, theirs.baseAddress! + row * stride, width * stride) == 0 {
+                    return nil
+                }
                 // Equal words are the same cell, unless they name a grapheme of several scalars
                 // (an index into each frame's own table): those compare by text.
                 func same(_ x: Int) -> Bool {
@@ -173,26 +185,38 @@ public struct CellGrid: Equatable, Sendable {
     /// Writes `text` when it is all ASCII — most of what is drawn: a cell a byte, controls made
     /// inert, nothing to measure — and returns the next column; nil, writing nothing, otherwise.
     private mutating func writeASCII(_ text: String, x: Int, y: Int, style: Style, end: Int) -> Int? {
-        let styleCode = style.packed
-        let width = self.width, row = y * width
-        return text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
             for byte in bytes where byte >= 0x80 { return nil }
             guard x < end else { return x }
             let stop = min(x + bytes.count, end)
-            cells.withUnsafeMutableBufferPointer { cells in
-                for column in max(0, x)..<max(0, stop) {
-                    let byte = bytes[column - x]
-                    var cell = PackedCell(code: (byte < 0x20 || byte == 0x7F) ? 0xFFFD : UInt32(byte), style: .plain)
-                    cell.styleCode = styleCode
-                    let index = row + column
-                    // As `setPacked`: a wide grapheme cut in half loses its other half.
-                    if cells[index].code == 0, column > 0 { cells[index - 1].code = 0x20 }
-                    if cells[index].code != 0, column + 1 < width, cells[index + 1].code == 0 { cells[index + 1].code = 0x20 }
-                    cells[index] = cell
-                }
-            }
+            putASCII(y: y, columns: x..<stop, style: style) { bytes[$0 - x] }
             return stop
         } ?? nil
+    }
+
+    /// Fills columns `x..<end` of row `y` with one ASCII character (a blank, usually).
+    public mutating func fill(y: Int, x: Int, end: Int, ascii: UInt8, style: Style) {
+        guard y >= 0, y < height, x < end else { return }
+        putASCII(y: y, columns: x..<min(end, width), style: style) { _ in ascii }
+    }
+
+    /// Sets the cells of `columns` in row `y` (clipped to the grid) to the ASCII bytes `byte`
+    /// gives for each column.
+    @inline(__always)
+    private mutating func putASCII(y: Int, columns: Range<Int>, style: Style, _ byte: (Int) -> UInt8) {
+        var cell = PackedCell(code: 0x20, style: style)
+        let width = self.width, row = y * width
+        cells.withUnsafeMutableBufferPointer { cells in
+            for column in max(0, columns.lowerBound)..<max(0, columns.upperBound) {
+                let value = byte(column)
+                cell.code = (value < 0x20 || value == 0x7F) ? 0xFFFD : UInt32(value)
+                let index = row + column
+                // As `setPacked`: a wide grapheme cut in half loses its other half.
+                if cells[index].code == 0, column > 0 { cells[index - 1].code = 0x20 }
+                if cells[index].code != 0, column + 1 < width, cells[index + 1].code == 0 { cells[index + 1].code = 0x20 }
+                cells[index] = cell
+            }
+        }
     }
 
     /// Puts one glyph of display width `w` at `column`; a wide one also gets its continuation

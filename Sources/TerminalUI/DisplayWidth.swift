@@ -45,40 +45,65 @@ public enum DisplayWidth {
         return 1
     }
 
-    /// Punctuation, arrows, box drawing, blocks, geometric shapes and braille that the UI draws
-    /// all the time: one column, never joining (saves Unicode property lookups per cell).
+    /// Punctuation, arrows, mathematical operators (∅ −), box drawing, blocks, geometric shapes
+    /// and braille that the UI draws all the time: one column, never joining (saves Unicode
+    /// property lookups per cell).
     @inline(__always)
     static func isCommonNarrowSymbol(_ value: UInt32) -> Bool {
         switch value {
-        case 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x25FC, 0x2800...0x28FF: return true
+        case 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2200...0x22FF, 0x2500...0x25FC, 0x2800...0x28FF: return true
         default: return false
         }
     }
 
     /// Whether some scalar of `text` may join its neighbour into one grapheme (combining marks,
     /// joiners, variation selectors, emoji modifiers, regional indicators, Hangul jamo, CR LF).
-    /// When not, every scalar is a grapheme and the fast per-scalar paths apply.
+    /// When not, every scalar is a grapheme and the fast per-scalar paths apply. Called for
+    /// every string drawn: it walks the UTF-8 bytes and decodes only scalars from U+0300 up
+    /// (lead bytes ≥ 0xCC), the only ones that can join.
     public static func needsGraphemeBreaking(_ text: String) -> Bool {
-        for byte in text.utf8 where byte >= 0xCC || byte == 0x0D {
-            // Only scalars from U+0300 up (lead bytes ≥ 0xCC) or CR can join; check them exactly.
-            return text.unicodeScalars.contains { scalar in
-                let v = scalar.value
-                if v == 0x0D { return true }
-                if v < 0x300 || isCommonNarrowSymbol(v) { return false }
-                switch v {
-                case 0x0300...0x036F, 0x0483...0x0489, 0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F,
-                     0x0900...0x0DFF, 0x0E31...0x0E4E, 0x1100...0x11FF, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF,
-                     0x200C, 0x200D, 0x20D0...0x20FF, 0xA960...0xA97F, 0xD7B0...0xD7FF, 0xFE00...0xFE0F,
-                     0xFE20...0xFE2F, 0x1F1E6...0x1F1FF, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F, 0xE0100...0xE01EF:
-                    return true
-                default:
-                    return scalar.properties.generalCategory == .nonspacingMark
-                        || scalar.properties.generalCategory == .spacingMark
-                        || scalar.properties.generalCategory == .enclosingMark
+        let answer = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            var i = 0
+            while i < bytes.count {
+                let lead = bytes[i]
+                if lead < 0xCC {
+                    if lead == 0x0D { return true }
+                    i += lead < 0x80 ? 1 : 2
+                    continue
                 }
+                let value: UInt32
+                if lead < 0xE0 {
+                    value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
+                    i += 2
+                } else if lead < 0xF0 {
+                    value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
+                    i += 3
+                } else {
+                    value = UInt32(lead & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6
+                        | UInt32(bytes[i + 3] & 0x3F)
+                    i += 4
+                }
+                if mayJoin(value) { return true }
             }
+            return false
         }
-        return false
+        return answer ?? text.unicodeScalars.contains { $0.value == 0x0D || mayJoin($0.value) }
+    }
+
+    /// Whether a scalar may join its neighbour into one grapheme (see `needsGraphemeBreaking`).
+    static func mayJoin(_ value: UInt32) -> Bool {
+        if value < 0x300 || isCommonNarrowSymbol(value) { return false }
+        switch value {
+        case 0x0300...0x036F, 0x0483...0x0489, 0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F,
+             0x0900...0x0DFF, 0x0E31...0x0E4E, 0x1100...0x11FF, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF,
+             0x200C, 0x200D, 0x20D0...0x20FF, 0xA960...0xA97F, 0xD7B0...0xD7FF, 0xFE00...0xFE0F,
+             0xFE20...0xFE2F, 0x1F1E6...0x1F1FF, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F, 0xE0100...0xE01EF:
+            return true
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return false }
+            let category = scalar.properties.generalCategory
+            return category == .nonspacingMark || category == .spacingMark || category == .enclosingMark
+        }
     }
 
     /// Whether a grapheme must not reach the terminal as is (C0/C1 controls, DEL, escape).

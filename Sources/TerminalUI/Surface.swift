@@ -70,6 +70,10 @@ extension Surface {
 
     /// Fills a rectangle with one character.
     public func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
+        if let ascii = character.asciiValue {
+            for y in rect.y..<rect.maxY { grid.fill(y: y, x: rect.x, end: rect.maxX, ascii: ascii, style: style) }
+            return
+        }
         let line = String(repeating: String(character), count: max(0, rect.width))
         for y in rect.y..<rect.maxY { grid.write(line, x: rect.x, y: y, style: style, limit: rect.maxX) }
     }
