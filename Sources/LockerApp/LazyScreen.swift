@@ -37,8 +37,10 @@ final class LazyScreen: Screen {
     var hasUnsavedChanges: Bool { made?.hasUnsavedChanges ?? false }
     var hasPendingWork: Bool { made?.hasPendingWork ?? false }
     func flushPendingWork() { made?.flushPendingWork() }
-    var needsWarmUp: Bool { made == nil }
-    func warmUp() { _ = screen }
+    var needsWarmUp: Bool { made?.needsWarmUp ?? true }
+    func warmUp() {
+        if let made { made.warmUp() } else { _ = screen }
+    }
     func takeClipboard() -> String? { made?.takeClipboard() }
     var messageExpiry: Date? { made?.messageExpiry }
     func takeStartupProblems() -> [String] { made?.takeStartupProblems() ?? [] }

@@ -51,6 +51,11 @@ public final class RulesScreen: Screen {
 
     public var capturesText: Bool { mode != .reading }
 
+    /// The text is folded for search while keys pause (after each wrap), not at the first
+    /// letter typed in a search.
+    public var needsWarmUp: Bool { !text.isSearchPrepared }
+    public func warmUp() { text.prepareSearch() }
+
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         let rules = viewModel.observe(callback)
         let dive = calculator.viewModel.observe(callback)

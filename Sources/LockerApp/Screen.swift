@@ -48,9 +48,10 @@ public protocol Screen: AnyObject {
     var hasPendingWork: Bool { get }
     /// Saves what is pending.
     func flushPendingWork()
-    /// True while the screen has not built itself yet (see `LazyScreen`).
+    /// True while the screen has work that a key would otherwise wait for: building itself
+    /// (see `LazyScreen`), or preparing what its keys use (the Rules text folded for search).
     var needsWarmUp: Bool { get }
-    /// Builds the screen now (reads its files), so showing it later is only drawing.
+    /// Does that work now, while keys pause, so a key later is only its own change and drawing.
     func warmUp()
     /// Text a key asked to copy (a map link), taken once by the app for the next frame.
     func takeClipboard() -> String?

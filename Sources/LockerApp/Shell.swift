@@ -258,11 +258,12 @@ public final class Shell {
 
     // MARK: Drawing
 
-    /// Builds one tab that has not been shown yet, the ones after the current tab first, so the
-    /// first switch to it is as quick as any other. Returns whether one was built.
+    /// Warms one tab up: the current one first (what its keys will use, such as the Rules text
+    /// folded for search), then the tabs after it not built yet, so the first switch to one is as
+    /// quick as any other. Returns whether one was warmed.
     func warmUpNextScreen() -> Bool {
         let order = Tab.allCases.count
-        for offset in 1..<order {
+        for offset in 0..<order {
             let tab = Tab.allCases[(viewModel.tab.number - 1 + offset) % order]
             if let screen = screens[tab], screen.needsWarmUp {
                 screen.warmUp()

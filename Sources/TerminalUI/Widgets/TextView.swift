@@ -225,7 +225,14 @@ public struct TextViewState: Equatable, Sendable {
         return true
     }
 
-    /// Runs the search on the lines and scrolls to the first hit at or after the top line.
+    /// Whether the lines are folded for search yet (`prepareSearch` does it).
+    public var isSearchPrepared: Bool { folded != nil || lines.isEmpty }
+
+    /// Folds the lines for search now: done while keys pause, so the first letter typed in a
+    /// search does not fold the whole text.
+    public mutating func prepareSearch() { _ = foldedLines() }
+
+    /// The lines folded for search, folded the first time they are needed.
     private mutating func foldedLines() -> [String] {
         if let folded { return folded }
         let made = lines.map { TextMatcher.fold($0.text) }
