@@ -189,27 +189,33 @@ public struct CellGrid: Equatable, Sendable {
             for byte in bytes where byte >= 0x80 { return nil }
             guard x < end else { return x }
             let stop = min(x + bytes.count, end)
-            putASCII(y: y, columns: x..<stop, style: style) { bytes[$0 - x] }
+            putCodes(y: y, columns: x..<stop, style: style) { UInt32(bytes[$0 - x]) }
             return stop
         } ?? nil
     }
 
-    /// Fills columns `x..<end` of row `y` with one ASCII character (a blank, usually).
-    public mutating func fill(y: Int, x: Int, end: Int, ascii: UInt8, style: Style) {
-        guard y >= 0, y < height, x < end else { return }
-        putASCII(y: y, columns: x..<min(end, width), style: style) { _ in ascii }
+    /// Fills columns `x..<end` of row `y` with one character of one column that needs no
+    /// transliteration (a blank, a bar's block): returns false, writing nothing, for any other.
+    @discardableResult
+    public mutating func fill(y: Int, x: Int, end: Int, character: Character, style: Style) -> Bool {
+        let scalars = character.unicodeScalars
+        guard scalars.count == 1, let scalar = scalars.first, !(ASCIIText.isOn && !scalar.isASCII),
+              scalar.value >= 0x20, DisplayWidth.of(scalar: scalar) == 1 else { return false }
+        guard y >= 0, y < height, x < end else { return true }
+        putCodes(y: y, columns: x..<min(end, width), style: style) { _ in scalar.value }
+        return true
     }
 
-    /// Sets the cells of `columns` in row `y` (clipped to the grid) to the ASCII bytes `byte`
-    /// gives for each column.
+    /// Sets the cells of `columns` in row `y` (clipped to the grid) to the one-column scalars
+    /// `code` gives for each column; controls are made inert.
     @inline(__always)
-    private mutating func putASCII(y: Int, columns: Range<Int>, style: Style, _ byte: (Int) -> UInt8) {
+    private mutating func putCodes(y: Int, columns: Range<Int>, style: Style, _ code: (Int) -> UInt32) {
         var cell = PackedCell(code: 0x20, style: style)
         let width = self.width, row = y * width
         cells.withUnsafeMutableBufferPointer { cells in
             for column in max(0, columns.lowerBound)..<max(0, columns.upperBound) {
-                let value = byte(column)
-                cell.code = (value < 0x20 || value == 0x7F) ? 0xFFFD : UInt32(value)
+                let value = code(column)
+                cell.code = (value < 0x20 || (0x7F...0x9F).contains(value)) ? 0xFFFD : value
                 let index = row + column
                 // As `setPacked`: a wide grapheme cut in half loses its other half.
                 if cells[index].code == 0, column > 0 { cells[index - 1].code = 0x20 }

@@ -70,8 +70,10 @@ extension Surface {
 
     /// Fills a rectangle with one character.
     public func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
-        if let ascii = character.asciiValue {
-            for y in rect.y..<rect.maxY { grid.fill(y: y, x: rect.x, end: rect.maxX, ascii: ascii, style: style) }
+        guard rect.height > 0 else { return }
+        // One cell a character when it is one column wide and drawn as it is.
+        if grid.fill(y: rect.y, x: rect.x, end: rect.maxX, character: character, style: style) {
+            for y in (rect.y + 1)..<rect.maxY { grid.fill(y: y, x: rect.x, end: rect.maxX, character: character, style: style) }
             return
         }
         let line = String(repeating: String(character), count: max(0, rect.width))

@@ -113,7 +113,7 @@ extension GradeBook {
     /// α + β·m (each unit average is linear in m, and so is their weighted mean).
     private func need(for block: GradeBlock, leverage withLeverage: Bool, tallies: [UnitTally],
                       positions: [String: Int]) -> (BlockNeed, [CourseLeverage]) {
-        var seen = Set<String>()
+        var seen = Set<String>(minimumCapacity: block.units.count)
         var alpha = 0.0, beta = 0.0, unitWeights = 0.0
         var marked = 0, missing = 0, gradedSum = 0.0, gradedUnitWeights = 0.0
         var perCourse: [(id: String, share: Double)] = []

@@ -124,8 +124,10 @@ public final class GradesViewModel: ViewModel {
         // One pass over the courses: the unit averages and the blocks' needs both read it.
         let tallies = book.tallies()
         var units: [String: Double?] = [:]
+        units.reserveCapacity(book.units.count)
         for (position, unit) in book.units.enumerated() { units[unit.id] = tallies[position].average }
         var blocks: [String: Double?] = [:]
+        blocks.reserveCapacity(book.blocks.count)
         for block in book.blocks {
             // The unit averages just computed, through the index (no linear lookups).
             let average = GradeBook.weightedMean(block.units.lazy.compactMap { id in
@@ -135,6 +137,7 @@ public final class GradesViewModel: ViewModel {
         }
         let outlook = book.outlook(needs: book.needs(leverage: false, tallies: tallies, positions: unitIndex))
         var blockOutlooks: [String: GradeOutlook] = [:]
+        blockOutlooks.reserveCapacity(book.blocks.count)
         for (block, entry) in zip(book.blocks, outlook.blocks) { blockOutlooks[block.id] = entry }
         return Results(units: units, blocks: blocks, blockOutlooks: blockOutlooks, year: outlook.year)
     }

@@ -28,18 +28,23 @@ public struct Slider {
         let markerColumn = marker.map { m in min(width - 1, Int((m / maximum * Double(width)).rounded())) }
         let ungraded = value == nil
         // Three runs at most: filled, empty with the marker inside, written as whole strings.
-        if filled > 0 {
-            surface.write(String(repeating: g.sliderFilled, count: filled), x: rect.x, y: rect.y, style: ungraded ? Style(.muted) : style, clip: rect)
+        /// `count` cells of `glyph` from column `x` of the bar.
+        func run(_ glyph: String, from x: Int, count: Int, style: Style) {
+            guard count > 0 else { return }
+            let cells = Rect(x: rect.x + x, y: rect.y, width: min(count, width - x), height: 1)
+            if glyph.count == 1 { surface.fill(cells, with: glyph.first!, style: style) } else {
+                surface.write(String(repeating: glyph, count: count), x: cells.x, y: rect.y, style: style, clip: rect)
+            }
         }
+        run(g.sliderFilled, from: 0, count: filled, style: ungraded ? Style(.muted) : style)
         guard filled < width else { return }
         let emptyStyle = ungraded ? Style(.muted) : Style(.border)
         if let markerColumn, markerColumn >= filled {
-            let before = markerColumn - filled, after = width - markerColumn - 1
-            if before > 0 { surface.write(String(repeating: g.sliderEmpty, count: before), x: rect.x + filled, y: rect.y, style: emptyStyle, clip: rect) }
+            run(g.sliderEmpty, from: filled, count: markerColumn - filled, style: emptyStyle)
             surface.write(g.sliderMarker, x: rect.x + markerColumn, y: rect.y, style: Style(.muted), clip: rect)
-            if after > 0 { surface.write(String(repeating: g.sliderEmpty, count: after), x: rect.x + markerColumn + 1, y: rect.y, style: emptyStyle, clip: rect) }
+            run(g.sliderEmpty, from: markerColumn + 1, count: width - markerColumn - 1, style: emptyStyle)
         } else {
-            surface.write(String(repeating: g.sliderEmpty, count: width - filled), x: rect.x + filled, y: rect.y, style: emptyStyle, clip: rect)
+            run(g.sliderEmpty, from: filled, count: width - filled, style: emptyStyle)
         }
     }
 }
