@@ -112,6 +112,10 @@ int lk_start(const char *term) {
     leaveok(stdscr, FALSE);
     idlok(stdscr, TRUE);
     scrollok(stdscr, FALSE);
+    /* ncurses looks for typed-ahead input between the lines of every update (a poll of stdin
+     * for each), to stop drawing a frame a slow line would take long to send. Locker's frames
+     * leave in one write, and the next key redraws anyway: the polls only cost time. */
+    typeahead(-1);
     if (has_colors()) {
         start_color();
         use_default_colors();
@@ -303,3 +307,7 @@ void lk_write_raw(const char *bytes, int count) {
 }
 
 void lk_erase(void) { werase(stdscr); }
+
+void lk_clear_to_eol(int y, int x) {
+    if (wmove(stdscr, y, x) != ERR) wclrtoeol(stdscr);
+}

@@ -233,6 +233,16 @@ public final class TerminalSurface: Surface {
             }
             // Start on the left half of a wide grapheme, never on its continuation.
             while first > 0 && grid.packed(row + first).code == 0 { first -= 1 }
+            // A blank tail (plain spaces to the edge) is cleared in one call instead of being
+            // drawn cell by cell: ncurses then sends it as an erase, and a mostly blank frame
+            // (a tab switch to a short page) costs little.
+            var blankFrom = width
+            while blankFrom > first && grid.packed(row + blankFrom - 1) == CellGrid.space { blankFrom -= 1 }
+            if blankFrom <= last {
+                lk_clear_to_eol(Int32(y), Int32(blankFrom))
+                last = blankFrom - 1
+                if last < first { continue }
+            }
             var runStart = first
             var runStyle: UInt16 = 0
             run.removeAll(keepingCapacity: true)

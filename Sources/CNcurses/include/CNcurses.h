@@ -99,5 +99,7 @@ void lk_write_raw(const char *bytes, int count);
 void lk_invalidate(void);
 /** Erase the virtual screen so the next frame is drawn on a blank one. */
 void lk_erase(void);
+/* Blanks row y from column x to its end (default colours, no attributes). */
+void lk_clear_to_eol(int y, int x);
 
 #endif
