@@ -3,6 +3,9 @@
 public struct KeyBinding {
     /// Whether a key triggers this binding.
     public let matches: (Key) -> Bool
+    /// The keys the binding names, when it is for a fixed set (nil for one that takes whatever
+    /// is typed).
+    public private(set) var keys: [Key]?
     /// The keys as written in the help overlay and in KEYS.md ("↑ ↓ PgUp PgDn").
     public let label: String
     /// What the keys do, in the interface language.
@@ -28,6 +31,7 @@ public struct KeyBinding {
     public init(_ keys: [Key], _ label: String, help: String, footer: String? = nil, footerKeys: String? = nil,
                 action: @escaping (Key) -> Bool) {
         self.init(matching: { keys.contains($0) }, label, help: help, footer: footer, footerKeys: footerKeys, action: action)
+        self.keys = keys
     }
 
     /// A binding whose intent always takes the key.
@@ -40,6 +44,7 @@ public struct KeyBinding {
     public init(matching: @escaping (Key) -> Bool, _ label: String, help: String, footer: String? = nil, footerKeys: String? = nil,
                 action: @escaping (Key) -> Bool) {
         self.matches = matching
+        self.keys = nil
         self.label = label
         self.help = help
         self.footer = footer.map { KeyHint(footerKeys ?? label, $0) }
@@ -75,8 +80,9 @@ public struct KeyTable {
         return false
     }
 
-    /// Whether one of the table's bindings is for `key` (whether or not it can act now).
-    public func binds(_ key: Key) -> Bool { bindings.contains { $0.matches(key) } }
+    /// Whether one of the table's bindings names `key` itself (whether or not it can act now):
+    /// a mode that closes with q takes q, a form's line that takes any typed key does not.
+    public func binds(_ key: Key) -> Bool { bindings.contains { $0.keys?.contains(key) ?? false } }
 
     /// Why `key` does nothing now: the reason of the first binding for it that cannot act.
     public func disabledReason(for key: Key) -> String? {

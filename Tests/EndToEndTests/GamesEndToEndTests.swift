@@ -327,7 +327,7 @@ final class GamesCommandLineTests: XCTestCase {
                                         "--note", "red\u{9B}31m \u{202E}gnp.exe", "--json"])
         XCTAssertEqual(tricky.status, 1, tricky.stdout)
         XCTAssertEqual(tricky.stderr.split(separator: "\n").count, 1, tricky.stderr)
-        XCTAssertTrue(tricky.stderr.contains("“note” holds a control character"), tricky.stderr)
+        XCTAssertTrue(tricky.stderr.contains("“Note” holds a control character"), tricky.stderr)
         // …and JSON keeps text stored before that (or written by hand) exact but inert: escaped.
         let sql = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE game SET note=?', (sys.argv[2],)); c.commit()"
         XCTAssertEqual(try runProcess(["python3", "-c", sql, shared.path, "red\u{9B}31m \u{202E}gnp.exe"]).status, 0)

@@ -245,7 +245,7 @@ final class ReliabilityTests: XCTestCase {
         let refused = try runProcess([binary.path, "--data-dir", root.path, "--games-db", shared, "games", "create", "--ground", ground,
                                       "--at", soonLocalTime(days: 20), "--players", "2", "--capacity", "10", "--note", "Note\(evil) bat"], environment: env)
         XCTAssertEqual(refused.status, 1, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("“note” holds a control character"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("“Note” holds a control character"), refused.stderr)
         let created = try runProcess([binary.path, "--data-dir", root.path, "--games-db", shared, "games", "create", "--ground", ground,
                                       "--at", soonLocalTime(days: 20), "--players", "2", "--capacity", "10", "--note", "Note bat"], environment: env)
         XCTAssertEqual(created.status, 0, created.stderr)
