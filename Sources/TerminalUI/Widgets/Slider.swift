@@ -37,6 +37,10 @@ public struct Slider {
             }
         }
         run(g.sliderFilled, from: 0, count: filled, style: ungraded ? Style(.muted) : style)
+        // A mark past the marker (the pass mark) keeps the marker visible inside the bar.
+        if let markerColumn, markerColumn < filled {
+            surface.write(g.sliderMarker, x: rect.x + markerColumn, y: rect.y, style: Style(.muted, [.reverse]), clip: rect)
+        }
         guard filled < width else { return }
         let emptyStyle = ungraded ? Style(.muted) : Style(.border)
         if let markerColumn, markerColumn >= filled {
