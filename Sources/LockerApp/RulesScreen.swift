@@ -90,7 +90,7 @@ public final class RulesScreen: Screen {
     /// The keys of the text and the contents.
     private func textKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "rules", title: l.t("Rules"), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")], "↑ ↓ PgUp PgDn Space",
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")], "↑ ↓ PgUp PgDn Space Home End",
                        help: l.t("Move the reading line; the text scrolls at its edges (or move in the contents)")) { key in
                 if self.focus == .contents && self.showsContents {
                     guard self.contents.handle(key, pageSize: self.contentsHeight) else { return false }
@@ -108,7 +108,7 @@ public final class RulesScreen: Screen {
                 return true
             },
             KeyBinding([.character("/")], "/", help: l.t("Search the whole digest; Enter keeps the search"), footer: l.t("search")) {
-                self.text.search.begin()
+                self.text.beginSearch()
                 self.mode = .searching
             },
             KeyBinding([.character("n"), .character("N")], "n N", help: l.t("Next / previous match")) { key in
@@ -157,7 +157,7 @@ public final class RulesScreen: Screen {
     }
 
     private func searchKeys(_ l: Localizer) -> KeyTable {
-        .searchTyping(id: "rules-search", l, type: { self.text.search.handleTyping($0) }, clear: { self.text.search.clear() },
+        .searchTyping(id: "rules-search", l, type: { self.text.search.handleTyping($0) }, clear: { self.text.cancelSearch(); self.followText() },
                       apply: { self.text.applySearch(height: self.textHeight); self.followText() }, done: { self.mode = .reading })
     }
 
@@ -384,6 +384,13 @@ public final class RulesScreen: Screen {
         let key = "\(width)|\(viewModel.language.rawValue)|\(viewModel.showOfficial)|\(viewModel.official?.importedAt.timeIntervalSince1970 ?? 0)"
         guard key != layoutKey else { return }
         layoutKey = key
+        // Where the reading line is: in which article, how far into it, on which screen row. A
+        // new width, language or text keeps it there; the first layout goes to the article.
+        var anchor: (article: Int, fraction: Double, row: Int)?
+        if let line = text.cursor, let article = articleLines.lastIndex(where: { $0 <= line }) {
+            let end = article + 1 < articleLines.count ? articleLines[article + 1] : text.lines.count
+            anchor = (article, Double(line - articleLines[article]) / Double(max(1, end - articleLines[article])), line - text.offset)
+        }
         var lines: [TextLine] = []
         var starts: [Int] = []
         let missing = context.localizer.t("(not found in the imported rule book)")
@@ -404,10 +411,18 @@ public final class RulesScreen: Screen {
             }
             lines.append(TextLine(""))
         }
+        // The blank line after the last article would only give End an empty line to stop on.
+        if lines.last?.text.isEmpty == true { lines.removeLast() }
         articleLines = starts
-        text.setLines(lines, height: textHeight)
-        if articleLines.indices.contains(viewModel.selectedIndex) {
-            text.scroll(to: articleLines[viewModel.selectedIndex], height: textHeight)
+        if let anchor, starts.indices.contains(anchor.article) {
+            let start = starts[anchor.article], end = anchor.article + 1 < starts.count ? starts[anchor.article + 1] : lines.count
+            let line = start + min(max(0, end - start - 1), Int(anchor.fraction * Double(end - start)))
+            text.setLines(lines, height: textHeight, keeping: (line, anchor.row))
+        } else {
+            text.setLines(lines, height: textHeight)
+            if articleLines.indices.contains(viewModel.selectedIndex) {
+                text.scroll(to: articleLines[viewModel.selectedIndex], height: textHeight)
+            }
         }
     }
 }

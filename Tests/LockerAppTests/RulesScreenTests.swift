@@ -136,6 +136,30 @@ final class RulesScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("22,5 × 3,4 = 76,50"), text)
     }
 
+    /// The reading line stays on what is being read when the width or the language changes,
+    /// and a line the go-to left on the top row moves down without scrolling the text back.
+    func testTheReadingLineKeepsItsPlaceAcrossAResizeAndAJump() {
+        let (screen, localizer) = makeScreen(.en)
+        _ = render(screen, localizer, 80, 24)
+        _ = screen.handle(.character("g"))
+        for c in "8.5.4" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        var surface = render(screen, localizer, 80, 24)
+        XCTAssertTrue(surface.lines[1].hasPrefix("▶8.5.4"), surface.lines[1])
+        _ = screen.handle(.down)
+        surface = render(screen, localizer, 80, 24)
+        XCTAssertTrue(surface.lines[1].hasPrefix(" 8.5.4"), "the text did not move: \(surface.lines[1])")
+        XCTAssertTrue(surface.lines[2].hasPrefix("▶"), surface.lines[2])
+        for _ in 0..<3 { _ = screen.handle(.down) }
+        surface = render(screen, localizer, 80, 24)
+        let read = surface.lines.first { $0.hasPrefix("▶") }.map { String($0.dropFirst().prefix(20)) } ?? ""
+        XCTAssertFalse(read.isEmpty)
+        surface = render(screen, localizer, 120, 40)
+        let after = surface.lines.first { $0.contains("▶") } ?? ""
+        XCTAssertFalse(after.contains("8.5.4 "), "not sent back to the heading: \(after)")
+        XCTAssertTrue(screen.status(localizer)?.hasPrefix("Article 8.5.4") ?? false, screen.status(localizer) ?? "")
+    }
+
     func testNarrowContentsOpenWithT() {
         let (screen, localizer) = makeScreen(.en)
         _ = render(screen, localizer, 80, 21)

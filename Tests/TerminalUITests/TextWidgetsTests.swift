@@ -69,6 +69,34 @@ final class TextWidgetsTests: XCTestCase {
         XCTAssertTrue(surface.lines[row].hasPrefix("▶line 25"), surface.lines[row])
         XCTAssertTrue(surface.lines[(row + 1) % 10].hasPrefix(" line"), "other lines keep the gutter blank")
         XCTAssertEqual(surface.cursor?.position, Point(x: 1, y: row))
+        // A line left on the top row by a jump moves down without pulling the text down.
+        state.scroll(to: 20, height: 10)
+        XCTAssertEqual(state.offset, 20)
+        XCTAssertTrue(state.handle(.down, height: 10))
+        XCTAssertEqual(state.cursor, 21)
+        XCTAssertEqual(state.offset, 20, "moving down never scrolls the text back")
+        // Esc while typing a search puts the text and the line back; so does a query that
+        // finds nothing.
+        state.beginSearch()
+        for c in "line 33" { _ = state.search.handleTyping(.character(c)) }
+        state.applySearch(height: 10)
+        XCTAssertEqual(state.cursor, 32)
+        _ = state.search.handleTyping(.escape)
+        state.cancelSearch()
+        XCTAssertEqual(state.cursor, 21)
+        XCTAssertEqual(state.offset, 20)
+        state.beginSearch()
+        for c in "line 3" { _ = state.search.handleTyping(.character(c)) }
+        state.applySearch(height: 10)
+        XCTAssertEqual(state.cursor, 29, "the first hit from where the search began: line 30")
+        _ = state.search.handleTyping(.character("x"))
+        state.applySearch(height: 10)
+        XCTAssertEqual(state.cursor, 21, "nothing matches: back where the search began")
+        XCTAssertEqual(state.offset, 20)
+        // A re-wrap keeps the line where it asks, on the same screen row.
+        state.setLines((1...80).map { TextLine("row \($0)") }, height: 10, keeping: (line: 50, row: 1))
+        XCTAssertEqual(state.cursor, 50)
+        XCTAssertEqual(state.offset, 49)
         // A text without a reading line scrolls with ↑ ↓ as before.
         var plain = TextViewState()
         plain.setLines((1...40).map { TextLine("line \($0)") }, height: 10)

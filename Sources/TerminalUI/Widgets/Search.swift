@@ -121,9 +121,11 @@ public struct SearchState: Equatable, Sendable {
 
     public init() {}
 
+    /// Starts typing a new query (the field starts empty, as in vim and less; the query in
+    /// force stays until Enter replaces it).
     public mutating func begin() {
         isTyping = true
-        field = TextFieldState(query)
+        field = TextFieldState("")
     }
 
     public enum Event: Equatable { case none, changed, submitted, cancelled }

@@ -158,10 +158,16 @@ public struct TextViewState: Equatable, Sendable {
     /// The reading line, or the top line when the view has none: where "here" is for a search.
     public var currentLine: Int { cursor ?? offset }
 
-    /// Replaces the content (e.g. after a resize re-wraps it), keeping the offset in range.
-    public mutating func setLines(_ newLines: [TextLine], height: Int) {
+    /// Replaces the content (e.g. after a resize re-wraps it), keeping the offset in range;
+    /// `keeping` puts the reading line on a line of the new content, that many rows below the top
+    /// (as far as the text allows), so a re-wrap does not move what is being read.
+    public mutating func setLines(_ newLines: [TextLine], height: Int, keeping anchor: (line: Int, row: Int)? = nil) {
         lines = newLines
         folded = nil
+        if let anchor, cursor != nil {
+            cursor = min(max(0, anchor.line), max(0, lines.count - 1))
+            offset = (cursor ?? 0) - anchor.row
+        }
         clamp(height: height)
         if let cursor { self.cursor = min(max(0, cursor), max(0, lines.count - 1)) }
         if !search.liveQuery.isEmpty { search.update(foldedItems: foldedLines(), from: currentLine) }
@@ -181,13 +187,17 @@ public struct TextViewState: Equatable, Sendable {
     /// Lines kept visible above and below the reading line while it moves.
     private static func margin(height: Int) -> Int { min(2, max(0, (height - 1) / 2)) }
 
-    /// Moves the reading line to `line`, scrolling only as far as it needs to stay in view.
+    /// Moves the reading line to `line`, scrolling only as far as it needs to stay in view, and
+    /// only the way it moves: a line left at the top by a jump does not pull the text down when
+    /// it moves down.
     private mutating func moveCursor(to line: Int, height: Int) {
         let target = min(max(0, line), max(0, lines.count - 1))
+        let from = cursor ?? target
         cursor = target
         let margin = Self.margin(height: height)
-        if target < offset + margin { offset = target - margin }
-        if target > offset + height - 1 - margin { offset = target - (height - 1 - margin) }
+        if target < from && target < offset + margin { offset = target - margin }
+        if target > from && target > offset + height - 1 - margin { offset = target - (height - 1 - margin) }
+        if target < offset || target >= offset + height { offset = target - margin }
         clamp(height: height)
     }
 
@@ -240,11 +250,39 @@ public struct TextViewState: Equatable, Sendable {
         return made
     }
 
-    /// Runs the typed search from here (the reading line, else the top line) and shows its
-    /// first hit.
+    /// Where the text and the reading line were when the search being typed began.
+    private var beforeSearch: Position?
+    private struct Position: Equatable, Sendable { var offset: Int, cursor: Int? }
+
+    /// `/`: starts typing a search from here; `cancelSearch` comes back here.
+    public mutating func beginSearch() {
+        beforeSearch = Position(offset: offset, cursor: cursor)
+        search.begin()
+    }
+
+    /// Esc while typing a search: no search, and the text and the reading line back where they
+    /// were when it began (as vim does).
+    public mutating func cancelSearch() {
+        if let saved = beforeSearch {
+            offset = saved.offset
+            cursor = saved.cursor
+        }
+        beforeSearch = nil
+        search.clear()
+    }
+
+    /// Runs the typed search from where it began (the reading line, else the top line) and shows
+    /// its first hit; when nothing matches, the text goes back to where the search began.
     public mutating func applySearch(height: Int) {
-        search.update(foldedItems: foldedLines(), from: currentLine)
-        if let hit = search.currentHit { reveal(hit, height: height) }
+        let from = beforeSearch.map { $0.cursor ?? $0.offset } ?? currentLine
+        search.update(foldedItems: foldedLines(), from: from)
+        if let hit = search.currentHit {
+            reveal(hit, height: height)
+        } else if let saved = beforeSearch {
+            offset = saved.offset
+            cursor = saved.cursor
+            clamp(height: height)
+        }
     }
 
     /// n / N: next or previous hit, scrolling it into view.
@@ -255,7 +293,9 @@ public struct TextViewState: Equatable, Sendable {
     /// Scrolls a hit into view (a third down from the top when it was out of view); the reading
     /// line goes to it.
     private mutating func reveal(_ line: Int, height: Int) {
-        if line < offset || line >= offset + height { scroll(to: line - height / 3, height: height) }
+        // With a reading line, a hit within its margin of an edge is brought in too.
+        let margin = cursor == nil ? 0 : Self.margin(height: height)
+        if line < offset + margin || line > offset + height - 1 - margin { scroll(to: line - height / 3, height: height) }
         if cursor != nil { cursor = min(max(0, line), max(0, lines.count - 1)) }
     }
 
