@@ -71,6 +71,17 @@ final class ListAndSearchTests: XCTestCase {
         XCTAssertEqual(search.query, "")
     }
 
+    /// On an ASCII terminal a search finds what is drawn ("4½" is drawn "4 1/2") and highlights
+    /// where it is drawn.
+    func testOnAnASCIITerminalASearchFindsWhatTheScreenShows() {
+        ASCIIText.isOn = true
+        defer { ASCIIText.isOn = false }
+        XCTAssertTrue(TextMatcher.matches("9 for 4½. Above", query: "1/2"))
+        XCTAssertTrue(TextMatcher.matches("9 for 4½. Above", query: "½"))
+        XCTAssertEqual(TextMatcher.columnRanges(of: "1/2", in: "9 for 4½. Above"), [8..<11])
+        XCTAssertEqual(ASCIIText.transliterate("9 for 4½. Above").dropFirst(8).prefix(3), "1/2")
+    }
+
     func testMatcherIgnoresCaseAndAccents() {
         XCTAssertTrue(TextMatcher.matches("Pénalités", query: "penalites"))
         XCTAssertTrue(TextMatcher.matches("ÁRBITRO", query: "arbitro"))

@@ -7,7 +7,10 @@ import Darwin
 /// Case- and accent-insensitive matching shared by every `/` search.
 public enum TextMatcher {
     /// A form of `text` for comparison: lowercased, accents removed ("Pénalité" → "penalite").
+    /// On an ASCII terminal it is the text as drawn ("4½" → "4 1/2"), so a search finds what the
+    /// screen shows.
     public static func fold(_ text: String) -> String {
+        let text = ASCIIText.isOn ? ASCIIText.transliterate(text) : text
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             // Most lines are ASCII: lowercase the bytes, no Unicode tables.
             return text.lowercased()
@@ -57,8 +60,10 @@ public enum TextMatcher {
         return q.isEmpty ? false : folded(fold(text), contains: q)
     }
 
-    /// Column ranges (in display columns) of every occurrence of `query` in `line`.
+    /// Column ranges (in display columns) of every occurrence of `query` in `line` (on an ASCII
+    /// terminal, in the line as drawn).
     public static func columnRanges(of query: String, in line: String) -> [Range<Int>] {
+        let line = ASCIIText.isOn ? ASCIIText.transliterate(line) : line
         if line.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             // Printable ASCII: one byte is one column, and folding is lowercasing.
             let q = Array(fold(query).utf8)
