@@ -69,6 +69,7 @@ final class TextWidgetsTests: XCTestCase {
         XCTAssertTrue(surface.lines[row].hasPrefix("▶line 25"), surface.lines[row])
         XCTAssertTrue(surface.lines[(row + 1) % 10].hasPrefix(" line"), "other lines keep the gutter blank")
         XCTAssertEqual(surface.cursor?.position, Point(x: 1, y: row))
+        XCTAssertTrue(surface.style(x: 1, y: row).attributes.contains(.reverse), "the current hit stands out without colour too")
         // A line left on the top row by a jump moves down without pulling the text down.
         state.scroll(to: 20, height: 10)
         XCTAssertEqual(state.offset, 20)

@@ -325,13 +325,15 @@ public struct TextView {
             let line = state.lines[index]
             surface.write(line.text, x: content.x, y: content.y + row, style: line.style, clip: content)
             if !query.isEmpty && hitLines.contains(index) {
+                // The current hit is also reversed: without colour, hits are already bold and
+                // underlined, and it must still stand out.
                 let current = state.search.currentHit == index
                 for range in TextMatcher.columnRanges(of: query, in: line.text) {
                     let start = content.x + range.lowerBound
                     let width = min(range.count, content.maxX - start)
                     guard width > 0 else { continue }
                     surface.highlight(x: start, y: content.y + row, width: width,
-                                      style: Style(.match, current ? [.bold, .underline] : []))
+                                      style: Style(.match, current ? [.bold, .underline, .reverse] : []))
                 }
             }
         }
