@@ -166,7 +166,9 @@ public final class RulesScreen: Screen {
         KeyTable(id: "rules-goto", title: l.t("Go to article:"), [
             KeyBinding([.enter], "Enter", help: l.t("go to"), footer: l.t("go to")) {
                 guard case .goingTo(let field) = self.mode else { return }
-                let number = field.text
+                // "8.5.4." is 8.5.4, as a rule book writes it at the end of a sentence.
+                var number = field.text
+                while number.hasSuffix(".") { number.removeLast() }
                 self.mode = .reading
                 if !number.isEmpty && !self.viewModel.open(number) {
                     self.message = self.viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])

@@ -107,6 +107,11 @@ final class RulesScreenTests: XCTestCase {
         XCTAssertEqual(screen.status(localizer), "There is no article 42.1 in the digest.")
         _ = screen.handle(.character("o"))
         XCTAssertEqual(screen.status(localizer), "No official text imported yet. Run: locker rules import FILE.pdf")
+        // A number ending with a full stop, as written in a sentence, is the article.
+        _ = screen.handle(.character("g"))
+        for c in "8.5.4." { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.viewModel.selected?.number, "8.5.4")
     }
 
     func testCorruptOfficialTextIsReported() throws {
