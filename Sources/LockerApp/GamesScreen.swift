@@ -291,7 +291,7 @@ public final class GamesScreen: Screen {
     private func detailKeys(_ l: Localizer) -> KeyTable {
         let closing: [Key] = [.escape, .enter, .character("q")]
         // Details whose game has gone close at any key.
-        let close = KeyBinding(matching: { closing.contains($0) || self.detailGame == nil }, "Esc Enter q", help: l.t("Back to the list"),
+        let close = KeyBinding(matching: { closing.contains($0) || self.detailGame == nil }, names: closing, "Esc Enter q", help: l.t("Back to the list"),
                                footer: l.t("close"), footerKeys: "Esc") { _ in
             self.mode = .list
             return true
@@ -790,7 +790,7 @@ extension KeyTable {
 extension KeyBinding {
     /// The same binding, not shown in the footer.
     fileprivate var withoutFooter: KeyBinding {
-        var binding = KeyBinding(matching: matches, label, help: help, action: action)
+        var binding = KeyBinding(matching: matches, names: keys, label, help: help, action: action)
         binding.disabledReason = disabledReason
         return binding
     }

@@ -14,8 +14,9 @@ extension KeyTable {
             .described("y", help: yesHelp, footer: yesFooter),
             .described("n Esc", help: noHelp, footer: noFooter),
             .described("← → Tab Enter", help: l.t("Switch between the buttons; Enter presses the lit one"), footer: l.t("choose"), footerKeys: "←→"),
-            // The question answers every key (the lines above only name them).
-            KeyBinding(matching: { _ in true }, "", help: "") { key in
+            // The question answers every key (the lines above only name them); q too, so a q
+            // meant for the question never quits the app from under it.
+            KeyBinding(matching: { _ in true }, names: [.character("q")], "", help: "") { key in
                 guard var open = dialog() else { return false }
                 if let answered = open.handle(key) { answer(answered) } else { store(open) }
                 return true

@@ -90,7 +90,7 @@ public final class WorkoutScreen: Screen {
         let cancel = KeyBinding([.escape], "Esc", help: l.t("While a workout opens: stop opening it"), footer: l.t("cancel")) {
             self.viewModel.cancelOpening()
         }
-        let quietList = listBindings(l).map { KeyBinding(matching: $0.matches, $0.label, help: $0.help, action: $0.action) }
+        let quietList = listBindings(l).map { KeyBinding(matching: $0.matches, names: $0.keys, $0.label, help: $0.help, action: $0.action) }
         return KeyTable(id: "workout-opening", title: l.t("Opening a workout"), [cancel] + quietList)
     }
 

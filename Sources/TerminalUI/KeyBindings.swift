@@ -40,11 +40,13 @@ public struct KeyBinding {
         self.init(keys, label, help: help, footer: footer, footerKeys: footerKeys) { _ in perform(); return true }
     }
 
-    /// A binding for keys no list can name (any printable character, any digit).
-    public init(matching: @escaping (Key) -> Bool, _ label: String, help: String, footer: String? = nil, footerKeys: String? = nil,
-                action: @escaping (Key) -> Bool) {
+    /// A binding for keys no list can name (any printable character, any digit). `names` are
+    /// the keys it stands for besides (a box's closing keys, that also take any key once its
+    /// content is gone): those count as the mode's own, as a fixed set's do.
+    public init(matching: @escaping (Key) -> Bool, names: [Key]? = nil, _ label: String, help: String, footer: String? = nil,
+                footerKeys: String? = nil, action: @escaping (Key) -> Bool) {
         self.matches = matching
-        self.keys = nil
+        self.keys = names
         self.label = label
         self.help = help
         self.footer = footer.map { KeyHint(footerKeys ?? label, $0) }
