@@ -103,8 +103,6 @@ public final class GamesScreen: Screen {
                 mode = .awaitingServer
             } else if case .account(let form, let sent) = mode {
                 if let sent, let refused = refusal(of: sent) {
-                    form.state.set(.text(GamesForms.password()), row: GamesForms.AccountRow.password)
-                    form.state.set(.text(GamesForms.password()), row: GamesForms.AccountRow.confirmation)
                     form.state.focus(row: GamesForms.accountRow(for: refused))
                     mode = .account(form, sent: nil)
                 }

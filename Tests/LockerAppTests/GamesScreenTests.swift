@@ -23,7 +23,12 @@ private final class CannedGamesClient: GamesClient, @unchecked Sendable {
     let ground = GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: "3977",
                                approximate: false, distanceMeters: 2420, timeZone: "Australia/Melbourne")
     func whoAmI() throws -> String? { user }
-    func signUp(name: String, password: String) throws -> String { user = name; return name }
+    /// A refusal the next sign-up or log-in gets from the store.
+    var accountRefusal: GamesError?
+    func signUp(name: String, password: String) throws -> String {
+        if let accountRefusal { throw accountRefusal }
+        user = name; return name
+    }
     func login(name: String, password: String) throws -> String { user = name; return name }
     private(set) var loggedOut = false
     func logout() throws { user = nil; loggedOut = true }
@@ -49,6 +54,33 @@ final class GamesScreenTests: XCTestCase {
         screen.layout(surface.bounds, context: context)
         screen.render(into: surface, rect: surface.bounds, context: context)
         return surface
+    }
+
+    /// A sign-up the store refuses (issue 26, item 3) keeps the form with every value typed,
+    /// both passwords included, and puts the focus on the field at fault with the reason.
+    func testARefusedSignUpKeepsEveryValueAndFocusesTheName() throws {
+        let client = CannedGamesClient()
+        client.accountRefusal = .usernameTaken
+        let work = BackgroundWork()
+        let games = GamesViewModel(localizer: .english, client: client, work: work)
+        let screen = GamesScreen(viewModel: games, exportDirectory: "/tmp")
+        games.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        _ = screen.handle(.right)   // sign up
+        _ = screen.handle(.tab)
+        for c in "sam" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.tab)
+        for c in "secret-123" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.tab)
+        for c in "secret-123" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        XCTAssertTrue(work.waitUntilIdle())
+        let text = render(screen, 80, 21).text
+        let bullets = String(repeating: "•", count: 10)
+        XCTAssertTrue(text.contains("sign up"), text)
+        XCTAssertTrue(text.contains("▶Username") && text.contains("sam"), text)
+        XCTAssertEqual(text.components(separatedBy: bullets).count - 1, 2, "both passwords are kept:\n\(text)")
+        XCTAssertNotNil(games.message, "the reason is said")
     }
 
     func testLoggedOutFormThenUpcomingWithTheReminder() throws {
