@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 
 /// The bundled diving files a start may show at once — the penalty table (Penalties and Quiz),
@@ -12,12 +13,18 @@ public final class DivingFiles: Sendable {
     public let digestLanguage: Language
     public let digest: Prefetch<Result<RulesDigest, DataFileError>>
 
-    /// Starts decoding the files of `directory` (the bundled `Data/diving`).
+    /// Starts decoding the files of `directory` (the bundled `Data/diving`): the digest on one
+    /// queue, the penalty table then the question bank (which Quiz needs both of) on another, so
+    /// Rules never waits for the Quiz files nor Quiz for the digest. Both queues run at utility
+    /// priority: on two cores, three threads above the UI thread's priority slowed its command
+    /// line parsing more than the early decoding saved (docs/PERFORMANCE.md, "First frame").
     public init(directory: URL, language: Language) {
-        penalties = Prefetch { PenaltyBook.loaded(from: directory.appendingPathComponent("penalties.json")) }
-        questions = Prefetch { QuestionBank.loaded(from: directory.appendingPathComponent("questions.json")) }
+        let rules = DispatchQueue(label: "locker.diving-files.rules", qos: .utility)
+        let quiz = DispatchQueue(label: "locker.diving-files.quiz", qos: .utility)
         digestLanguage = language
-        digest = Prefetch { RulesDigest.loaded(from: directory.appendingPathComponent("digest/\(language.rawValue).md")) }
+        digest = Prefetch(on: rules) { RulesDigest.loaded(from: directory.appendingPathComponent("digest/\(language.rawValue).md")) }
+        penalties = Prefetch(on: quiz) { PenaltyBook.loaded(from: directory.appendingPathComponent("penalties.json")) }
+        questions = Prefetch(on: quiz) { QuestionBank.loaded(from: directory.appendingPathComponent("questions.json")) }
     }
 }
 

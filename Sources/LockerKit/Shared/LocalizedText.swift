@@ -9,8 +9,27 @@ public struct LocalizedText: Codable, Equatable, Sendable {
         self.texts = Dictionary(uniqueKeysWithValues: texts.map { ($0.key.rawValue, $0.value) })
     }
 
+    /// Reads the object's texts in the interface languages (other keys are not read). A keyed
+    /// container of the four languages, because decoding a `[String: String]` takes the JSON
+    /// decoder's generic dictionary path, which made the question bank several times slower to
+    /// decode at start (docs/PERFORMANCE.md, "First frame").
     public init(from decoder: Decoder) throws {
-        texts = try decoder.singleValueContainer().decode([String: String].self)
+        let container = try decoder.container(keyedBy: LanguageKey.self)
+        var texts: [String: String] = [:]
+        for language in Language.allCases {
+            if let text = try container.decodeIfPresent(String.self, forKey: LanguageKey(language)) {
+                texts[language.rawValue] = text
+            }
+        }
+        self.texts = texts
+    }
+
+    private struct LanguageKey: CodingKey {
+        let stringValue: String
+        init(_ language: Language) { stringValue = language.rawValue }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 
     public func encode(to encoder: Encoder) throws {

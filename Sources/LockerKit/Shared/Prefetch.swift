@@ -12,8 +12,9 @@ public final class Prefetch<Value: Sendable>: @unchecked Sendable {
     /// Reader's side only: whether `ready` was already waited for.
     private var taken = false
 
-    public init(_ make: @escaping @Sendable () -> Value) {
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+    /// Starts `make` on `queue` (by default any core free).
+    public init(on queue: DispatchQueue = .global(qos: .userInitiated), _ make: @escaping @Sendable () -> Value) {
+        queue.async { [self] in
             result = make()
             ready.signal()
         }
