@@ -10,7 +10,7 @@ final class FakeGamesClient: GamesClient, @unchecked Sendable {
     var refuse: GamesError?
     /// Called with each change the live feed would bring.
     var feed: (@Sendable (GamesFeedEvent) -> Void)?
-    var watcher: (@Sendable (GamesChange) -> Void)? { feed.map { feed in { feed(.change($0)) } } }
+    var watcher: (@Sendable (GamesChange) -> Void)? { feed.map { feed in { @Sendable change in feed(.change(change)) } } }
 
     func check() throws { if let refuse { throw refuse } }
     func whoAmI() throws -> String? { user }
