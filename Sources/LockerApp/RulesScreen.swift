@@ -381,6 +381,11 @@ public final class RulesScreen: Screen {
         }
     }
 
+    /// The wrapped lines of article `index`, given where each article starts.
+    private static func lines(of index: Int, starts: [Int], total: Int) -> Range<Int> {
+        starts[index]..<(index + 1 < starts.count ? starts[index + 1] : total)
+    }
+
     /// Wraps the document for `width` once per width, language and mode.
     private func wrap(_ digest: RulesDigest, width: Int, context: RenderContext) {
         let key = "\(width)|\(viewModel.language.rawValue)|\(viewModel.showOfficial)|\(viewModel.official?.importedAt.timeIntervalSince1970 ?? 0)"
@@ -390,8 +395,8 @@ public final class RulesScreen: Screen {
         // new width, language or text keeps it there; the first layout goes to the article.
         var anchor: (article: Int, fraction: Double, row: Int)?
         if let line = text.cursor, let article = articleLines.lastIndex(where: { $0 <= line }) {
-            let end = article + 1 < articleLines.count ? articleLines[article + 1] : text.lines.count
-            anchor = (article, Double(line - articleLines[article]) / Double(max(1, end - articleLines[article])), line - text.offset)
+            let lines = Self.lines(of: article, starts: articleLines, total: text.lines.count)
+            anchor = (article, Double(line - lines.lowerBound) / Double(max(1, lines.count)), line - text.offset)
         }
         var lines: [TextLine] = []
         var starts: [Int] = []
@@ -417,8 +422,8 @@ public final class RulesScreen: Screen {
         if lines.last?.text.isEmpty == true { lines.removeLast() }
         articleLines = starts
         if let anchor, starts.indices.contains(anchor.article) {
-            let start = starts[anchor.article], end = anchor.article + 1 < starts.count ? starts[anchor.article + 1] : lines.count
-            let line = start + min(max(0, end - start - 1), Int(anchor.fraction * Double(end - start)))
+            let article = Self.lines(of: anchor.article, starts: starts, total: lines.count)
+            let line = article.lowerBound + min(max(0, article.count - 1), Int(anchor.fraction * Double(article.count)))
             text.setLines(lines, height: textHeight, keeping: (line, anchor.row))
         } else {
             text.setLines(lines, height: textHeight)

@@ -5,6 +5,13 @@ import XCTest
 @testable import LockerApp
 
 final class RulesScreenTests: XCTestCase {
+    /// `g`, the article number, Enter: as a reader goes to an article.
+    func goTo(_ number: String, on screen: RulesScreen) {
+        _ = screen.handle(.character("g"))
+        for c in number { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+    }
+
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func makeScreen(_ language: Language) -> (RulesScreen, Localizer) {
@@ -26,9 +33,7 @@ final class RulesScreenTests: XCTestCase {
         for language in [Language.en, .fr] {
             let (screen, localizer) = makeScreen(language)
             _ = render(screen, localizer, 80, 21)
-            _ = screen.handle(.character("g"))
-            for c in "8.5.4" { _ = screen.handle(.character(c)) }
-            _ = screen.handle(.enter)
+            goTo("8.5.4", on: screen)
             assertGolden(render(screen, localizer, 80, 21), "rules-\(language.rawValue)-80x24")
             assertGolden(render(screen, localizer, 120, 37), "rules-\(language.rawValue)-120x40")
         }
@@ -101,16 +106,12 @@ final class RulesScreenTests: XCTestCase {
     func testGoToUnknownArticleSaysSo() {
         let (screen, localizer) = makeScreen(.en)
         _ = render(screen, localizer, 80, 21)
-        _ = screen.handle(.character("g"))
-        for c in "42.1" { _ = screen.handle(.character(c)) }
-        _ = screen.handle(.enter)
+        goTo("42.1", on: screen)
         XCTAssertEqual(screen.status(localizer), "There is no article 42.1 in the digest.")
         _ = screen.handle(.character("o"))
         XCTAssertEqual(screen.status(localizer), "No official text imported yet. Run: locker rules import FILE.pdf")
         // A number ending with a full stop, as written in a sentence, is the article.
-        _ = screen.handle(.character("g"))
-        for c in "8.5.4." { _ = screen.handle(.character(c)) }
-        _ = screen.handle(.enter)
+        goTo("8.5.4.", on: screen)
         XCTAssertEqual(screen.viewModel.selected?.number, "8.5.4")
     }
 
@@ -146,9 +147,7 @@ final class RulesScreenTests: XCTestCase {
     func testTheReadingLineKeepsItsPlaceAcrossAResizeAndAJump() {
         let (screen, localizer) = makeScreen(.en)
         _ = render(screen, localizer, 80, 24)
-        _ = screen.handle(.character("g"))
-        for c in "8.5.4" { _ = screen.handle(.character(c)) }
-        _ = screen.handle(.enter)
+        goTo("8.5.4", on: screen)
         var surface = render(screen, localizer, 80, 24)
         XCTAssertTrue(surface.lines[1].hasPrefix("▶8.5.4"), surface.lines[1])
         _ = screen.handle(.down)

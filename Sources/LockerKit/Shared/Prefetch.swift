@@ -12,8 +12,8 @@ public final class Prefetch<Value: Sendable>: @unchecked Sendable {
     /// Reader's side only: whether `ready` was already waited for.
     private var taken = false
 
-    /// Starts `make` on `queue` (by default any core free).
-    public init(on queue: DispatchQueue = .global(qos: .userInitiated), _ make: @escaping @Sendable () -> Value) {
+    /// Starts `make` on `queue` (its priority matters: see `DivingFiles`).
+    public init(on queue: DispatchQueue, _ make: @escaping @Sendable () -> Value) {
         queue.async { [self] in
             result = make()
             ready.signal()

@@ -263,12 +263,16 @@ public struct TextViewState: Equatable, Sendable {
     /// Esc while typing a search: no search, and the text and the reading line back where they
     /// were when it began (as vim does).
     public mutating func cancelSearch() {
-        if let saved = beforeSearch {
-            offset = saved.offset
-            cursor = saved.cursor
-        }
+        returnToSearchStart()
         beforeSearch = nil
         search.clear()
+    }
+
+    /// Puts the text and the reading line back where the search being typed began.
+    private mutating func returnToSearchStart() {
+        guard let saved = beforeSearch else { return }
+        offset = saved.offset
+        cursor = saved.cursor
     }
 
     /// Runs the typed search from where it began (the reading line, else the top line) and shows
@@ -278,9 +282,8 @@ public struct TextViewState: Equatable, Sendable {
         search.update(foldedItems: foldedLines(), from: from)
         if let hit = search.currentHit {
             reveal(hit, height: height)
-        } else if let saved = beforeSearch {
-            offset = saved.offset
-            cursor = saved.cursor
+        } else {
+            returnToSearchStart()
             clamp(height: height)
         }
     }
