@@ -12,9 +12,13 @@ import Foundation
 /// for `gapPatience` belonged to a transaction that rolled back and is given up.
 final class ChangeFeed: @unchecked Sendable {
     private let database: GamesDatabase
+    /// Guards the subscribers, the reader's state, `floor` and `delivered`. Nothing is yielded,
+    /// finished or cancelled while it is held: a stream's termination handler takes it, and
+    /// that handler runs inside the task runtime's own lock of the consumer being cancelled,
+    /// which a yield to that consumer needs too (docs/RELIABILITY.md, "Live feeds").
     private let lock = NSLock()
     private var subscribers: [UUID: Subscriber] = [:]
-    private var reader: Task<Void, Never>?
+    private var readerRunning = false
     /// Every change at or below it has been delivered (or given up).
     private var floor: Int64 = 0
     /// Changes above `floor` already delivered, with when they were first seen.
@@ -23,22 +27,43 @@ final class ChangeFeed: @unchecked Sendable {
 
     /// One consumer. While it catches up on what it missed, live changes wait in `held`, so
     /// nothing committed meanwhile falls between the catch-up read and the live feed, and
-    /// nothing arrives out of order.
-    private final class Subscriber {
-        let continuation: AsyncThrowingStream<GamesChange, Error>.Continuation
-        var catchingUp: Bool
-        var held: [GamesChange] = []
+    /// nothing arrives out of order. Its own lock orders its yields; the feed's lock is never
+    /// held while it is taken.
+    private final class Subscriber: @unchecked Sendable {
+        private let continuation: AsyncThrowingStream<GamesChange, Error>.Continuation
+        private let lock = NSLock()
+        private var catchingUp: Bool
+        private var held: [GamesChange] = []
         /// Sequences above the feed's floor that the catch-up already gave.
-        var given: Set<Int64> = []
+        private var given: Set<Int64> = []
 
         init(_ continuation: AsyncThrowingStream<GamesChange, Error>.Continuation, catchingUp: Bool) {
             self.continuation = continuation
             self.catchingUp = catchingUp
         }
 
-        func deliver(_ change: GamesChange) {
-            if catchingUp { held.append(change) } else if !given.contains(change.sequence) { continuation.yield(change) }
+        func deliver(_ changes: [GamesChange]) {
+            lock.withLock {
+                for change in changes {
+                    if catchingUp { held.append(change) } else if !given.contains(change.sequence) { continuation.yield(change) }
+                }
+            }
         }
+
+        /// Ends the catch-up: `first` (what was missed, or one reload), then what was held
+        /// beyond `after`; `given` are the sequences above the feed's floor that this covered.
+        func caughtUp(first: [GamesChange], given: Set<Int64>, after sequence: Int64) {
+            lock.withLock {
+                for change in first { continuation.yield(change) }
+                self.given = given
+                catchingUp = false
+                let held = self.held
+                self.held = []
+                for change in held where change.sequence > sequence && !given.contains(change.sequence) { continuation.yield(change) }
+            }
+        }
+
+        func fail(_ error: Error) { continuation.finish(throwing: error) }
     }
 
     init(database: GamesDatabase) { self.database = database }
@@ -48,84 +73,76 @@ final class ChangeFeed: @unchecked Sendable {
     func subscribe(after sequence: Int64?) -> AsyncThrowingStream<GamesChange, Error> {
         let id = UUID()
         return AsyncThrowingStream(bufferingPolicy: .unbounded) { continuation in
+            let subscriber = Subscriber(continuation, catchingUp: sequence != nil)
             continuation.onTermination = { [weak self] _ in self?.remove(id) }
             Task {
                 do {
-                    _ = try await self.startReader()
-                    // Joins the live feed first (holding what it hears), and notes how far the
-                    // feed has delivered at that moment: the catch-up reads up to there.
-                    let known = self.lock.withLock { () -> Int64 in
-                        self.subscribers[id] = Subscriber(continuation, catchingUp: sequence != nil)
-                        return max(self.floor, self.delivered.keys.max() ?? 0)
-                    }
+                    // Joins the live feed first (holding what it hears), then makes sure the
+                    // reader runs and notes how far it has delivered: the catch-up reads up to there.
+                    self.lock.withLock { self.subscribers[id] = subscriber }
+                    let known = try await self.startReader()
                     guard let sequence else { return }
                     var missed: [GamesChange] = []
                     if sequence < known {
                         missed = try await self.read(after: sequence, through: known, limit: GamesChange.catchUpLimit + 1)
                     }
-                    self.lock.withLock {
-                        guard let subscriber = self.subscribers[id] else { return }
-                        if missed.count > GamesChange.catchUpLimit {
-                            continuation.yield(.reload(at: known))
-                            let from = max(sequence, self.floor) + 1
-                            subscriber.given = from <= known ? Set(from...known) : []
-                        } else {
-                            for change in missed { continuation.yield(change) }
-                            subscriber.given = Set(missed.map(\.sequence).filter { $0 > self.floor })
-                        }
-                        subscriber.catchingUp = false
-                        for change in subscriber.held where change.sequence > sequence { subscriber.deliver(change) }
-                        subscriber.held = []
+                    let floor = self.lock.withLock { self.floor }
+                    if missed.count > GamesChange.catchUpLimit {
+                        let from = max(sequence, floor) + 1
+                        subscriber.caughtUp(first: [.reload(at: known)], given: from <= known ? Set(from...known) : [], after: sequence)
+                    } else {
+                        subscriber.caughtUp(first: missed, given: Set(missed.map(\.sequence)), after: sequence)
                     }
                 } catch {
-                    continuation.finish(throwing: error)
+                    subscriber.fail(error)
                 }
             }
         }
     }
 
+    /// Forgets a consumer that stopped. Called from its stream's termination handler, so it
+    /// only takes the lock for the dictionary: the reader notices an empty feed by itself.
     private func remove(_ id: UUID) {
-        let stop: Task<Void, Never>? = lock.withLock {
-            subscribers[id] = nil
-            guard subscribers.isEmpty, let reader else { return nil }
-            self.reader = nil
-            return reader
-        }
-        stop?.cancel()
+        let gone = lock.withLock { subscribers.removeValue(forKey: id) }
+        _ = gone   // released here, outside the lock
     }
 
-    /// Starts the reader when it is not running; returns the sequence it is at.
+    /// Starts the reader when it is not running; returns how far the feed has delivered.
     private func startReader() async throws -> Int64 {
-        if let position = lock.withLock({ () -> Int64? in reader != nil ? floor : nil }) { return position }
+        if let position = lock.withLock({ () -> Int64? in readerRunning ? max(floor, delivered.keys.max() ?? 0) : nil }) { return position }
         let start = try await database.read { db in
             try await db.one("SELECT max(sequence) AS last FROM gamesChange", [])?.int("last") ?? 0
         }
-        return lock.withLock {
-            if reader != nil { return floor }
+        let begin = lock.withLock { () -> Bool in
+            guard !readerRunning else { return false }
+            readerRunning = true
             floor = start
             delivered = [:]
-            reader = Task { [weak self] in await self?.follow() }
-            return start
+            return true
         }
+        if begin { Task { await self.follow() } }
+        return lock.withLock { max(floor, delivered.keys.max() ?? 0) }
     }
 
+    /// The reader: after each signal from the store, everything past the floor, page by page
+    /// (a burst bigger than a page is not left waiting for the next signal), handed to every
+    /// subscriber outside the lock. It stops by itself at a signal that finds no subscriber.
     private func follow() async {
         for await _ in database.changeSignals() {
-            if Task.isCancelled { return }
-            // Everything past the floor, page by page, so a burst bigger than a page is not
-            // left waiting for the next signal.
-            while !Task.isCancelled {
-                let after = lock.withLock { floor }
-                guard let changes = try? await read(after: after, through: nil, limit: GamesChange.catchUpLimit) else { break }
-                let fresh = lock.withLock {
-                    let fresh = advance(with: changes, now: Date())
-                    for change in fresh { for subscriber in subscribers.values { subscriber.deliver(change) } }
-                    return fresh
+            while true {
+                let after: Int64? = lock.withLock {
+                    guard !subscribers.isEmpty else { readerRunning = false; return nil }
+                    return floor
                 }
+                guard let after else { return }
+                guard let changes = try? await read(after: after, through: nil, limit: GamesChange.catchUpLimit) else { break }
+                let (fresh, audience) = lock.withLock { (advance(with: changes, now: Date()), Array(subscribers.values)) }
+                if !fresh.isEmpty { for subscriber in audience { subscriber.deliver(fresh) } }
                 // A full page with nothing new sits behind a gap: wait for the next signal.
                 if changes.count < GamesChange.catchUpLimit || fresh.isEmpty { break }
             }
         }
+        lock.withLock { readerRunning = false }
     }
 
     /// Marks `changes` delivered, moves `floor` over every sequence that is no longer a gap, and
