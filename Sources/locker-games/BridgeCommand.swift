@@ -136,8 +136,11 @@ final class Bridge: @unchecked Sendable {
         case .whoami:
             return GamesBridgeReply(id: r.id, account: try await api.account(token: try requireToken()).name)
         case .signup, .login:
-            let credentials = Credentials(name: try required(r.name, "name"), password: try required(r.password, "password"))
+            let name = try required(r.name, "name")
+            let credentials = Credentials(name: name, password: try required(r.password, "password"),
+                                          device: connection.session.device(for: name))
             let session = r.call == .signup ? try await api.signUp(credentials) : try await api.login(credentials)
+            connection.session.rememberDevice(session.device, for: name)
             do { try connection.session.write(session.token) } catch {
                 throw GamesError.database(StorageError.explain(error, localizer))
             }

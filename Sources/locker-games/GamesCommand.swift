@@ -122,6 +122,7 @@ extension AccountCreateCommand: GamesCommandBody {
         let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
         let connection = await shared.connection()
         let session = await GamesContext.run { try await connection.api.signUp(Credentials(name: name, password: password)) }
+        connection.session.rememberDevice(session.device, for: name)
         print(localizer.t("Account {name} created. Log in with: locker login {name} --password-stdin", ["name": TerminalText.inert(session.name)]))
     }
 }
@@ -130,7 +131,10 @@ extension LoginCommand: GamesCommandBody {
     public func execute() async throws {
         let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
         let connection = await shared.connection()
-        let session = await GamesContext.run { try await connection.api.login(Credentials(name: name, password: password)) }
+        let session = await GamesContext.run {
+            try await connection.api.login(Credentials(name: name, password: password, device: connection.session.device(for: name)))
+        }
+        connection.session.rememberDevice(session.device, for: name)
         do {
             try connection.session.write(session.token)
         } catch {

@@ -127,7 +127,7 @@ class GamesContractTests: XCTestCase {
             clock.now += GamesLimits.addressThrottle.cap
         }
         clock.now -= GamesLimits.addressThrottle.cap
-        await refuses(.locked(until: clock.now + 512)) {
+        await refuses(.locked(until: clock.now + 512, by: .address)) {
             _ = try await self.service.login(Credentials(name: "sam.k", password: "password-sam.k"), source: "203.0.113.9")
         }
         let second = try await api.login(Credentials(name: "Sam.K", password: "password-sam.k"))

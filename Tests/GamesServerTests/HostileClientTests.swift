@@ -45,9 +45,76 @@ final class ConnectionLimitTests: XCTestCase {
         let answer = healthz(from: "127.0.0.3")
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200"), answer)
         XCTAssertLessThan(Date().timeIntervalSince(started), 1)
-        // Beyond its four, the first address's sockets were closed at once.
-        let closed = held.filter { $0.closes(within: 0.05) }.count
+        // Beyond its four, the first address's sockets were closed: at once, or, for the few
+        // waiting to be told 503, when their head did not come within the refusal time.
+        let deadline = Date().addingTimeInterval(Double(ConnectionLimits.refusalSeconds) + 1)
+        let closed = held.filter { $0.closes(within: max(0.05, deadline.timeIntervalSinceNow)) }.count
         XCTAssertGreaterThanOrEqual(closed, 56, "at most 4 connections per address are kept")
+    }
+
+    /// A server of this suite's limits but patient timeouts, for what must not race them on a busy machine.
+    func patientServer() async throws -> TestServer {
+        try await TestServer.start { options, _ in
+            options.maxConnections = 40
+            options.maxConnectionsPerAddress = 4
+        }
+    }
+
+    func testARequestOverItsAddresssCapIsAnswered503WithRetryAfterNotReset() async throws {
+        let server = try await patientServer()
+        defer { Task { await server.stop() } }
+        let port = server.port
+        // Four connections each in the middle of a request (a body announced, not yet sent):
+        // none is idle, so none is closed to make room.
+        let held = (0..<4).compactMap { _ in RawSocket(port: port, source: "127.0.0.4") }
+        XCTAssertEqual(held.count, 4)
+        for socket in held { socket.send("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{") }
+        guard let over = RawSocket(port: port, source: "127.0.0.4") else { return XCTFail("no connection") }
+        over.send("POST /v1/games/1/booking HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        let answer = over.receive(seconds: 2)
+        XCTAssertTrue(answer.text.hasPrefix("HTTP/1.1 503"), answer.text)
+        XCTAssertTrue(answer.text.contains("Retry-After: 1"), answer.text)
+        XCTAssertTrue(answer.text.contains("\"reason\":\"busy\""), answer.text)
+        XCTAssertTrue(over.closes(within: 1), "the refused connection is closed once answered")
+    }
+
+    func testAnAddressAtItsCapGivesUpAnIdleConnectionForANewOne() async throws {
+        let server = try await patientServer()
+        defer { Task { await server.stop() } }
+        let port = server.port
+        let idle = (0..<4).compactMap { _ in RawSocket(port: port, source: "127.0.0.7") }
+        XCTAssertEqual(idle.count, 4)
+        for socket in idle { socket.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n") }
+        for socket in idle { XCTAssertTrue(socket.receive(seconds: 0.3).text.hasPrefix("HTTP/1.1 200")) }
+        guard let fresh = RawSocket(port: port, source: "127.0.0.7") else { return XCTFail("no connection") }
+        fresh.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        XCTAssertTrue(fresh.receive(seconds: 1).text.hasPrefix("HTTP/1.1 200"))
+        XCTAssertEqual(idle.filter { $0.closes(within: 0.3) }.count, 1, "one idle connection made room")
+    }
+
+    func testAnHTTP10RequestWithoutKeepAliveIsClosedOnceAnswered() async throws {
+        let server = try await patientServer()
+        defer { Task { await server.stop() } }
+        guard let socket = RawSocket(port: server.port, source: "127.0.0.5") else { return XCTFail("no connection") }
+        socket.send("GET /healthz HTTP/1.0\r\n\r\n")
+        let answer = socket.receive(seconds: 10)
+        XCTAssertTrue(answer.text.contains(" 200 "), answer.text)
+        XCTAssertTrue(answer.closed, "closed after its answer, not at the idle timeout (30 s)")
+    }
+
+    func testALiveFeedWhoseClientHangsUpGivesItsSlotBackAtOnce() async throws {
+        let server = try await patientServer()
+        defer { Task { await server.stop() } }
+        let port = server.port
+        // Four streams per address (signed out); ten in a row, each hung up after its head.
+        for index in 0..<10 {
+            guard let socket = RawSocket(port: port, source: "127.0.0.6") else { return XCTFail("no connection") }
+            socket.send("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = socket.receive(seconds: 2).text
+            XCTAssertTrue(head.hasPrefix("HTTP/1.1 200"), "stream \(index): \(head.prefix(80))")
+            shutdown(socket.descriptor, Int32(SHUT_WR))
+            XCTAssertTrue(socket.closes(within: 5), "stream \(index) is closed once its client stops sending")
+        }
     }
 
     func testATrickledHeadIsCutOffByTheIdleTimeout() {

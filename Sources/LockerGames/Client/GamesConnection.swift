@@ -78,6 +78,36 @@ public struct GamesSessionFile: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
+    /// Where the device tokens this target gave wait (0600): a line "name token" for each name
+    /// that logged in here. A log-out keeps them: they only let the name's owner through when
+    /// strangers' guesses hold the name (`GamesLimits.deviceThrottle`).
+    var devicesURL: URL { url.appendingPathExtension("devices") }
+
+    /// The device token this target gave `name` here, if any.
+    public func device(for name: String) -> String? {
+        devices()[name.lowercased()]
+    }
+
+    /// Keeps the device token a log-in or sign-up of `name` answered (nothing when it gave none).
+    public func rememberDevice(_ device: String?, for name: String) {
+        guard let device, device.utf8.count == 32, device.allSatisfy(\.isHexDigit) else { return }
+        var known = devices()
+        guard known[name.lowercased()] != device else { return }
+        known[name.lowercased()] = device
+        let text = known.keys.sorted().map { "\($0) \(known[$0]!)\n" }.joined()
+        try? AtomicFile.write(Data(text.utf8), to: devicesURL, permissions: 0o600)
+    }
+
+    private func devices() -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: devicesURL.path) else { return [:] }
+        var known: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 { known[String(parts[0])] = String(parts[1]) }
+        }
+        return known
+    }
+
     /// Where a token waits that was forgotten here but could not be ended on the server, for
     /// `logout --everywhere` to end later.
     var unendedURL: URL { url.appendingPathExtension("unended") }

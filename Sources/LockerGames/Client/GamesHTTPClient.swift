@@ -52,9 +52,9 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
     public func account(token: String) async throws -> AccountInfo { try await send(.GET, "/me", token: token) }
     public func grounds(near place: Place) async throws -> [GroundListing] { try await send(.GET, "/grounds?near=" + Self.query(place.text)) }
     public func games(near place: Place, token: String?) async throws -> [GameListing] {
-        try await send(.GET, "/games?near=" + Self.query(place.text), token: token)
+        try await sendPages("/games?near=" + Self.query(place.text) + "&limit=\(pageSize)", token: token)
     }
-    public func upcoming(token: String) async throws -> [GameListing] { try await send(.GET, "/me/games", token: token) }
+    public func upcoming(token: String) async throws -> [GameListing] { try await sendPages("/me/games?limit=\(pageSize)", token: token) }
     public func game(_ id: Int64, token: String?) async throws -> GameListing { try await send(.GET, "/games/\(id)", token: token) }
     public func roster(_ id: Int64, token: String) async throws -> GameRoster { try await send(.GET, "/games/\(id)/roster", token: token) }
     public func create(_ game: NewGame, idempotencyKey: String?, token: String) async throws -> GameListing {
@@ -154,7 +154,11 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
     }
 
     private func request(_ method: HTTPMethod, _ path: String, token: String?, idempotencyKey: String?) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: baseURL + GamesAPIVersion.pathPrefix + path)
+        request(method, url: baseURL + GamesAPIVersion.pathPrefix + path, token: token, idempotencyKey: idempotencyKey)
+    }
+
+    private func request(_ method: HTTPMethod, url: String, token: String?, idempotencyKey: String?) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(name: GamesAPIVersion.header, value: String(GamesAPIVersion.current))
         request.headers.add(name: "User-Agent", value: "locker/\(LockerVersion.current)")
@@ -165,11 +169,81 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
 
     private func send<T: Decodable>(_ method: HTTPMethod, _ path: String, body: (some Encodable)? = Optional<Credentials>.none,
                                     token: String? = nil, idempotencyKey: String? = nil) async throws -> T {
-        var request = self.request(method, path, token: token, idempotencyKey: idempotencyKey)
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        let (_, data) = try await exchange(method, url: baseURL + GamesAPIVersion.pathPrefix + path, body: body.map { try JSONEncoder().encode($0) },
+                                           token: token, idempotencyKey: idempotencyKey)
+        if T.self == Empty.self { return Empty() as! T }
+        do { return try JSONDecoder().decode(T.self, from: data) } catch { throw GamesError.badResponse }
+    }
+
+    /// Games a list page asks for; a list is read page by page, following each page's `Link`.
+    var pageSize = 500
+    /// Pages read of one list at most (a quarter of a million games).
+    static let maxPages = 500
+
+    /// Every page of a list: the first, then each page its `Link: <…>; rel="next"` names, on
+    /// this server only, until a page names none (or names one already read).
+    private func sendPages<T: Decodable>(_ path: String, token: String?) async throws -> [T] {
+        var items: [T] = []
+        var next: String? = GamesAPIVersion.pathPrefix + path
+        var read: Set<String> = []
+        while let target = next, read.count < Self.maxPages, read.insert(target).inserted {
+            let (headers, data) = try await exchange(.GET, url: baseURL + target, body: nil, token: token, idempotencyKey: nil)
+            do { items += try JSONDecoder().decode([T].self, from: data) } catch { throw GamesError.badResponse }
+            next = headers["link"].lazy.compactMap(Self.nextPage).first
         }
+        return items
+    }
+
+    /// The path of a `Link` header's `rel="next"` target, when it is a path of this API.
+    static func nextPage(_ header: String) -> String? {
+        for link in header.split(separator: ",") {
+            let parts = link.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">"),
+                  parts.dropFirst().contains(where: { $0.replacingOccurrences(of: " ", with: "").lowercased() == "rel=\"next\"" }) else { continue }
+            let path = String(target.dropFirst().dropLast())
+            guard path.hasPrefix(GamesAPIVersion.pathPrefix + "/"), !path.contains("//") else { return nil }
+            return path
+        }
+        return nil
+    }
+
+    /// How often a request is tried in all when the server turns it away or the line breaks.
+    static let attempts = 6
+
+    /// One request and its answer's headers and body, or the refusal it got as `GamesError`.
+    /// A request the server turned away unread (503 `busy`: over a connection cap) is tried
+    /// again, whatever it is; one whose connection broke before an answer (reset or closed) or
+    /// that met a store too slow to answer (503 `store`) is tried again only when it is safe to
+    /// do twice: a read, or a write with an idempotency key. Waits grow from 0.2 s, doubling to
+    /// at most 3 s, each at least what `Retry-After` asks (up to 3 s), with jitter (half to all of
+    /// it) so the clients turned away together do not come back together; `attempts` in all.
+    private func exchange(_ method: HTTPMethod, url: String, body: Data?, token: String?,
+                          idempotencyKey: String?) async throws -> (HTTPHeaders, Data) {
+        let safeTwice = method == .GET || idempotencyKey != nil
+        var attempt = 1
+        while true {
+            var request = self.request(method, url: url, token: token, idempotencyKey: idempotencyKey)
+            if let body {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(bytes: body))
+            }
+            var retryAfter = 0.0
+            do {
+                return try await once(request)
+            } catch GamesError.serverBusy(let seconds, _) {
+                guard attempt < Self.attempts else { throw GamesError.serverBusy(retryAfter: seconds, tries: attempt) }
+                retryAfter = Double(seconds)
+            } catch let error as GamesError where safeTwice && attempt < Self.attempts
+                        && (error == .storeUnreachable || error == .unreachable(.closedByServer)) {
+                retryAfter = 0
+            }
+            let backoff = max(min(0.2 * Double(1 << (attempt - 1)), 3), min(retryAfter, 3))
+            try await Task.sleep(nanoseconds: UInt64(backoff * Double.random(in: 0.5...1) * 1e9))
+            attempt += 1
+        }
+    }
+
+    private func once(_ request: HTTPClientRequest) async throws -> (HTTPHeaders, Data) {
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
@@ -187,6 +261,9 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
                 throw GamesError.unreachable(.unknownName(host: host))
             }
             if text.contains("handshakeFailed") || text.contains("WRONG_VERSION_NUMBER") { throw GamesError.unreachable(.notHTTPS(host: host)) }
+            if text.contains("Connection reset by peer") || text.contains("errno: 104") || text.contains("Broken pipe") {
+                throw GamesError.unreachable(.closedByServer)
+            }
             throw GamesError.unreachable(.other(text))
         }
         let data = Data(bytes.readableBytesView)
@@ -194,8 +271,7 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
             if let problem = try? JSONDecoder().decode(Problem.self, from: data) { throw GamesError(problem: problem) }
             throw GamesError.unreachable(.status(Int(response.status.code)))
         }
-        if T.self == Empty.self { return Empty() as! T }
-        do { return try JSONDecoder().decode(T.self, from: data) } catch { throw GamesError.badResponse }
+        return (response.headers, data)
     }
 
     static func reason(_ error: HTTPClientError) -> Unreachable {

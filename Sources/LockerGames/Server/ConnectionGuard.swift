@@ -2,6 +2,7 @@ import LockerKit
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 #if canImport(Glibc)
 import Glibc
@@ -9,13 +10,26 @@ import Glibc
 
 /// How many connections the server holds, in all and per source address, so that one address
 /// cannot take every descriptor (docs/RELIABILITY.md, "Hostile clients"). A connection beyond
-/// either limit is closed as soon as it is accepted. Trusted proxies count only towards the
-/// total: every player behind them shares their address.
+/// either limit is answered 503 `busy` with `Retry-After` as soon as its request head arrives
+/// (the request is not read, so any client may retry it), while at most `refusals` such
+/// answers are pending; beyond those it is closed as soon as it is accepted. Trusted proxies
+/// count only towards the total: every player behind them shares their address.
+///
+/// An address at its limit gives up its idle connections first: a new connection from it
+/// closes one of its connections that has no request in progress (a player's pooled keep-alive
+/// line, which the player's client opens again when it needs it) and takes its place. So a
+/// club of many players behind one address is never turned away by its own idle lines.
 final class ConnectionLimits: Sendable {
     let total: Int
     let perAddress: Int
+    /// Connections over a limit that may wait for their request head at once, to be told 503.
+    let refusals: Int
+    /// How long such a connection may take to send its head before it is closed unanswered.
+    static let refusalSeconds: Int64 = 2
     private let proxies: TrustedProxies
     private let open = OpenCounts()
+    private let refusing = OpenCounts()
+    private let idle = IdleConnections()
 
     /// `total` is lowered to what the process's descriptor limit leaves after the descriptors
     /// open now (the store, the listening socket, the event loops) and `reserved` more (store
@@ -25,18 +39,39 @@ final class ConnectionLimits: Sendable {
         let descriptors = ConnectionLimits.descriptorLimit()
         let inUse = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 32
         let room = descriptors.map { max(4, $0 - inUse - reservedDescriptors) } ?? total
-        self.total = max(1, min(total, room))
+        // The refusals' descriptors come out of the room, so a refusal never takes a descriptor
+        // the store or an admitted connection needs.
+        refusals = max(1, min(32, min(total, room) / 8))
+        self.total = max(1, min(total, room - (room < total + refusals ? refusals : 0)))
         self.perAddress = max(1, min(perAddress, max(1, self.total / 4)))
         self.proxies = proxies
     }
 
-    /// Counts the connection in, or answers false when it would go over a limit.
+    /// Counts the connection in, or answers false when it would go over a limit. At its
+    /// address's limit, an idle connection of the same address is closed to make room.
     func admit(_ address: String) -> Bool {
         let trusted = proxies.contains(address)
-        return open.take(address) { mine, all in all < total && (trusted || mine < perAddress) }
+        let limit = perAddress, total = total
+        if open.take(address, if: { mine, all in all < total && (trusted || mine < limit) }) { return true }
+        guard idle.closeOne(of: address) else { return false }
+        // The closed one gives its count back when it has gone; until then this one is over.
+        return open.take(address) { _, all in all < total + limit }
+    }
+
+    /// Notes that a connection has no request in progress (`close` ends it), or has one again.
+    func noteIdle(_ address: String, _ connection: ObjectIdentifier, close: (@Sendable () -> Void)?) {
+        idle.note(address, connection, close: close)
     }
 
     func release(_ address: String) { open.give(address) }
+
+    /// Takes one of the slots of connections waiting to be told 503, or answers false.
+    func takeRefusal() -> Bool {
+        let limit = refusals
+        return refusing.take("") { _, all in all < limit }
+    }
+
+    func releaseRefusal() { refusing.give("") }
 
     /// The soft limit on open descriptors (`ulimit -n`), if there is one.
     static func descriptorLimit() -> Int? {
@@ -46,8 +81,39 @@ final class ConnectionLimits: Sendable {
     }
 }
 
+/// The connections of each address that have no request in progress, and how to close them.
+final class IdleConnections: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byAddress: [String: [ObjectIdentifier: @Sendable () -> Void]] = [:]
+
+    /// Notes `connection` idle with its closer, or (nil) busy or gone.
+    func note(_ address: String, _ connection: ObjectIdentifier, close: (@Sendable () -> Void)?) {
+        lock.withLock {
+            byAddress[address, default: [:]][connection] = close
+            if byAddress[address]?.isEmpty == true { byAddress[address] = nil }
+        }
+    }
+
+    /// Closes one idle connection of `address` (forgetting it); false when it has none.
+    func closeOne(of address: String) -> Bool {
+        let close: (@Sendable () -> Void)? = lock.withLock {
+            guard let (connection, close) = byAddress[address]?.first else { return nil }
+            byAddress[address]?[connection] = nil
+            if byAddress[address]?.isEmpty == true { byAddress[address] = nil }
+            return close
+        }
+        close?()
+        return close != nil
+    }
+}
+
 /// The first handler after the HTTP codec on every connection. It
-/// - counts the connection against `ConnectionLimits` and closes it at once beyond them;
+/// - counts the connection against `ConnectionLimits`; beyond them it answers the first request
+///   head 503 `busy` with `Retry-After` and closes (or closes at once when too many wait so);
+/// - marks a request that does not keep its connection (HTTP/1.0 without `keep-alive`)
+///   `Connection: close`, so the connection closes once it is answered (`KeepAliveReader`);
+/// - closes a live feed's connection when its client stops sending (a client's half-close),
+///   so the feed ends and its slot is given back at once;
 /// - gives each request `requestSeconds` to arrive whole (head, body and end), so a client that
 ///   trickles its body a byte at a time is cut off (a trickled head is cut off by the idle
 ///   timeout, which no partial head resets);
@@ -55,17 +121,23 @@ final class ConnectionLimits: Sendable {
 ///   100-continue` clients send nothing more), and says `100 Continue` to a body within it;
 /// - answers a request that cannot be parsed with a problem document instead of an empty 400.
 /// Each answer it gives itself closes the connection.
-final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
 
     private let limits: ConnectionLimits
     private let requestSeconds: Int64
     private let bodyLimit: Int
     private var address: String?
     private var admitted = false
+    /// Over a limit: holds a refusal slot until the head comes and is answered 503.
+    private var overLimit = false
     private var deadline: Scheduled<Void>?
     private var refusing = false
+    /// The request in progress is a live feed (`/v1/events`).
+    private var streaming = false
 
     init(limits: ConnectionLimits, requestSeconds: Int, bodyLimit: Int) {
         self.limits = limits
@@ -74,6 +146,10 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        if let decoder = try? pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self) {
+            try? pipeline.addHandler(KeepAliveReader(), position: .after(decoder))
+        }
         if context.channel.isActive { admit(context) }
     }
 
@@ -88,6 +164,12 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         address = peer
         if limits.admit(peer) {
             admitted = true
+            noteIdle(context, true)
+        } else if limits.takeRefusal() {
+            overLimit = true
+            deadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(ConnectionLimits.refusalSeconds)) {
+                context.close(promise: nil)
+            }
         } else {
             context.close(promise: nil)
         }
@@ -105,14 +187,24 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     private func leave() {
         deadline?.cancel()
         deadline = nil
-        if admitted, let address { limits.release(address) }
+        if admitted, let address {
+            limits.noteIdle(address, ObjectIdentifier(self), close: nil)
+            limits.release(address)
+        }
         admitted = false
+        if overLimit { limits.releaseRefusal() }
+        overLimit = false
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refusing else { return }
         switch unwrapInboundIn(data) {
+        case .head where overLimit:
+            refuse(context, GamesError.serverBusy(retryAfter: 1).problem)
+            return
         case .head(let request):
+            noteIdle(context, false)
+            streaming = request.path?.hasPrefix("/v1/events") ?? false
             if let length = request.headerFields[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
                 refuse(context, GamesError.tooLarge.problem)
                 return
@@ -130,6 +222,19 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { noteIdle(context, true) }
+        context.write(data, promise: promise)
+    }
+
+    /// Tells the limits whether this connection may be closed to make room for its address.
+    private func noteIdle(_ context: ChannelHandlerContext, _ idle: Bool) {
+        guard admitted, let address else { return }
+        let channel = context.channel
+        let close: (@Sendable () -> Void)? = idle ? { @Sendable in channel.close(mode: .all, promise: nil) } : nil
+        limits.noteIdle(address, ObjectIdentifier(self), close: close)
+    }
+
     private func startDeadline(_ context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(requestSeconds)) { [weak self] in
@@ -137,6 +242,14 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             self.deadline = nil
             context.close(promise: nil)
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event, streaming {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -156,13 +269,31 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         deadline?.cancel()
         deadline = nil
         let body = (try? JSONEncoder().encode(problem)) ?? Data()
-        let head = HTTPResponse(status: .init(code: problem.status),
-                                headerFields: [.contentType: "application/problem+json", .contentLength: String(body.count),
-                                               .connection: "close"])
+        var fields: HTTPFields = [.contentType: "application/problem+json", .contentLength: String(body.count), .connection: "close"]
+        if let seconds = problem.retryAfter { fields[.retryAfter] = String(seconds) }
+        let head = HTTPResponse(status: .init(code: problem.status), headerFields: fields)
         context.write(NIOAny(HTTPResponsePart.head(head)), promise: nil)
         context.write(NIOAny(HTTPResponsePart.body(ByteBuffer(bytes: body))), promise: nil)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(NIOAny(HTTPResponsePart.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}
+
+/// Between the HTTP/1 decoder and the conversion to HTTP types, which leaves the version out:
+/// a request that does not keep its connection (HTTP/1.0 without `Connection: keep-alive`, or
+/// `Connection: close` in any spelling) is marked `Connection: close`, the mark Hummingbird
+/// reads to close the connection once it has answered.
+final class KeepAliveReader: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive {
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            return
+        }
+        context.fireChannelRead(data)
     }
 }
 

@@ -42,11 +42,15 @@ public struct GamesRequestContext: RequestContext {
     /// The client: the peer, or what a trusted proxy says in `X-Forwarded-For`
     /// (`ClientAddressMiddleware`). Rate limits and log-in delays are kept per client.
     public var clientAddress: String
+    /// Completes when the connection closes: a live feed whose client left gives its slot back
+    /// at once instead of when its next line fails to send.
+    let connectionClosed: EventLoopFuture<Void>
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         peerAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         clientAddress = peerAddress
+        connectionClosed = source.channel.closeFuture
     }
 
     public var maxUploadSize: Int { GamesLimits.bodyBytes }
@@ -162,10 +166,17 @@ struct GamesRoutes: Sendable {
             return Response(status: .noContent)
         }
         v1.get("me") { request, _ in Self.json(try await service.account(token: try Self.token(request))) }
-        v1.get("me/games") { request, _ in Self.json(try await service.upcoming(token: try Self.token(request))) }
+        v1.get("me/games") { request, _ in
+            let page = try Self.pageRequest(request)
+            let games = try await service.upcoming(token: try Self.token(request), page: page)
+            return Self.page(games, of: page, path: "/v1/me/games", query: [])
+        }
         v1.get("grounds") { request, _ in Self.json(try await service.grounds(near: try Self.place(request))) }
         v1.get("games") { request, _ in
-            Self.json(try await service.games(near: try Self.place(request), token: Self.optionalToken(request)))
+            let place = try Self.place(request)
+            let page = try Self.pageRequest(request)
+            let games = try await service.games(near: place, token: Self.optionalToken(request), page: page)
+            return Self.page(games, of: page, path: "/v1/games", query: [("near", place.text)])
         }
         v1.post("games") { request, context in
             let game = try await Self.body(NewGame.self, request, context)
@@ -204,7 +215,7 @@ struct GamesRoutes: Sendable {
                 client = "account:" + account.name.lowercased()
             }
             guard let lease = streams.open(client) else { throw GamesError.tooManyStreams }
-            return try Self.events(service, request, lease: lease)
+            return try Self.events(service, request, lease: lease, closed: context.connectionClosed)
         }
     }
 
@@ -222,6 +233,7 @@ struct GamesRoutes: Sendable {
     }
 
     static let idempotencyHeader = HTTPField.Name("Idempotency-Key")!
+    static let linkHeader = HTTPField.Name("Link")!
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
     static func idempotencyKey(_ request: Request) -> String? { request.headers[idempotencyHeader] }
@@ -229,6 +241,35 @@ struct GamesRoutes: Sendable {
     static func gameID(_ context: GamesRequestContext) throws -> Int64 {
         guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw GamesError.invalid(field: "id") }
         return id
+    }
+
+    /// `limit` (1–500, 100 when absent) and `cursor` (one this server gave) of a list request;
+    /// anything else is a `validation` problem naming the parameter.
+    static func pageRequest(_ request: Request) throws -> GamesPageRequest {
+        var page = GamesPageRequest()
+        if let text = formValue(request, "limit") {
+            guard (1...3).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let limit = Int(text),
+                  (1...GamesPageRequest.maxLimit).contains(limit) else { throw GamesError.invalid(field: "limit") }
+            page.limit = limit
+        }
+        if let text = formValue(request, "cursor") {
+            guard let cursor = GamesCursor(text) else { throw GamesError.invalid(field: "cursor") }
+            page.after = cursor
+        }
+        return page
+    }
+
+    /// A page of games as JSON, with `Link: <…>; rel="next"` (RFC 8288) naming the next page
+    /// when there is one: the same path and query, and the cursor after this page's last game.
+    static func page(_ page: GamesPage, of request: GamesPageRequest, path: String, query: [(String, String)]) -> Response {
+        var response = json(page.games)
+        if let next = page.next {
+            let parameters = query + [("limit", String(request.limit)), ("cursor", next.text)]
+            let text = parameters.map { $0.0 + "=" + ($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._"))) ?? "") }
+                .joined(separator: "&")
+            response.headers[linkHeader] = "<\(path)?\(text)>; rel=\"next\""
+        }
+        return response
     }
 
     static func place(_ request: Request) throws -> Place {
@@ -270,17 +311,26 @@ struct GamesRoutes: Sendable {
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             if let text = value as? String, GamesLimits.hasForbiddenCharacters(text) { throw GamesError.forbiddenCharacters(field: name) }
             if T.wholeNumberFields.contains(name), !(value is NSNull) {
-                guard let number = value as? NSNumber,
-                      let whole = Int(exactly: number.doubleValue), abs(whole) < 1 << 31 else { throw GamesError.invalid(field: name) }
+                guard let number = value as? NSNumber, isSmallWholeNumber(number) else { throw GamesError.invalid(field: name) }
             }
         }
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            // Decoded from the fields as checked: with a key given twice, the text could show
+            // one value to the check and the other to the decoder.
+            return try JSONDecoder().decode(T.self, from: try JSONSerialization.data(withJSONObject: fields))
         } catch let DecodingError.keyNotFound(key, _) {
             throw GamesError.invalid(field: key.stringValue)
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context), let DecodingError.dataCorrupted(context) {
             throw GamesError.invalid(field: context.codingPath.first?.stringValue ?? "body")
         }
+    }
+
+    /// A whole number a request may carry: finite, without a fraction, within ±(2³¹ − 1).
+    /// Compared as a double, so no value (−9223372036854775808, 1e400, 20 digits) ever reaches
+    /// integer arithmetic or a conversion that traps.
+    static func isSmallWholeNumber(_ number: NSNumber) -> Bool {
+        let value = number.doubleValue
+        return value.isFinite && value.rounded(.towardZero) == value && value > -2_147_483_648 && value < 2_147_483_648
     }
 
     // MARK: Writing responses
@@ -297,7 +347,8 @@ struct GamesRoutes: Sendable {
     /// `?after=`; a client too far behind gets `event: reload` (data `{}`) instead of the
     /// changes it missed. A client that reads too slowly for the changes (2,000 lines behind)
     /// is cut off, and resumes from the last change it read. Ends when the server shuts down.
-    static func events(_ service: GamesService, _ request: Request, lease: EventStreamLimiter.Lease) throws -> Response {
+    static func events(_ service: GamesService, _ request: Request, lease: EventStreamLimiter.Lease,
+                       closed: EventLoopFuture<Void>) throws -> Response {
         let after = try sequence(request.headers[Self.lastEventID], field: "Last-Event-ID")
             ?? sequence(request.uri.queryParameters.get("after").map { String($0) }, field: "after")
         let body = ResponseBody { writer in
@@ -325,6 +376,9 @@ struct GamesRoutes: Sendable {
                     send(": alive\n\n")
                 }
             }
+            // A client that hangs up ends the stream now (ConnectionGuard closes a feed's
+            // connection when its client stops sending), not when a line next fails to send.
+            closed.whenComplete { _ in continuation.finish() }
             defer { changes.cancel(); heartbeat.cancel() }
             try await writer.write(ByteBuffer(string: ": live changes of the Locker games store\nretry: 2000\n\n"))
             try await withGracefulShutdownHandler {
@@ -355,7 +409,7 @@ protocol KnownFields {
     static var wholeNumberFields: Set<String> { get }
 }
 extension KnownFields { static var wholeNumberFields: Set<String> { [] } }
-extension Credentials: KnownFields { static var knownFields: Set<String> { ["name", "password"] } }
+extension Credentials: KnownFields { static var knownFields: Set<String> { ["name", "password", "device"] } }
 extension NewGame: KnownFields {
     static var knownFields: Set<String> { ["ground", "startsAt", "players", "capacity", "minimum", "note"] }
     static var wholeNumberFields: Set<String> { ["players", "capacity", "minimum"] }

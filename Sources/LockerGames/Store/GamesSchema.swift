@@ -1,7 +1,7 @@
 import LockerKit
 import GRDB
 
-/// The games store's tables, the same on both stores (schema version 3):
+/// The games store's tables, the same on both stores (schema version 4):
 ///
 /// - `account` (id, name, nameKey = lower(name), unique; passwordHash: yescrypt; createdAt;
 ///   role 'player'|'admin')
@@ -15,11 +15,22 @@ import GRDB
 ///   queueAt: the waitlist order, updatedAt), one per game and account
 /// - `idempotency` (accountId, key, operation, gameId, createdAt): retried creations and bookings
 /// - `gamesChange` (sequence, at, kind, gameId, groundId): the live feed
+/// - `loginDevice` (tokenHash = SHA-256 of a device token, nameKey, createdAt, lastUsedAt): the
+///   devices each name logged in from, which the name-wide count of failed log-ins does not hold
 ///
 /// Times are seconds since 1970 (UTC). SQLite files of schema 1 (Locker before the server) and
-/// 2 are migrated in place, and so are PostgreSQL databases of schema 2.
+/// 2 are migrated in place, and so are PostgreSQL databases of schema 2 and 3.
 public enum GamesSchema {
-    public static let version: Int64 = 3
+    public static let version: Int64 = 4
+
+    /// Schema 3 → 4, the same on both stores: log-in devices.
+    static let version4 = [
+        """
+        CREATE TABLE loginDevice (tokenHash TEXT NOT NULL PRIMARY KEY, nameKey TEXT NOT NULL, createdAt DOUBLE PRECISION NOT NULL,
+                                  lastUsedAt DOUBLE PRECISION NOT NULL)
+        """,
+        "CREATE INDEX loginDevice_used ON loginDevice(lastUsedAt)",
+    ]
 
     /// Schema 2 → 3, the same statements on both stores: ground time zones, account roles,
     /// growing log-in delays instead of a lock, an index for the game-creation limit.
@@ -81,6 +92,9 @@ public enum GamesSchema {
         }
         migrator.registerMigration("v3") { db in
             for statement in version3 { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v4") { db in
+            for statement in version4 { try db.execute(sql: statement) }
         }
         return migrator
     }

@@ -35,7 +35,9 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
             return try await database.transaction { db in
                 let row = try await db.one("INSERT INTO account (name, nameKey, passwordHash, createdAt) VALUES (?, ?, ?, ?) RETURNING id",
                                            [credentials.name, credentials.name.lowercased(), hash, time])
-                return try await GamesService.openSession(db, accountID: row?.int(required: "id") ?? 0, name: credentials.name, now: time)
+                var session = try await GamesService.openSession(db, accountID: row?.int(required: "id") ?? 0, name: credentials.name, now: time)
+                session.device = try await GamesService.rememberDevice(db, nil, name: credentials.name.lowercased(), now: time)
+                return session
             }
         } catch SQLFailure.uniqueViolation {
             throw GamesError.usernameTaken
@@ -66,36 +68,79 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         guard GamesLimits.isValidUsername(credentials.name) else { throw GamesError.badUsername }
         guard GamesLimits.isValidPassword(credentials.password) else { throw GamesError.badPassword }
         let time = now()
-        let counters = LoginCounters(name: credentials.name.lowercased(), source: source ?? "local")
+        let nameKey = credentials.name.lowercased()
         await forgetOldFailures(now: time)
-        let account = try await database.transaction { db -> SQLRow? in
+        let (account, counters) = try await database.transaction { db -> (SQLRow?, LoginCounters) in
+            let device = try await GamesService.knownDevice(db, credentials.device, name: nameKey, now: time)
+            let counters = LoginCounters(name: nameKey, source: source ?? "local", device: device)
             try await GamesService.countAttempt(db, counters: counters, now: time)
-            return try await db.one("SELECT id, name, passwordHash FROM account WHERE nameKey = ?", [credentials.name.lowercased()])
+            return (try await db.one("SELECT id, name, passwordHash FROM account WHERE nameKey = ?", [nameKey]), counters)
         }
         let hash = account?.string("passwordhash") ?? GamesCrypto.decoyHash
         guard GamesCrypto.verify(credentials.password, against: hash), let account, let id = account.int("id"),
               let name = account.string("name") else { throw GamesError.wrongCredentials }
         return try await database.transaction { db in
+            // The password may have changed, or the account gone, since it was checked: the
+            // account's row is locked and its hash read again. A log-in that raced a change
+            // either committed first (and the change, which locks the same row before it ends
+            // the sessions, ends this one too) or sees the new hash and is refused.
+            guard try await db.one("SELECT passwordHash FROM account WHERE id = ?\(db.forUpdate)", [id])?.string("passwordhash") == hash else {
+                throw GamesError.wrongCredentials
+            }
             try await db.query("DELETE FROM loginThrottle WHERE key = ?", [counters.pair])
             try await db.query("UPDATE loginThrottle SET failures = failures - 1 WHERE (key = ? OR key = ?) AND failures > 0",
-                               [counters.address, counters.name])
-            return try await GamesService.openSession(db, accountID: id, name: name, now: time)
+                               [counters.address, counters.third])
+            var session = try await GamesService.openSession(db, accountID: id, name: name, now: time)
+            session.device = try await GamesService.rememberDevice(db, counters.device.map { _ in credentials.device ?? "" },
+                                                                   name: nameKey, now: time)
+            return session
         }
     }
 
-    /// The keys of the three log-in counters of a name (lower case) and an address.
-    struct LoginCounters {
-        let pair: String, address: String, name: String
+    /// The hash of `device` when it is a device this name logged in from (and not forgotten),
+    /// nil otherwise: a token that is not one counts as none.
+    static func knownDevice(_ db: SQLSession, _ device: String?, name: String, now: Double) async throws -> String? {
+        guard let device, device.utf8.count == 32, device.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else {
+            return nil
+        }
+        let hash = GamesCrypto.tokenHash(device)
+        let row = try await db.one("SELECT 1 AS known FROM loginDevice WHERE tokenHash = ? AND nameKey = ? AND lastUsedAt > ?",
+                                   [hash, name, now - GamesLimits.deviceSeconds])
+        return row == nil ? nil : hash
+    }
 
-        init(name: String, source: String) {
+    /// After a successful log-in or sign-up: the device token the client gave, when it was
+    /// known (its use noted), or a new one for this name.
+    static func rememberDevice(_ db: SQLSession, _ known: String?, name: String, now: Double) async throws -> String {
+        if let known {
+            try await db.query("UPDATE loginDevice SET lastUsedAt = ? WHERE tokenHash = ?", [now, GamesCrypto.tokenHash(known)])
+            return known
+        }
+        let device = try GamesCrypto.randomToken()
+        try await db.query("INSERT INTO loginDevice (tokenHash, nameKey, createdAt, lastUsedAt) VALUES (?, ?, ?, ?)",
+                           [GamesCrypto.tokenHash(device), name, now, now])
+        return device
+    }
+
+    /// The keys of the three log-in counters of a name (lower case) and an address: the
+    /// third is the name's, or, for a device this name logged in from before, the device's.
+    struct LoginCounters {
+        let pair: String, address: String, third: String
+        /// The hash of the known device the attempt came from, if any.
+        let device: String?
+
+        init(name: String, source: String, device: String? = nil) {
             pair = "pair:\(name) \(source)"
             address = "address:\(source)"
-            self.name = "name:\(name)"
+            third = device.map { "device:" + $0 } ?? "name:\(name)"
+            self.device = device
         }
 
-        /// Each key with its rule, in key order (the order every attempt locks them in).
-        var all: [(key: String, rule: LoginThrottle)] {
-            [(pair, GamesLimits.pairThrottle), (address, GamesLimits.addressThrottle), (name, GamesLimits.nameThrottle)]
+        /// Each key with its rule and what it counts, in key order (the order every attempt
+        /// locks them in).
+        var all: [(key: String, rule: LoginThrottle, count: LoginCount)] {
+            [(pair, GamesLimits.pairThrottle, LoginCount.pair), (address, GamesLimits.addressThrottle, .address),
+             (third, device == nil ? GamesLimits.nameThrottle : GamesLimits.deviceThrottle, device == nil ? .name : .device)]
                 .sorted { $0.key < $1.key }
         }
     }
@@ -106,17 +151,19 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     /// A count forgotten after an hour starts again at one.
     static func countAttempt(_ db: SQLSession, counters: LoginCounters, now: Double) async throws {
         var until = 0.0
+        var holding = LoginCount.pair
         let keys = counters.all
-        for (key, rule) in keys {
+        for (key, rule, count) in keys {
             let row = try await db.one("""
                 INSERT INTO loginThrottle (key, failures, lastFailureAt) VALUES (?, 0, 0)
                 ON CONFLICT (key) DO UPDATE SET failures = loginThrottle.failures RETURNING failures, lastFailureAt
                 """, [key])
             guard let last = row?.double("lastfailureat"), now - last < GamesLimits.failureMemorySeconds else { continue }
-            until = max(until, last + rule.delay(failures: Int(row?.int("failures") ?? 0)))
+            let wait = last + rule.delay(failures: Int(clamping: row?.int("failures") ?? 0))
+            if wait > until { until = wait; holding = count }
         }
-        if until > now { throw GamesError.locked(until: until) }
-        for (key, _) in keys {
+        if until > now { throw GamesError.locked(until: until, by: holding) }
+        for (key, _, _) in keys {
             try await db.query("""
                 UPDATE loginThrottle SET failures = CASE WHEN lastFailureAt < ? THEN 1 ELSE failures + 1 END, lastFailureAt = ?
                 WHERE key = ?
@@ -135,6 +182,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         guard due else { return }
         _ = try? await database.transaction { db in
             try await db.query("DELETE FROM loginThrottle WHERE lastFailureAt < ?", [time - 86_400])
+            try await db.query("DELETE FROM loginDevice WHERE lastUsedAt < ?", [time - GamesLimits.deviceSeconds])
         }
     }
 
@@ -148,6 +196,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         let time = now()
         try await database.transaction { db in
             let me = try await GamesService.authenticate(db, token, now: time)
+            try await db.lockRow("account", id: me.id)
             try await db.query("DELETE FROM session WHERE accountId = ?", [me.id])
         }
     }
@@ -178,6 +227,9 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         let time = now()
         let me = try await verifiedAccount(token: token, password: password, now: time)
         try await database.transaction { db in
+            // The account's row first, as a log-in's session is opened under it: a log-in that
+            // raced this deletion has committed its session before the sessions are ended below.
+            try await db.lockRow("account", id: me.id)
             // Future bookings: cancelled one game at a time, each game locked before its booking
             // is read (a seat released meanwhile by someone else is counted), the waitlist moving up.
             let games = try await db.query("""
@@ -387,28 +439,66 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     }
 
     public func games(near place: Place, token: String?) async throws -> [GameListing] {
+        try await games(near: place, token: token, page: nil).games
+    }
+
+    /// A page of the games at the five grounds nearest `place` (all of them without `page`).
+    public func games(near place: Place, token: String?, page: GamesPageRequest?) async throws -> GamesPage {
         let ids = try await grounds(near: place).map(\.id)
-        guard !ids.isEmpty else { return [] }
+        guard !ids.isEmpty else { return GamesPage(games: [], next: nil) }
         let time = now()
         return try await database.read { db in
             let me = try await GamesService.optionalAccount(db, token, now: time)?.id
             let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            return GamesService.listings(try await db.query(GamesService.gameSelect
-                + " WHERE game.groundId IN (\(marks)) AND game.startsAt > ? ORDER BY game.startsAt, game.id", [me ?? -1, me ?? -1] + ids + [time]), me: me)
+            return try await GamesService.page(db, where: "game.groundId IN (\(marks)) AND game.startsAt > ?", ids + [time], me: me, page: page)
         }
     }
 
-    /// From three hours ago, so a game under way still shows (as started).
     public func upcoming(token: String) async throws -> [GameListing] {
+        try await upcoming(token: token, page: nil).games
+    }
+
+    /// A page of the games the account organises or is booked on, from three hours ago, so a
+    /// game under way still shows (as started); all of them without `page`.
+    public func upcoming(token: String, page: GamesPageRequest?) async throws -> GamesPage {
         let time = now()
         return try await database.read { db in
             let me = try await GamesService.authenticate(db, token, now: time).id
-            return GamesService.listings(try await db.query(GamesService.gameSelect + """
-                 WHERE game.startsAt >= ? AND (game.organiserId = ? OR EXISTS
-                   (SELECT 1 FROM booking b WHERE b.gameId = game.id AND b.accountId = ? AND b.status <> 'cancelled'))
-                 ORDER BY game.startsAt, game.id
-                """, [me, me, time - 3 * 3600, me, me]), me: me)
+            return try await GamesService.page(db, where: """
+                game.startsAt >= ? AND (game.organiserId = ? OR EXISTS
+                  (SELECT 1 FROM booking b WHERE b.gameId = game.id AND b.accountId = ? AND b.status <> 'cancelled'))
+                """, [time - 3 * 3600, me, me], me: me, page: page)
         }
+    }
+
+    /// The games matching `condition`, in start order: the ids of one page first (one more
+    /// than the page, to know whether another follows), then those games whole, so the
+    /// counts of bookings are worked out for the page only, however many games match.
+    static func page(_ db: SQLSession, where condition: String, _ arguments: [SQLBindable], me: Int64?,
+                     page: GamesPageRequest?) async throws -> GamesPage {
+        var sql = "SELECT game.id, game.startsAt FROM game WHERE " + condition
+        var values = arguments
+        if let after = page?.after {
+            sql += " AND (game.startsAt > ? OR (game.startsAt = ? AND game.id > ?))"
+            values += [after.start, after.start, after.id]
+        }
+        sql += " ORDER BY game.startsAt, game.id"
+        if let page {
+            sql += " LIMIT ?"
+            values.append(Int64(page.limit + 1))
+        }
+        let found = try await db.query(sql, values)
+        let shown = page.map { Array(found.prefix($0.limit)) } ?? found
+        guard !shown.isEmpty else { return GamesPage(games: [], next: nil) }
+        let ids = try shown.map { try $0.int(required: "id") }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let games = listings(try await db.query(gameSelect + " WHERE game.id IN (\(marks)) ORDER BY game.startsAt, game.id",
+                                                [me ?? -1, me ?? -1] + ids), me: me)
+        var next: GamesCursor?
+        if let page, found.count > page.limit, let last = shown.last {
+            next = GamesCursor(start: try last.double(required: "startsat"), id: try last.int(required: "id"))
+        }
+        return GamesPage(games: games, next: next)
     }
 
     public func game(_ id: Int64, token: String?) async throws -> GameListing {
@@ -567,7 +657,10 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
 
     /// At most `GamesLimits.gamesPerHour` new games per account in any hour, so one account
     /// cannot bury the real games under its own.
+    /// The organiser's account row is locked first, so one account's racing creations count
+    /// one another in turn instead of all reading the same count (SQLite's write lock does the same).
     static func checkCreationRate(_ db: SQLSession, organiser: Int64, now: Double) async throws {
+        try await db.lockRow("account", id: organiser)
         let recent = try await db.query("SELECT createdAt FROM game WHERE organiserId = ? AND createdAt > ? ORDER BY createdAt",
                                         [organiser, now - 3600])
         guard recent.count >= GamesLimits.gamesPerHour else { return }
@@ -594,7 +687,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
         try await database.transaction { db in
             let rows = try await db.query("UPDATE account SET role = ? WHERE nameKey = ? AND role <> 'deleted' RETURNING id",
                                           [isAdministrator ? "admin" : "player", name.lowercased()])
-            guard !rows.isEmpty else { throw GamesError.wrongCredentials }
+            guard !rows.isEmpty else { throw GamesError.noSuchAccount(name) }
         }
     }
 

@@ -66,6 +66,9 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
             if (version ?? 2) < 3 {
                 for statement in GamesSchema.version3 { try await session.query(statement, []) }
             }
+            if (version ?? 2) < 4 {
+                for statement in GamesSchema.version4 { try await session.query(statement, []) }
+            }
             if version != GamesSchema.version {
                 try await session.query("DELETE FROM lockerSchema", [])
                 try await session.query("INSERT INTO lockerSchema (version) VALUES (?)", [GamesSchema.version])
@@ -102,28 +105,40 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
         }
     }
 
+    /// How long a transaction may take in all, from asking for a connection to its commit.
+    /// PostgreSQL that stops answering on an open connection (a frozen host, a stopped
+    /// process, a network that drops packets without a reset) would otherwise hold the
+    /// request, and the connection, for as long as it stays silent.
+    static let transactionDeadline: Duration = .milliseconds(4500)
+
     /// A pooled connection for `body`, or `GamesError.storeUnreachable` when none comes within
-    /// `connectionPatience` (the wait is cancelled; a transaction that has its connection is
-    /// never cut short).
+    /// `connectionPatience`, or when the whole transaction is not over by `transactionDeadline`:
+    /// then its connection is closed, which ends the statement waiting on it (PostgreSQL rolls
+    /// back what it had not committed) and gives the pool a new connection in its place.
     private func withConnection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let leased = Flag()
+        let held = Held()
         let patience = unreachable.isSet ? PostgresGamesDatabase.patienceWhileUnreachable : PostgresGamesDatabase.connectionPatience
         return try await withoutActuallyEscaping(body) { body in
             try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     try await self.client.withConnection { connection in
                         leased.set()
+                        held.connection = connection
                         self.unreachable.clear()
                         return try await body(connection)
                     }
                 }
                 group.addTask {
-                    try await Task.sleep(for: patience)
+                    try await Task.sleep(for: min(patience, PostgresGamesDatabase.transactionDeadline))
                     if !leased.isSet {
                         self.unreachable.set()
                         throw GamesError.storeUnreachable
                     }
-                    return nil
+                    try await Task.sleep(for: PostgresGamesDatabase.transactionDeadline - min(patience, PostgresGamesDatabase.transactionDeadline))
+                    self.logger.warning("PostgreSQL did not finish a transaction within \(PostgresGamesDatabase.transactionDeadline): its connection is closed")
+                    held.connection?.close().whenComplete { _ in }
+                    throw GamesError.storeUnreachable
                 }
                 while let outcome = try await group.next() {
                     if let value = outcome {
@@ -133,6 +148,16 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
                 }
                 throw GamesError.storeUnreachable
             }
+        }
+    }
+
+    /// The connection a transaction holds, for its deadline to close.
+    private final class Held: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: PostgresConnection?
+        var connection: PostgresConnection? {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
         }
     }
 

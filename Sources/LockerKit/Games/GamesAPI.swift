@@ -99,10 +99,15 @@ public enum GamesLimits {
     /// wait: per name and address together (what slows a guesser), per address (one address
     /// guessing many names), and per name from every address (a ceiling far above what an owner
     /// meets, against guessing from many addresses). An owner at another address than the
-    /// guesser's is never slowed by the first two.
+    /// guesser's is never slowed by the first two. An owner who names a device that logged in
+    /// to this name before (OWASP's device cookie) is counted per device instead of per name,
+    /// so guesses from everywhere else never hold them back.
     public static let pairThrottle = LoginThrottle(free: 3, cap: 15 * 60)
     public static let addressThrottle = LoginThrottle(free: 10, cap: 15 * 60)
     public static let nameThrottle = LoginThrottle(free: 100, cap: 60)
+    public static let deviceThrottle = LoginThrottle(free: 5, cap: 15 * 60)
+    /// A device not used to log in for this long is forgotten.
+    public static let deviceSeconds = 180.0 * 86_400
     /// Failures older than this are forgotten.
     public static let failureMemorySeconds = 3_600.0
     /// A ground's id in bytes.

@@ -190,7 +190,9 @@ public struct AccountDeletion: Equatable, Sendable, Codable {
 public struct Credentials: Equatable, Sendable, Codable {
     public var name: String
     public var password: String
-    public init(name: String, password: String) { self.name = name; self.password = password }
+    /// At a log-in: the device token an earlier log-in or sign-up of this name gave this client.
+    public var device: String?
+    public init(name: String, password: String, device: String? = nil) { self.name = name; self.password = password; self.device = device }
 }
 
 /// A bearer token for the account `name`, valid until `expiresAt` (RFC 3339 UTC). The server
@@ -199,7 +201,13 @@ public struct SessionToken: Equatable, Sendable, Codable {
     public var token: String
     public var name: String
     public var expiresAt: String
-    public init(token: String, name: String, expiresAt: String) { self.token = token; self.name = name; self.expiresAt = expiresAt }
+    /// This device's token for the name (32 hex digits), to give back at the next log-in: a
+    /// log-in naming it is not held by the name-wide count of failed log-ins. Older servers
+    /// send none.
+    public var device: String?
+    public init(token: String, name: String, expiresAt: String, device: String? = nil) {
+        self.token = token; self.name = name; self.expiresAt = expiresAt; self.device = device
+    }
 }
 
 /// The logged-in account.
@@ -337,6 +345,13 @@ public enum Instant {
               let month = Int(String(decoding: bytes[5..<7], as: UTF8.self)),
               let day = Int(String(decoding: bytes[8..<10], as: UTF8.self)), (1...12).contains(month),
               day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        // A time on the clock: 00:00:00 to 23:59:59 (the workout files' reader, which this
+        // shares, takes 24:00 and leap seconds; an instant here does not).
+        guard bytes[13] == 0x3A, bytes[16] == 0x3A,
+              let hour = Int(String(decoding: bytes[11..<13], as: UTF8.self)),
+              let minute = Int(String(decoding: bytes[14..<16], as: UTF8.self)),
+              let second = Int(String(decoding: bytes[17..<19], as: UTF8.self)),
+              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
         // An offset exists only within ±14:00 (Kiribati's +14:00 is the largest in use).
         if last != 0x5A && last != 0x7A {
             let offset = bytes.suffix(6)

@@ -73,7 +73,10 @@ public enum GamesError: Error, Equatable, Sendable {
     case usernameTaken
     /// The same message for an unknown user and a wrong password.
     case wrongCredentials
-    case locked(until: Double)
+    /// Failed log-ins make this attempt wait until `until`; `by` is the count that held it.
+    case locked(until: Double, by: LoginCount = .pair)
+    /// No account has this name (said on the store itself, never to a stranger).
+    case noSuchAccount(String)
     case notLoggedIn
     case unknownGround(String)
     case unknownGame(Int64)
@@ -126,6 +129,9 @@ public enum GamesError: Error, Equatable, Sendable {
     case storeUnreachable
     /// The games server says it cannot serve requests just now (503 for another reason).
     case serverUnavailable
+    /// The games server turned the request away unread: it holds as many connections as it
+    /// may (from this address, or in all). `retryAfter` seconds; `tries` made by the client.
+    case serverBusy(retryAfter: Int, tries: Int = 1)
     /// The server answered something this client does not understand.
     case badResponse
     case serverFailed
@@ -151,6 +157,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case .newerSchema: return Problem(code: .unavailable, title: english, reason: "newer_schema")
         case .unreachable(let why): return Problem(code: .unavailable, title: english, detail: why.wire, reason: "unreachable")
         case .serverUnavailable: return Problem(code: .unavailable, title: english)
+        case .serverBusy(let seconds, _): return Problem(code: .unavailable, title: english, reason: "busy", retryAfter: seconds)
         case .storeUnreachable: return Problem(code: .unavailable, title: english, reason: "store")
         case .serverFailed, .badResponse, .badServerAddress, .insecureServer: return Problem(code: .internal, title: english)
         case .untrustedCertificate(let host): return Problem(code: .unavailable, title: english, detail: host, reason: "untrusted_certificate")
@@ -184,7 +191,8 @@ public enum GamesError: Error, Equatable, Sendable {
         case .notBooked: return Problem(code: .conflict, title: english, reason: "not_booked")
         case .notOrganiser: return Problem(code: .forbidden, title: english, reason: "not_organiser")
         case .wrongCredentials: return Problem(code: .wrongCredentials, title: english)
-        case .locked(let until): return Problem(code: .lockedOut, title: english, lockedUntil: Instant.string(until))
+        case .locked(let until, let count): return Problem(code: .lockedOut, title: english, reason: count.rawValue, lockedUntil: Instant.string(until))
+        case .noSuchAccount(let name): return Problem(code: .notFound, title: english, detail: name, reason: "account")
         case .notLoggedIn: return Problem(code: .notLoggedIn, title: english)
         case .unknownGround(let id): return Problem(code: .notFound, title: english, detail: id, reason: "ground")
         case .unknownGame(let id): return Problem(code: .notFound, title: english, detail: String(id), reason: "game")
@@ -230,11 +238,13 @@ public enum GamesError: Error, Equatable, Sendable {
         case (.forbidden, "admin"): self = .adminOnly
         case (.forbidden, _): self = .notOrganiser
         case (.wrongCredentials, _): self = .wrongCredentials
-        case (.lockedOut, _): self = .locked(until: p.lockedUntil.flatMap(Instant.parse) ?? 0)
+        case (.lockedOut, _): self = .locked(until: p.lockedUntil.flatMap(Instant.parse) ?? 0,
+                                             by: p.reason.flatMap(LoginCount.init(rawValue:)) ?? .pair)
         case (.notLoggedIn, _): self = .notLoggedIn
         case (.methodNotAllowed, _): self = .invalid(field: "method")
         case (.notFound, "ground"): self = .unknownGround(p.detail ?? "")
         case (.notFound, "postcode"): self = .noSuchPostcode(p.detail ?? "")
+        case (.notFound, "account"): self = .noSuchAccount(p.detail ?? "")
         case (.notFound, _): self = .unknownGame(Int64(p.detail ?? "") ?? 0)
         case (.tooLarge, _): self = .tooLarge
         case (.badRequest, _): self = .malformedRequest
@@ -243,6 +253,7 @@ public enum GamesError: Error, Equatable, Sendable {
         case (.rateLimited, _): self = .rateLimited(seconds: p.retryAfter ?? 60)
         case (.unsupportedVersion, _): self = .unsupportedVersion
         case (.unavailable, "store"): self = .storeUnreachable
+        case (.unavailable, "busy"): self = .serverBusy(retryAfter: p.retryAfter ?? 1)
         case (.unavailable, "database"): self = .database(p.detail ?? "")
         case (.unavailable, "data_folder"): self = .dataFolderUnwritable(p.detail ?? "")
         case (.unavailable, "newer_schema"): self = .newerSchema
@@ -270,11 +281,24 @@ public enum GamesError: Error, Equatable, Sendable {
         case .badPassword: return l.t("A password has 8 to 200 characters and no control characters.")
         case .usernameTaken: return l.t("That username is taken.")
         case .wrongCredentials: return l.t("Wrong username or password.")
-        case .locked(let until):
-            // The wait is for this name from this address only, and counted in seconds.
-            let seconds = max(1, Int((until - Date().timeIntervalSince1970).rounded(.up)))
-            return l.n("Too many failed log-ins from here for this name: try again in {count} second.",
-                       "Too many failed log-ins from here for this name: try again in {count} seconds.", count: seconds)
+        case .locked(let until, let count):
+            // Says which count held the attempt, so it never blames an address it did not count.
+            let seconds = max(1, Int(min(1e9, max(0, until - Date().timeIntervalSince1970)).rounded(.up)))
+            switch count {
+            case .pair:
+                return l.n("Too many failed log-ins from here for this name: try again in {count} second.",
+                           "Too many failed log-ins from here for this name: try again in {count} seconds.", count: seconds)
+            case .address:
+                return l.n("Too many failed log-ins from this address: try again in {count} second.",
+                           "Too many failed log-ins from this address: try again in {count} seconds.", count: seconds)
+            case .name:
+                return l.n("Too many failed log-ins for this name from many places: try again in {count} second, or log in from a device you used before.",
+                           "Too many failed log-ins for this name from many places: try again in {count} seconds, or log in from a device you used before.", count: seconds)
+            case .device:
+                return l.n("Too many failed log-ins for this name on this device: try again in {count} second.",
+                           "Too many failed log-ins for this name on this device: try again in {count} seconds.", count: seconds)
+            }
+        case .noSuchAccount(let name): return l.t("There is no account “{name}”.", ["name": TerminalText.inert(name)])
         case .notLoggedIn: return l.t("You are not logged in. Log in with: locker login NAME --password-stdin")
         case .unknownGround(let id): return l.t("There is no ground “{id}”.", ["id": TerminalText.inert(id)])
         case .unknownGame(let id): return l.t("There is no game {id}.", ["id": String(id)])
@@ -320,6 +344,9 @@ public enum GamesError: Error, Equatable, Sendable {
         case .unreachable(let why): return l.t("The games server did not answer: {reason}.", ["reason": why.phrase(l)])
         case .storeUnreachable: return l.t("The games server cannot reach PostgreSQL, where it keeps the games: try again in a moment.")
         case .serverUnavailable: return l.t("The games server cannot answer just now: try again later.")
+        case .serverBusy(_, let tries):
+            return l.n("The games server is full and turned this request away; nothing was changed. Try again in a minute.",
+                       "The games server is full and turned this request away {count} times; nothing was changed. Try again in a minute.", count: tries)
         case .badResponse: return l.t("The games server sent an answer this Locker does not understand: upgrade Locker.")
         case .serverFailed: return l.t("The games server failed on this request; nothing was changed. Try again later.")
         case .badServerAddress(let text):
@@ -358,10 +385,17 @@ public enum GamesError: Error, Equatable, Sendable {
     /// succeed without anything changing on this side.
     public var meansServerAway: Bool {
         switch self {
-        case .unreachable, .storeUnreachable, .serverUnavailable: return true
+        case .unreachable, .storeUnreachable, .serverUnavailable, .serverBusy: return true
         default: return false
         }
     }
+}
+
+/// The count of failed log-ins that holds an attempt back (`GamesLimits`): this name from this
+/// address, this address for every name, this name from everywhere, or this name on a device
+/// it logged in from before (which is not held by the name-wide count).
+public enum LoginCount: String, Sendable, Equatable {
+    case pair, address, name, device
 }
 
 /// Why the games server could not be reached, worded in the interface language when shown (the
