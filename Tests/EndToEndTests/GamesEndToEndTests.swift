@@ -70,6 +70,16 @@ final class GamesCommandLineTests: XCTestCase {
 
     /// A log-out the server could not hear is not reported as done: the session is forgotten
     /// here, the exit status says it failed, and `logout --everywhere` ends it later.
+    func testMakingAnAdministratorOfANameWithNoAccountSaysSo() throws {
+        try signUp("ann")
+        let missing = try locker("ann", ["account", "admin", "nosuch", "--db", shared.path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("There is no account “nosuch”."), missing.stderr)
+        XCTAssertFalse(missing.stderr.contains("password"), "not a wrong password: nobody typed one")
+        let made = try locker("ann", ["account", "admin", "ann", "--db", shared.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+    }
+
     func testALogOutTheServerCouldNotHearSaysSoAndIsFinishedLater() throws {
         let port = 28_000 + Int(getpid() % 1000)
         var server = try startServer(port: port)

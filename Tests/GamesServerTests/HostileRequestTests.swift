@@ -48,6 +48,21 @@ extension GamesContractTests {
         let (status, answer, _) = try await raw(.POST, "/v1/games", body: midnight, headers: headers)
         XCTAssertEqual(status, 422)
         XCTAssertTrue(answer.contains(#""field":"startsAt""#), answer)
+        // JSON that Foundation's parser would take but RFC 8259 does not: a comma before a
+        // closing brace, a byte-order mark it would silently drop from a name, UTF-16.
+        for body in [#"{"name": "comma", "password": "long enough pass",}"#, "{\"name\": \"\u{FEFF}bom\", \"password\": \"long enough pass\"}"] {
+            let (status, answer, _) = try await raw(.POST, "/v1/accounts", body: body, headers: [("Content-Type", "application/json")])
+            XCTAssertEqual(status, 422, body)
+            XCTAssertTrue(answer.contains(#""field":"body""#), answer)
+        }
+        var utf16 = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/accounts")
+        utf16.method = .POST
+        utf16.body = .bytes(ByteBuffer(bytes: Array(#"{"name": "wide", "password": "long enough pass"}"#.data(using: .utf16)!)))
+        let wide = try await HTTPClient.shared.execute(utf16, timeout: .seconds(10))
+        XCTAssertEqual(wide.status.code, 422)
+        let fraction = #"{"ground": "casey-fields", "startsAt": "2027-02-01T10:00:00.1234567891Z", "players": 1}"#
+        let (fractionStatus, _, _) = try await raw(.POST, "/v1/games", body: fraction, headers: headers)
+        XCTAssertEqual(fractionStatus, 422, "a fraction of a second has at most 9 digits")
         // The trap came seconds after the answer: the server must still be there.
         try await Task.sleep(nanoseconds: 500_000_000)
         let (health, _, _) = try await raw(.GET, "/healthz")

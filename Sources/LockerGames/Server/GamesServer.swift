@@ -304,7 +304,7 @@ struct GamesRoutes: Sendable {
             throw GamesError.tooLarge
         }
         let data = Data(buffer.readableBytesView)
-        guard let object = try? JSONSerialization.jsonObject(with: data), let fields = object as? [String: Any] else {
+        guard isStrictJSON(data), let object = try? JSONSerialization.jsonObject(with: data), let fields = object as? [String: Any] else {
             throw GamesError.invalid(field: "body")
         }
         if let unknown = fields.keys.sorted().first(where: { !T.knownFields.contains($0) }) { throw GamesError.invalid(field: unknown) }
@@ -323,6 +323,33 @@ struct GamesRoutes: Sendable {
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context), let DecodingError.dataCorrupted(context) {
             throw GamesError.invalid(field: context.codingPath.first?.stringValue ?? "body")
         }
+    }
+
+    /// Whether `data` is JSON as RFC 8259 writes it where Foundation's parser is more lenient:
+    /// UTF-8 (not UTF-16, which it detects), no byte-order mark anywhere (it drops one at the
+    /// start of a string, so a name sent as U+FEFF "ann" would become "ann"), and no comma
+    /// before a closing bracket.
+    static func isStrictJSON(_ data: Data) -> Bool {
+        guard String(validating: data, as: UTF8.self) != nil else { return false }
+        var inString = false, escaped = false
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        var lastSignificant: UInt8 = 0
+        for byte in data {
+            defer { beforePrevious = previous; previous = byte }
+            if byte == 0xBF, previous == 0xBB, beforePrevious == 0xEF { return false }
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            case 0x22: inString = true
+            case 0x7D, 0x5D: if lastSignificant == 0x2C { return false }
+            default: break
+            }
+            lastSignificant = byte
+        }
+        return true
     }
 
     /// A whole number a request may carry: finite, without a fraction, within ±(2³¹ − 1).

@@ -352,6 +352,11 @@ public enum Instant {
               let minute = Int(String(decoding: bytes[14..<16], as: UTF8.self)),
               let second = Int(String(decoding: bytes[17..<19], as: UTF8.self)),
               (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
+        // A fraction of a second has 1 to 9 digits (nanoseconds at most).
+        if bytes.count > 19, bytes[19] == 0x2E {
+            let digits = bytes[20...].prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+            guard (1...9).contains(digits) else { return nil }
+        }
         // An offset exists only within ±14:00 (Kiribati's +14:00 is the largest in use).
         if last != 0x5A && last != 0x7A {
             let offset = bytes.suffix(6)
