@@ -138,7 +138,7 @@ final class Bridge: @unchecked Sendable {
         case .signup, .login:
             let name = try required(r.name, "name")
             let credentials = Credentials(name: name, password: try required(r.password, "password"),
-                                          device: connection.session.device(for: name))
+                                          device: r.call == .login ? connection.session.device(for: name) : nil)
             let session = r.call == .signup ? try await api.signUp(credentials) : try await api.login(credentials)
             connection.session.rememberDevice(session.device, for: name)
             do { try connection.session.write(session.token) } catch {

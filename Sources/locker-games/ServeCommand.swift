@@ -75,6 +75,7 @@ extension ServeCommand: GamesCommandBody {
                 fail(localizer.t("The games server stopped: {reason}", ["reason": String(describing: error)]), status: 1)
             }
         }
+        logger.info("requests answered; closing the store")
         await database.close()
         logger.info("stopped")
     }

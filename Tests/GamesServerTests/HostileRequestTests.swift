@@ -121,6 +121,10 @@ extension GamesContractTests {
                 _ = try? await service.login(Credentials(name: "owner", password: "not the password"), source: "203.0.113.\(address)")
             }
         }
+        // A device token is what a log-in gives; a sign-up that names one is refused.
+        let (signUp, answer, _) = try await raw(.POST, "/v1/accounts", body: #"{"name": "newcomer", "password": "long enough pass", "device": "\#(device)"}"#)
+        XCTAssertEqual(signUp, 422)
+        XCTAssertTrue(answer.contains(#""field":"device""#), answer)
         // From a new device, the owner is held by the name-wide count, and told so.
         do {
             _ = try await service.login(Credentials(name: "owner", password: "password-owner"), source: "192.0.2.1")
@@ -177,6 +181,9 @@ extension GamesContractTests {
             XCTAssertEqual(status, 422, query)
             XCTAssertTrue(answer.contains(#""field":"\#(field)""#), "\(query): \(answer)")
         }
+        // Without a token the answer is 401 whatever the page parameters say.
+        let (anonymous, _, _) = try await raw(.GET, "/v1/me/games?limit=100&cursor=0")
+        XCTAssertEqual(anonymous, 401)
     }
 
     func testSixtyPlayersBehindOneAddressAllBookWithTheDefaultLimits() async throws {

@@ -98,6 +98,7 @@ public enum GamesServer {
         router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: ProblemMiddleware(logger: logger, methods: methods))
         router.add(middleware: VersionMiddleware())
+        router.add(middleware: DeadlineMiddleware())
         routes.add(to: router)
 
         let limits = ConnectionLimits(total: options.maxConnections, perAddress: options.maxConnectionsPerAddress,
@@ -139,7 +140,10 @@ struct GamesRoutes: Sendable {
         let v1 = router.group("v1")
         v1.post("accounts") { request, context in
             try limiter.admit(context.clientAddress)
-            return Self.json(try await service.signUp(try await Self.body(Credentials.self, request, context)), status: .created)
+            let credentials = try await Self.body(Credentials.self, request, context)
+            // A device token is what a log-in gives back; a new account has none yet.
+            guard credentials.device == nil else { throw GamesError.invalid(field: "device") }
+            return Self.json(try await service.signUp(credentials), status: .created)
         }
         v1.post("sessions") { request, context in
             try limiter.admit(context.clientAddress)
@@ -167,8 +171,9 @@ struct GamesRoutes: Sendable {
         }
         v1.get("me") { request, _ in Self.json(try await service.account(token: try Self.token(request))) }
         v1.get("me/games") { request, _ in
+            let token = try Self.token(request)
             let page = try Self.pageRequest(request)
-            let games = try await service.upcoming(token: try Self.token(request), page: page)
+            let games = try await service.upcoming(token: token, page: page)
             return Self.page(games, of: page, path: "/v1/me/games", query: [])
         }
         v1.get("grounds") { request, _ in Self.json(try await service.grounds(near: try Self.place(request))) }
@@ -535,6 +540,16 @@ struct ClientAddressMiddleware: RouterMiddleware {
         var context = context
         context.clientAddress = proxies.client(peer: context.peerAddress, forwardedFor: request.headers[values: Self.forwardedFor])
         return try await next(request, context)
+    }
+}
+
+/// Gives each request its deadline (`RequestDeadline`): a store that stalls is given up on by
+/// then, however many transactions the request makes, and the request answered 503 `store`.
+struct DeadlineMiddleware: RouterMiddleware {
+    static let budget: Duration = .milliseconds(4800)
+
+    func handle(_ request: Request, context: GamesRequestContext, next: (Request, GamesRequestContext) async throws -> Response) async throws -> Response {
+        try await RequestDeadline.$current.withValue(.now + Self.budget) { try await next(request, context) }
     }
 }
 

@@ -116,11 +116,11 @@ public protocol GamesDatabase: Sendable {
     var kind: GamesStoreKind { get }
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     /// A unique-key violation inside surfaces as `SQLFailure.uniqueViolation`.
-    func transaction<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T
     /// Runs `body`, which only reads, without waiting for writers (a list answers while someone
     /// books). On SQLite each statement reads the last committed state; on PostgreSQL it is a
     /// transaction like any other, whose readers never wait.
-    func read<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T
     /// Wake-ups when another process may have changed the store (PostgreSQL `LISTEN`; SQLite
     /// has none, its readers poll). Ends when the database closes.
     func changeSignals() -> AsyncStream<Void>
@@ -129,7 +129,7 @@ public protocol GamesDatabase: Sendable {
 }
 
 extension GamesDatabase {
-    public func read<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T {
         try await transaction(body)
     }
 }
@@ -141,3 +141,10 @@ public enum SQLFailure: Error, Equatable {
 
 /// The change feed's NOTIFY channel on PostgreSQL.
 public let gamesChangeChannel = "locker_games_changes"
+
+/// When the request being answered must be answered by: the server sets it for each request
+/// (`DeadlineMiddleware`), and a store that can stall (PostgreSQL) gives up on its work by
+/// then, however many transactions the request makes. Nil outside a request (commands).
+public enum RequestDeadline {
+    @TaskLocal public static var current: ContinuousClock.Instant?
+}

@@ -85,7 +85,7 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
     static let patienceWhileUnreachable: Duration = .seconds(1)
     private let unreachable = Flag()
 
-    public func transaction<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T {
         do {
             return try await withConnection { connection in
                 let session = Session(connection: connection, logger: self.logger, changes: Flag())
@@ -112,52 +112,86 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
     static let transactionDeadline: Duration = .milliseconds(4500)
 
     /// A pooled connection for `body`, or `GamesError.storeUnreachable` when none comes within
-    /// `connectionPatience`, or when the whole transaction is not over by `transactionDeadline`:
-    /// then its connection is closed, which ends the statement waiting on it (PostgreSQL rolls
-    /// back what it had not committed) and gives the pool a new connection in its place.
-    private func withConnection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let leased = Flag()
-        let held = Held()
+    /// `connectionPatience`, or when the transaction is not over by its deadline: the earlier of
+    /// `transactionDeadline` from now and the request's own (`RequestDeadline`, so a request
+    /// of several transactions still answers in time). Then its connection is closed, which
+    /// ends the statement waiting on it (PostgreSQL rolls back what it had not committed), and
+    /// the caller is answered at once: the work goes on in a task of its own until the library
+    /// gives up on it, so no wait inside the library can hold a request, or a shutdown.
+    private func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let patience = unreachable.isSet ? PostgresGamesDatabase.patienceWhileUnreachable : PostgresGamesDatabase.connectionPatience
-        return try await withoutActuallyEscaping(body) { body in
-            try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await self.client.withConnection { connection in
-                        leased.set()
-                        held.connection = connection
-                        self.unreachable.clear()
-                        return try await body(connection)
-                    }
+        let now = ContinuousClock.now
+        let deadline = min(now + PostgresGamesDatabase.transactionDeadline, RequestDeadline.current ?? .now + .seconds(3600))
+        guard deadline > now else { throw GamesError.storeUnreachable }
+        let leaseBy = min(now + patience, deadline)
+        let outcome = Outcome<T>()
+        let work = Task {
+            do {
+                let value = try await self.client.withConnection { connection in
+                    outcome.leased(connection)
+                    self.unreachable.clear()
+                    return try await body(connection)
                 }
-                group.addTask {
-                    try await Task.sleep(for: min(patience, PostgresGamesDatabase.transactionDeadline))
-                    if !leased.isSet {
-                        self.unreachable.set()
-                        throw GamesError.storeUnreachable
-                    }
-                    try await Task.sleep(for: PostgresGamesDatabase.transactionDeadline - min(patience, PostgresGamesDatabase.transactionDeadline))
-                    self.logger.warning("PostgreSQL did not finish a transaction within \(PostgresGamesDatabase.transactionDeadline): its connection is closed")
-                    held.connection?.close().whenComplete { _ in }
-                    throw GamesError.storeUnreachable
-                }
-                while let outcome = try await group.next() {
-                    if let value = outcome {
-                        group.cancelAll()
-                        return value
-                    }
-                }
-                throw GamesError.storeUnreachable
+                outcome.finish(.success(value))
+            } catch {
+                outcome.finish(.failure(error))
             }
         }
+        let timer = Task {
+            try await Task.sleep(until: leaseBy, clock: .continuous)
+            if !outcome.isLeased {
+                if outcome.finish(.failure(GamesError.storeUnreachable)) { self.unreachable.set() }
+                work.cancel()
+                return
+            }
+            try await Task.sleep(until: deadline, clock: .continuous)
+            if outcome.finish(.failure(GamesError.storeUnreachable)) {
+                self.logger.warning("PostgreSQL did not finish a transaction in time: its connection is closed")
+                outcome.connection?.close().whenComplete { _ in }
+                work.cancel()
+            }
+        }
+        defer { timer.cancel() }
+        return try await outcome.value()
     }
 
-    /// The connection a transaction holds, for its deadline to close.
-    private final class Held: @unchecked Sendable {
+    /// The first of a transaction's result and its deadline, for the caller to wait on.
+    private final class Outcome<T: Sendable>: @unchecked Sendable {
         private let lock = NSLock()
-        private var value: PostgresConnection?
-        var connection: PostgresConnection? {
-            get { lock.withLock { value } }
-            set { lock.withLock { value = newValue } }
+        private var result: Result<T, Error>?
+        private var waiter: CheckedContinuation<T, Error>?
+        private var held: PostgresConnection?
+        private var isLeasedValue = false
+
+        var isLeased: Bool { lock.withLock { isLeasedValue } }
+        var connection: PostgresConnection? { lock.withLock { held } }
+
+        func leased(_ connection: PostgresConnection) {
+            lock.withLock { held = connection; isLeasedValue = true }
+        }
+
+        /// Settles the outcome; false when it was settled already.
+        @discardableResult
+        func finish(_ result: Result<T, Error>) -> Bool {
+            let (settled, waiter): (Bool, CheckedContinuation<T, Error>?) = lock.withLock {
+                guard self.result == nil else { return (false, nil) }
+                self.result = result
+                defer { self.waiter = nil }
+                return (true, self.waiter)
+            }
+            waiter?.resume(with: result)
+            return settled
+        }
+
+        func value() async throws -> T {
+            try await withCheckedThrowingContinuation { continuation in
+                let settled: Result<T, Error>? = lock.withLock {
+                    if let result { return result }
+                    waiter = continuation
+                    return nil
+                }
+                if let settled { continuation.resume(with: settled) }
+            }
         }
     }
 

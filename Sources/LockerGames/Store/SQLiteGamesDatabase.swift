@@ -55,7 +55,7 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
         }
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T {
         await gate.acquire()
         let session = Session(pool: pool)
         do {
@@ -77,7 +77,7 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
 
     /// Reads on the pool's reader connections: WAL readers never wait for the writer, nor for
     /// this process's transaction gate.
-    public func read<T: Sendable>(_ body: @Sendable (SQLSession) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T {
         try await body(Session(pool: pool, reading: true))
     }
 
