@@ -8,6 +8,12 @@
 2. churn: (PostgreSQL) 50 clients, each on its own game, book and cancel in a loop for 10 s: requests per second and
           p50/p99 latency; then `pgbench -N -c 50 -T 10` on the same cluster for comparison.
 3. idle:  the server's RSS with 200 open connections (live feeds).
+4. throughput: 20 clients, each with its own account, address and keep-alive connection:
+          for 8 s each reads the games near 3977 in a loop, then for 8 s each books and
+          cancels a game of its own: requests per second and p50/p99 of each, and the
+          server's peak RSS (VmHWM) at the end.
+
+  --scenarios race,idle,churn,throughput  (default: all) runs only those.
 
 Uses only the standard library (threads and http.client), so it runs wherever Locker builds.
 Each client connects from its own loopback address (`source(index)`), as players on many machines
@@ -186,6 +192,59 @@ def churn(port, prefix, data, clients=50, seconds=10, games=50):
             "p99_ms": latencies[int(len(latencies) * 0.99) - 1], "load_generator": "python threads"}
 
 
+def loop(clients, seconds, step):
+    """Runs `step(client, index)` on every client in its own thread for `seconds`; returns
+    requests per second, p50 and p99 (ms) and how many answers were not 2xx."""
+    latencies, errors = [], [0]
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+    def work(index):
+        mine, bad = [], 0
+        while time.perf_counter() < stop:
+            sent = time.perf_counter()
+            status = step(clients[index], index)
+            mine.append((time.perf_counter() - sent) * 1000)
+            bad += not 200 <= status < 300
+        with lock:
+            latencies.extend(mine)
+            errors[0] += bad
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(clients))]
+    start = time.perf_counter()
+    for t in threads: t.start()
+    for t in threads: t.join()
+    elapsed = time.perf_counter() - start
+    latencies.sort()
+    return {"requests_per_second": len(latencies) / elapsed, "requests": len(latencies), "errors": errors[0],
+            "p50_ms": statistics.median(latencies), "p99_ms": latencies[int(len(latencies) * 0.99) - 1]}
+
+
+def throughput(port, prefix, pid, clients=20, seconds=8):
+    """20 clients read the games near 3977, then book and cancel games of their own."""
+    organisers = (clients + 9) // 10
+    everyone = accounts(port, [f"{prefix}to{i}" for i in range(organisers)] + [f"{prefix}tc{i}" for i in range(clients)])
+    organiser_tokens, tokens = everyone[:organisers], everyone[organisers:]
+    ids = []
+    for index in range(clients):
+        status, game = Client(port, organiser_tokens[index // 10]).call(
+            "POST", "/v1/games", {"ground": "casey-fields", "startsAt": in_days(9), "players": 1, "capacity": 50})
+        assert status == 201, game
+        ids.append(game["id"])
+    connections = [Client(port, token, index=1000 + i) for i, token in enumerate(tokens)]
+    read = loop(connections, seconds, lambda client, _: client.call("GET", "/v1/games?near=3977")[0])
+    turns = [0] * clients
+    def book(client, index):
+        turns[index] += 1
+        if turns[index] % 2:
+            return client.call("POST", f"/v1/games/{ids[index]}/booking", key=f"{prefix}-{index}-{turns[index]}")[0]
+        return client.call("DELETE", f"/v1/games/{ids[index]}/booking")[0]
+    booking = loop(connections, seconds, book)
+    peak = None
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmHWM:"):
+            peak = int(line.split()[1]) / 1024
+    return {"clients": clients, "seconds": seconds, "read": read, "booking": booking, "peak_rss_mib": peak}
+
+
 def pgbench(address, clients=50, seconds=10):
     tool = shutil.which("pgbench") or next(iter(sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin/pgbench"))), None)
     if not tool:
@@ -214,7 +273,7 @@ def idle_rss(port, pid, connections=200):
     return {"connections": connections, "rss_mib": rss}
 
 
-def run(binary, data, pg_cluster):
+def run(binary, data, pg_cluster, scenarios=("race", "idle", "churn", "throughput")):
     data = pathlib.Path(data)
     data.mkdir(parents=True, exist_ok=True)
     report = {}
@@ -231,14 +290,22 @@ def run(binary, data, pg_cluster):
             port = free_port()
             server = start_server(binary, store, data, port)
             try:
-                entry = {"race": race(port, name[:2])}
-                r = entry["race"]
-                print(f"games-server {name:8} race: {r['bookers']} bookers, {r['free']} places → going {r['going']}, "
-                      f"waitlisted {r['waitlisted']}, errors {r['errors']}, {r['wall_ms']:.0f} ms "
-                      f"(p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms)")
-                entry["idle"] = idle_rss(port, server.pid)
-                print(f"games-server {name:8} RSS with {entry['idle']['connections']} open connections: {entry['idle']['rss_mib']:.1f} MiB")
-                if name == "postgres":
+                entry = {}
+                if "throughput" in scenarios:
+                    entry["throughput"] = t = throughput(port, name[:2], server.pid)
+                    for kind in ("read", "booking"):
+                        print(f"games-server {name:8} {kind:7} {t['clients']} clients: {t[kind]['requests_per_second']:.0f} requests/s, "
+                              f"p50 {t[kind]['p50_ms']:.1f} ms, p99 {t[kind]['p99_ms']:.1f} ms, errors {t[kind]['errors']}")
+                    print(f"games-server {name:8} peak RSS after them: {t['peak_rss_mib']:.1f} MiB")
+                if "race" in scenarios:
+                    entry["race"] = r = race(port, name[:2])
+                    print(f"games-server {name:8} race: {r['bookers']} bookers, {r['free']} places → going {r['going']}, "
+                          f"waitlisted {r['waitlisted']}, errors {r['errors']}, {r['wall_ms']:.0f} ms "
+                          f"(p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms)")
+                if "idle" in scenarios:
+                    entry["idle"] = idle_rss(port, server.pid)
+                    print(f"games-server {name:8} RSS with {entry['idle']['connections']} open connections: {entry['idle']['rss_mib']:.1f} MiB")
+                if name == "postgres" and "churn" in scenarios:
                     entry["churn"] = churn(port, "pg", data)
                     c = entry["churn"]
                     print(f"games-server {name:8} churn: {c['clients']} clients, {c['requests_per_second']:.0f} requests/s, "
@@ -264,10 +331,11 @@ def main():
     parser.add_argument("--data", required=True)
     parser.add_argument("--pg-cluster")
     parser.add_argument("--json")
+    parser.add_argument("--scenarios", default="race,idle,churn,throughput")
     args = parser.parse_args()
     data = pathlib.Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
-    report = run(args.server, data, args.pg_cluster)
+    report = run(args.server, data, args.pg_cluster, args.scenarios.split(","))
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(report, indent=2))
     return report
