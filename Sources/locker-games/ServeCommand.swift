@@ -24,8 +24,8 @@ extension ServeCommand: GamesCommandBody {
         options.accountRequestsPerMinute = accountRate
         for (value, name) in [(accountRate, "--account-rate"), (maxConnections, "--max-connections"),
                               (maxConnectionsPerAddress, "--max-connections-per-address"), (idleTimeout, "--idle-timeout"),
-                              (requestTimeout, "--request-timeout"), (eventStreams, "--event-streams")] where value < 1 {
-            usageError(localizer.t("{option} must be a whole number of at least 1.", ["option": name]))
+                              (requestTimeout, "--request-timeout"), (eventStreams, "--event-streams")] where value < 1 || value > 1_000_000 {
+            usageError(localizer.t("{option} must be a whole number from 1 to 1000000.", ["option": name]))
         }
         options.maxConnections = maxConnections
         // PostgreSQL connections are opened as requests need them, up to the pool's size.

@@ -37,7 +37,9 @@ public struct WallTime: Equatable, Sendable {
     /// The wall time `seconds` after 1970-01-01 00:00 on a clock at UTC (or at any offset, when
     /// the offset is added first).
     public init(clockSeconds seconds: Double) {
-        let whole = Int(seconds.rounded(.down))
+        // A time read from a store edited by hand may be anything: beyond ±10^12 s (30,000
+        // years) it is read as 1970 rather than trapping in the conversion.
+        let whole = seconds.isFinite && abs(seconds) < 1e12 ? Int(seconds.rounded(.down)) : 0
         let days = whole >= 0 ? whole / 86_400 : -((-whole + 86_399) / 86_400)
         let rest = whole - days * 86_400
         // Days since 1970 to a civil date (proleptic Gregorian calendar, 400-year eras).
