@@ -19,7 +19,7 @@ struct Locker: ParsableCommand {
         abstract: localizer.t("Locker: diving rules, penalties and quiz, grades, workouts and pickup games in one terminal app."),
         discussion: localizer.t("Keys inside the app: 1…6 switch tabs, ? shows help, L changes language, T changes theme, q quits. Data is kept in --data-dir, else $LOCKER_DATA_DIR, else $XDG_DATA_HOME/locker, else ~/.local/share/locker."),
         version: "locker \(LockerVersion.current)",
-        subcommands: [RulesCommand.self, PenaltiesCommand.self, QuizCommand.self, DiveCommand.self, GradesCommand.self, WorkoutCommand.self,
+        subcommands: [RulesCommand.self, PenaltiesCommand.self, QuizCommand.self, DiveCommand.self, MeetCommand.self, GradesCommand.self, WorkoutCommand.self,
                       AccountCommand.self, LoginCommand.self, LogoutCommand.self, GamesCommand.self,
                       DebugSaveLoopCommand.self])
 

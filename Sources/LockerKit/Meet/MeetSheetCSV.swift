@@ -1,0 +1,86 @@
+/// Entries and dive sheets from a CSV file: one row per planned dive, the header
+/// `diver,club,round,code,height` (columns in any order; a synchronised pair as "A / B"). Every
+/// row is checked before anything is entered, and the first wrong one is said with its line and
+/// field; the DD of each dive comes from the formula (art. 1.6 and appendices 8 and 10).
+public enum MeetSheetCSV {
+    public static let columns = ["diver", "club", "round", "code", "height"]
+
+    /// The first row that cannot be entered, and why.
+    public struct Problem: Error, Equatable, Sendable {
+        public enum Reason: Equatable, Sendable {
+            case csv(CSV.ParseError.Problem)
+            case missingColumn(String)
+            case empty(field: String)
+            case badRound(String)
+            case badHeight(String)
+            case notADive(code: String, height: String, DiveCodeError)
+            case roundTwice(diver: String, round: Int)
+            case noRows
+        }
+        public var line: Int
+        public var reason: Reason
+
+        public func message(_ l: Localizer) -> String {
+            switch reason {
+            case .csv(let problem): return CSV.ParseError(line: line, problem: problem).message(l)
+            case .missingColumn(let name): return l.t("the header has no column “{column}” (it needs diver, club, round, code, height)", ["column": name])
+            case .empty(let field): return l.t("“{column}” is empty", ["column": field])
+            case .badRound(let text): return l.t("round “{value}” is not a whole number from 1", ["value": TerminalText.inert(text)])
+            case .badHeight(let text): return l.t("“{value}” is not a diving height: use 1, 3, 5, 7.5 or 10.", ["value": TerminalText.inert(text)])
+            case .notADive(let code, let height, let error):
+                return error.message(l, code: code, height: DiveHeight(parsing: height) ?? .m3)
+            case .roundTwice(let diver, let round):
+                return l.t("{diver} has round {round} twice", ["diver": TerminalText.inert(diver), "round": String(round)])
+            case .noRows: return l.t("no dive is listed")
+            }
+        }
+    }
+
+    /// The divers of `text` in the order they first appear, each with their sheet in round
+    /// order. `eventHeight` fills an empty height.
+    public static func read(_ text: String, eventHeight: String?) throws -> [MeetEntrant] {
+        let records: [CSV.Record]
+        do { records = try CSV.parse(text) } catch let error as CSV.ParseError { throw Problem(line: error.line, reason: .csv(error.problem)) }
+        guard let header = records.first else { throw Problem(line: 1, reason: .noRows) }
+        let names = header.fields.map { $0.trimmingSpaces.lowercased() }
+        var index: [String: Int] = [:]
+        for column in columns {
+            guard let at = names.firstIndex(of: column) else { throw Problem(line: header.line, reason: .missingColumn(column)) }
+            index[column] = at
+        }
+        var entrants: [MeetEntrant] = []
+        for record in records.dropFirst() {
+            func field(_ name: String) -> String {
+                let at = index[name]!
+                return at < record.fields.count ? record.fields[at].trimmingSpaces : ""
+            }
+            let diver = field("diver"), club = field("club"), roundText = field("round"), code = field("code")
+            let heightText = field("height").isEmpty ? (eventHeight ?? "") : field("height")
+            for (name, value) in [("diver", diver), ("round", roundText), ("code", code), ("height", heightText)] where value.isEmpty {
+                throw Problem(line: record.line, reason: .empty(field: name))
+            }
+            guard roundText.utf8.count <= 3, let round = Int(roundText), round >= 1 else { throw Problem(line: record.line, reason: .badRound(roundText)) }
+            guard let height = DiveHeight(parsing: heightText) else { throw Problem(line: record.line, reason: .badHeight(heightText)) }
+            let dd: Int
+            let dive: DiveCode
+            do {
+                dive = try DiveCode(parsing: code)
+                dd = try DegreeOfDifficulty.compute(dive, height: height).tenths
+            } catch let error as DiveCodeError {
+                throw Problem(line: record.line, reason: .notADive(code: code.uppercased(), height: height.rawValue, error))
+            }
+            let planned = PlannedDive(round: round, code: dive.text, height: height.rawValue, ddTenths: dd)
+            if let at = entrants.firstIndex(where: { $0.diver.lowercased() == diver.lowercased() }) {
+                guard !entrants[at].dives.contains(where: { $0.round == round }) else {
+                    throw Problem(line: record.line, reason: .roundTwice(diver: entrants[at].diver, round: round))
+                }
+                entrants[at].dives.append(planned)
+            } else {
+                entrants.append(MeetEntrant(diver: diver, club: club, dives: [planned]))
+            }
+        }
+        guard !entrants.isEmpty else { throw Problem(line: header.line, reason: .noRows) }
+        for at in entrants.indices { entrants[at].dives.sort { $0.round < $1.round } }
+        return entrants
+    }
+}

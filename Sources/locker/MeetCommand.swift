@@ -1,0 +1,392 @@
+// `locker meet …`: a diving meet in a folder, recorded in its journal (docs/DATA-FORMATS.md,
+// "Meet folder"). Every command replays the journal; the ones that record append one entry
+// under the journal's lock, on disk before they say so.
+import ArgumentParser
+import FoundationEssentials
+import LockerCommandLine
+import LockerKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct MeetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "meet",
+        abstract: localizer.t("Run a diving meet: entries, awards, results, all kept in the meet folder's journal."),
+        subcommands: [MeetNewCommand.self, MeetPacksCommand.self, MeetImportCommand.self, MeetCheckCommand.self, MeetDrawCommand.self,
+                      MeetAwardCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self])
+}
+
+/// What every meet command shares: the folder, its journal read and checked, and the words for
+/// what can go wrong.
+enum Meet {
+    static func journal(_ path: String) -> MeetJournal {
+        MeetJournal(directory: URL(fileURLWithPath: path, isDirectory: true))
+    }
+
+    /// The journal's lines, or exit 1 saying why they cannot be used; a line cut off by a crash
+    /// is said on standard error (the next recording command sets it aside).
+    static func read(_ path: String) -> (MeetJournal.Contents, MeetState) {
+        do {
+            let contents = try journal(path).read()
+            if let torn = contents.torn {
+                warn(localizer.t("The journal's last line was cut off (a crash while it was written); it is left out: {text}",
+                                 ["text": TerminalText.inert(String(torn.prefix(80)))]))
+            }
+            return (contents, try MeetState(lines: contents.lines, path: path))
+        } catch let error as MeetJournalError {
+            fail(message(error), status: 1)
+        } catch let error as MeetError {
+            fail(message(error), status: 1)
+        } catch {
+            fail(String(describing: error), status: 1)
+        }
+    }
+
+    /// Appends `entry`, checked against the meet as the journal holds it at that moment.
+    static func record(_ path: String, _ entry: MeetEntry, check: @escaping (MeetState) throws -> Void = { _ in }) -> MeetJournalLine {
+        do {
+            let result = try journal(path).append(entry, at: Instant.string(Date().timeIntervalSince1970)) { lines in
+                try check(try MeetState(lines: lines, path: path))
+            }
+            if let aside = result.setAside {
+                warn(localizer.t("The journal's last line had been cut off by a crash; it was set aside in {file}.", ["file": aside]))
+            }
+            return result.line
+        } catch let error as MeetJournalError {
+            fail(message(error), status: 1)
+        } catch let error as MeetError {
+            fail(message(error), status: 1)
+        } catch {
+            fail(String(describing: error), status: 1)
+        }
+    }
+
+    /// The pack `id` of the bundled packs, or exit (64 for an unknown id: a value the option cannot take).
+    static func pack(_ id: String) -> MeetPack {
+        do {
+            return try MeetPack.load(id, from: packs)
+        } catch MeetPack.LoadError.unknown(let id) {
+            usageError(localizer.t("“{value}” is not a rule pack; locker meet packs lists them.", ["value": TerminalText.inert(id)]))
+        } catch MeetPack.LoadError.newerVersion(let id) {
+            fail(localizer.t("The rule pack {pack} was written for a newer Locker; update Locker to use it.", ["pack": id]), status: 1)
+        } catch {
+            fail(localizer.t("The rule pack {pack} cannot be used: {reason}", ["pack": id, "reason": String(describing: error)]), status: 1)
+        }
+    }
+
+    static var packs: URL { MeetPack.directory(bundledData().deletingLastPathComponent()) }
+
+    static func warn(_ text: String) {
+        fputs("locker: " + text + "\n", stderr)
+    }
+
+    static func message(_ error: MeetJournalError) -> String {
+        switch error {
+        case .notAMeet(let path): return localizer.t("{path} is not a meet folder: make one with locker meet new.", ["path": path])
+        case .alreadyAMeet(let path): return localizer.t("{path} already holds a meet; nothing was changed.", ["path": path])
+        case .newerFormat(let path): return localizer.t("The meet in {path} was written by a newer Locker; update Locker to use it. Nothing was changed.", ["path": path])
+        case .altered(let line): return localizer.t("The journal was altered at line {line}: it no longer matches the lines before it.", ["line": String(line)])
+        case .cannotWrite(let path, let code): return StorageError.writeFailed(path: path, code: code).localized(localizer)
+        }
+    }
+
+    static func message(_ error: MeetError) -> String {
+        switch error {
+        case .noSuchDiver(let name): return localizer.t("No diver “{name}” is entered in this meet.", ["name": TerminalText.inert(name)])
+        case .noSuchRound(let diver, let round):
+            return localizer.t("{diver} has no dive in round {round}.", ["diver": TerminalText.inert(diver), "round": String(round)])
+        case .alreadyEntered(let name): return localizer.t("{name} is already entered; nothing was imported.", ["name": TerminalText.inert(name)])
+        case .alreadyAwarded(let diver, let round, let attempt):
+            return localizer.t("Attempt {attempt} of {diver}'s round {round} already has its awards; nothing was recorded.",
+                               ["diver": TerminalText.inert(diver), "round": String(round), "attempt": String(attempt)])
+        case .attemptOutOfOrder(let diver, let round, let attempt):
+            return localizer.t("Attempt {attempt} of {diver}'s round {round} comes after attempt {before}, which has no awards.",
+                               ["diver": TerminalText.inert(diver), "round": String(round), "attempt": String(attempt), "before": String(attempt - 1)])
+        case .wrongNumberOfAwards(let given, let judges):
+            return localizer.n("This panel has {count} judge: give {count} award ({given} given).",
+                               "This panel has {count} judges: give {count} awards ({given} given).", count: judges, ["given": String(given)])
+        case .badAward(let text): return localizer.t("“{value}” is not an award: write 0 to 10 in half points, or - for a missing one.",
+                                                     ["value": TerminalText.inert(text)])
+        case .journal(let error): return message(error)
+        }
+    }
+}
+
+struct MeetNewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "new", abstract: localizer.t("Make a meet folder with one event."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The event's name."), valueName: "name")) var event: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The rule pack, e.g. wa2024-individual-women."), valueName: "pack")) var pack: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Judges on the panel: 5 or 7; synchronised 9 or 11."), valueName: "n")) var judges: Int
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The event's height in metres: 1, 3, 5, 7.5 or 10."), valueName: "h")) var height: String?
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let rules = Meet.pack(pack)
+        guard rules.judges.contains(judges) else {
+            usageError(localizer.t("The pack {pack} takes a panel of {judges} judges.",
+                                   ["pack": pack, "judges": rules.judges.map(String.init).joined(separator: " " + localizer.t("or") + " ")]))
+        }
+        if let height, DiveHeight(parsing: height) == nil {
+            usageError(localizer.t("“{value}” is not a diving height: use 1, 3, 5, 7.5 or 10.", ["value": height]))
+        }
+        let eventHeight = height.flatMap(DiveHeight.init(parsing:))?.rawValue
+        if rules.heights.isEmpty, eventHeight != nil {
+            usageError(localizer.t("The pack {pack} sets every round's height itself: leave out --height.", ["pack": pack]))
+        }
+        if !rules.heights.isEmpty, !rules.heights.contains(eventHeight ?? "") {
+            usageError(localizer.t("The pack {pack} is dived at {heights} m: give one with --height.",
+                                   ["pack": pack, "heights": rules.heights.joined(separator: ", ")]))
+        }
+        let trimmed = event.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !trimmed.isEmpty, !GamesLimits.hasForbiddenCharacters(trimmed) else { usageError(localizer.t("Give the event a name.")) }
+        let setup = MeetSetup(format: MeetSetup.currentFormat, event: trimmed, pack: pack, judges: judges, synchro: rules.isSynchro,
+                              height: eventHeight)
+        do {
+            try Meet.journal(directory).create(setup, at: Instant.string(Date().timeIntervalSince1970))
+        } catch let error as MeetJournalError {
+            fail(Meet.message(error), status: 1)
+        }
+        print(localizer.t("Meet “{event}” made in {path}.", ["event": TerminalText.inert(trimmed), "path": directory]))
+    }
+}
+
+struct MeetImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: localizer.t("Enter divers and their dive sheets from a CSV file."),
+        discussion: localizer.t("One row per planned dive, with the header diver,club,round,code,height (a synchronised pair as \"A / B\"). Every row is checked first: nothing is entered when one is wrong."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Argument(help: ArgumentHelp(localizer.t("The CSV file."), valueName: "file")) var file: String
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            fail(localizer.t("{path} cannot be read.", ["path": file]), status: 1)
+        }
+        let (_, state) = Meet.read(directory)
+        let entrants: [MeetEntrant]
+        do {
+            let rules = Meet.pack(state.setup.pack)
+            entrants = try MeetSheetCSV.read(String(decoding: data, as: UTF8.self), eventHeight: state.setup.height).map { entrant in
+                var entrant = entrant
+                entrant.dives = entrant.dives.map { var dive = $0; dive.ddTenths = rules.ddTenths(round: dive.round, formula: dive.ddTenths); return dive }
+                return entrant
+            }
+        } catch let error as MeetSheetCSV.Problem {
+            fail(localizer.t("{file}, line {line}: {problem}", ["file": file, "line": String(error.line), "problem": error.message(localizer)]), status: 1)
+        }
+        for entrant in entrants {
+            _ = Meet.record(directory, .entered(entrant)) { state in
+                if state.entrant(entrant.diver) != nil { throw MeetError.alreadyEntered(entrant.diver) }
+            }
+        }
+        print(localizer.n("{count} diver entered.", "{count} divers entered.", count: entrants.count))
+    }
+}
+
+struct MeetPacksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "packs", abstract: localizer.t("The rule packs a meet can be run under, and what each requires."))
+
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+    @OptionGroup var shared: SharedOptions
+
+    struct Output: Encodable {
+        struct Rule: Encodable { var rule: String; var article: String; var says: String; var heights: [String]? }
+        var id: String
+        var name: String
+        var kind: String
+        var heights: [String]
+        var judges: [Int]
+        var dives: [String: Int]
+        var rules: [Rule]
+    }
+
+    func run() throws {
+        let packs: [MeetPack]
+        do { packs = try MeetPack.all(in: Meet.packs) } catch { fail(String(describing: error), status: 1) }
+        let language = localizer.language
+        if json {
+            printJSON(packs.map { pack in
+                Output(id: pack.id, name: pack.name.text(language), kind: pack.kind, heights: pack.heights, judges: pack.judges, dives: pack.dives,
+                       rules: pack.rules.map { Output.Rule(rule: $0.kind, article: $0.article, says: $0.says.text(language), heights: $0.heights) })
+            })
+            return
+        }
+        for pack in packs {
+            print("\(pack.id)  \(pack.name.text(language))")
+            for rule in pack.rules {
+                let heights = rule.heights.map { " [" + $0.joined(separator: ", ") + " m]" } ?? ""
+                print("    \(rule.article)\(heights)  \(rule.says.text(language))")
+            }
+        }
+    }
+}
+
+struct MeetCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check", abstract: localizer.t("Check every dive sheet against the meet's rule pack; exit 1 when one breaks a rule."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+    @OptionGroup var shared: SharedOptions
+
+    struct Output: Encodable {
+        struct Problem: Encodable {
+            var diver: String; var round: Int?; var rule: String; var article: String; var says: String; var found: String
+
+            enum Keys: String, CodingKey { case diver, round, rule, article, says, found }
+
+            /// `round` is written as null for a rule about the whole sheet, never left out.
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: Keys.self)
+                try c.encode(diver, forKey: .diver)
+                try c.encode(round, forKey: .round)
+                try c.encode(rule, forKey: .rule)
+                try c.encode(article, forKey: .article)
+                try c.encode(says, forKey: .says)
+                try c.encode(found, forKey: .found)
+            }
+        }
+        var ok: Bool
+        var errors: [Problem]
+    }
+
+    func run() throws {
+        let (_, state) = Meet.read(directory)
+        let pack = Meet.pack(state.setup.pack)
+        let errors = state.entrants.flatMap { pack.check($0, height: state.setup.height, language: localizer.language) }
+        if json {
+            printJSON(Output(ok: errors.isEmpty, errors: errors.map {
+                Output.Problem(diver: $0.diver, round: $0.round, rule: $0.rule, article: $0.article, says: $0.says, found: $0.foundText(localizer))
+            }))
+        } else if errors.isEmpty {
+            print(localizer.n("Every sheet keeps the rules ({count} diver).", "Every sheet keeps the rules ({count} divers).", count: state.entrants.count))
+        } else {
+            for error in errors {
+                let round = error.round.map { ", " + localizer.t("round {round}", ["round": String($0)]) } ?? ""
+                print("\(TerminalText.inert(error.diver))\(round): \(error.foundText(localizer)) — \(error.says) (\(error.article))")
+            }
+        }
+        if !errors.isEmpty { Glibc.exit(1) }
+    }
+}
+
+struct MeetDrawCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "draw", abstract: localizer.t("Draw the running order (art. 2.1.1); the seed is kept in the journal."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The draw's seed, to draw the same order again."), valueName: "n")) var seed: UInt64?
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let seed = self.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let (_, state) = Meet.read(directory)
+        var generator = SeededRandomNumberGenerator(seed: seed)
+        let order = state.entrants.map(\.diver).shuffled(using: &generator)
+        _ = Meet.record(directory, .drawn(seed: seed, order: order))
+        for (index, diver) in order.enumerated() { print("\(index + 1). \(TerminalText.inert(diver))") }
+        print(localizer.t("Seed: {seed}", ["seed": String(seed)]))
+    }
+}
+
+struct MeetAwardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "award", abstract: localizer.t("Record one dive's awards, in judge order."),
+        discussion: localizer.t("Any diver and round in any order, as a recorder catching up from paper does. A re-start takes 2 points off every award (6.5.1); --max 2 for a position other than announced (6.4.13), --max 4.5 for arms wrong at entry (6.5.8); --unsafe for the majority of 8.5.4; --failed ARTICLE for a failed dive. A void attempt's redo is --attempt 2: the first awards stay in the journal."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The awards in judge order, separated by commas or spaces; - for a missing one."), valueName: "list")) var awards: String
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("A re-start: 2 points off every award (6.5.1, 6.5.2)."))) var restart = false
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The highest award that counts: 2 or 4.5."), valueName: "award")) var max: String?
+    @Option(name: .long, help: ArgumentHelp(localizer.t("A failed dive, and the article that fails it."), valueName: "article")) var failed: String?
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("The unsafe-dive majority (8.5.4): every award above 2 counts as 2."))) var unsafe = false
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The attempt (2 for a void dive done again)."), valueName: "n")) var attempt = 1
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let given: [Int?]
+        do {
+            given = try PanelScore.parseAwards(awards).map { $0.map { Int(($0 * 2).rounded()) } }
+        } catch PanelScoreError.badAward(let text) {
+            fail(Meet.message(MeetError.badAward(text)), status: 64)
+        } catch {
+            fail(Meet.message(MeetError.badAward(awards)), status: 64)
+        }
+        var cap: Int?
+        if let max {
+            switch max.replacing(",", with: ".") {
+            case "2", "2.0": cap = 4
+            case "4.5", "4½": cap = 9
+            default: usageError(localizer.t("--max is 2 (position other than announced) or 4.5 (arms at entry)."))
+            }
+        }
+        guard round >= 1, attempt >= 1 else { usageError(localizer.t("Rounds and attempts count from 1.")) }
+        let award = MeetAward(diver: diver, round: round, attempt: attempt, awards: given,
+                              call: RefereeCall(restart: restart, capHalfPoints: cap, unsafe: unsafe, failedArticle: failed))
+        _ = Meet.record(directory, .awarded(award)) { state in try state.check(award) }
+        let (_, state) = Meet.read(directory)
+        let name = state.entrant(diver)?.diver ?? diver
+        let results: MeetResults
+        do { results = try state.results() } catch { fail(String(describing: error), status: 1) }
+        guard let row = results.rows.first(where: { $0.diver == name }),
+              let dive = row.dives.first(where: { $0.planned.round == round }), let score = dive.score else { return }
+        if json {
+            printJSON(MeetResultsJSON.Dive(dive))
+            return
+        }
+        print(localizer.t("{diver}, round {round} ({code}, DD {dd}): {score}; total {total}, place {place}.",
+                          ["diver": TerminalText.inert(row.diver), "round": String(round), "code": dive.planned.code,
+                           "dd": DegreeOfDifficulty.format(tenths: dive.planned.ddTenths, localizer),
+                           "score": PanelScore.formatHundredths(score.hundredths),
+                           "total": PanelScore.formatHundredths(row.totalHundredths), "place": String(row.place)]))
+    }
+}
+
+struct MeetResultsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "results", abstract: localizer.t("The ranking and every dive behind it."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print CSV instead of text."))) var csv = false
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let (_, state) = Meet.read(directory)
+        MeetReport.print(state, json: json, csv: csv)
+    }
+}
+
+struct MeetReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay", abstract: localizer.t("Rebuild the results from the journal alone, entry by entry."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        // The journal is the meet's only record: the results are this replay, every time.
+        let (_, state) = Meet.read(directory)
+        MeetReport.print(state, json: json, csv: false)
+    }
+}
+
+struct MeetVerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify", abstract: localizer.t("Check the journal's chain of hashes; exit 1 when a line was altered, removed or reordered."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let (contents, _) = Meet.read(directory)
+        print(localizer.n("The journal is intact: {count} entry, last hash {hash}.", "The journal is intact: {count} entries, last hash {hash}.",
+                          count: contents.lines.count, ["hash": contents.lines.last?.hash ?? ""]))
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import XCTest
+@testable import LockerKit
+
+/// A meet's scores, places and journal: the rule book's worked examples to the hundredth
+/// (competition.md §b.5), the referee's calls applied to each award before cancellation, shared
+/// places, and a journal that detects any edit and loses no line.
+final class MeetScoringTests: XCTestCase {
+    /// Half points of "7.5" style awards; "-" is a missing award.
+    func halves(_ text: String) -> [Int?] {
+        text.split(separator: " ").map { $0 == "-" ? nil : Int((Double($0)! * 2).rounded()) }
+    }
+
+    func score(_ awards: String, dd: Int, synchro: Bool = false, call: RefereeCall = .none) throws -> String {
+        PanelScore.formatHundredths(try MeetDiveScore.compute(given: halves(awards), call: call, difficultyTenths: dd, synchro: synchro).hundredths)
+    }
+
+    func testTheRuleBooksWorkedExamples() throws {
+        XCTAssertEqual(try score("8.0 7.5 7.5 7.5 7.0", dd: 20), "45.00")
+        XCTAssertEqual(try score("6.5 7.0 6.0 7.0 6.5", dd: 24), "48.00")
+        XCTAssertEqual(try score("8.0 7.5 7.5 7.5 7.5 7.5 7.0", dd: 20), "45.00")
+        XCTAssertEqual(try score("8.0 8.5 7.5 8.0 9.0 8.0 7.5", dd: 34), "81.60")
+        // Synchro: 9 judges (2 + 2 execution pooled, 5 synchronisation), then 11 (3 + 3 + 5).
+        XCTAssertEqual(try score("7.0 6.5 5.5 5.5 8.5 8.0 8.0 7.5 7.5", dd: 28, synchro: true), "59.64")
+        XCTAssertEqual(try score("7.0 6.5 6.0 5.5 5.5 7.0 8.0 8.0 7.5 8.0 7.0", dd: 28, synchro: true), "59.64")
+        XCTAssertEqual(try score("6.0 7.0 6.5 6.5 7.0 7.0 7.0 7.0 7.0", dd: 30, synchro: true), "61.20")
+        // A synchro round 1 or 2 at the assigned DD of 2.0 (3.6.3).
+        XCTAssertEqual(try score("7.0 7.5 7.0 7.0 7.5 8.0 8.0 7.5 8.0", dd: 20, synchro: true), "45.00")
+    }
+
+    func testTheRefereesCallsChangeEachAwardBeforeCancellation() throws {
+        // A re-start: 2 off every award (6.5.1): 81.60 becomes 61.20; synchro 59.64 becomes 42.84.
+        XCTAssertEqual(try score("8.0 8.5 7.5 8.0 9.0 8.0 7.5", dd: 34, call: RefereeCall(restart: true)), "61.20")
+        XCTAssertEqual(try score("7.0 6.5 5.5 5.5 8.5 8.0 8.0 7.5 7.5", dd: 28, synchro: true, call: RefereeCall(restart: true)), "42.84")
+        // Never below 0.
+        XCTAssertEqual(try score("1.5 1.0 0.5 1.0 1.5", dd: 20, call: RefereeCall(restart: true)), "0.00")
+        // A position other than announced: maximum 2 (6.4.13).
+        XCTAssertEqual(try score("3.0 2.5 2.0 3.5 2.0", dd: 24, call: RefereeCall(capHalfPoints: 4)), "14.40")
+        // The unsafe majority (8.5.4): every award above 2 becomes 2.
+        XCTAssertEqual(try score("2.0 1.5 2.0 2.0 5.0 4.5 6.0", dd: 30, call: RefereeCall(unsafe: true)), "18.00")
+        // Arms at entry: maximum 4½ (6.5.8).
+        XCTAssertEqual(try score("6.0 5.0 4.5 5.5 6.0", dd: 20, call: RefereeCall(capHalfPoints: 9)), "27.00")
+        // A failed dive scores nothing, whatever the awards.
+        XCTAssertEqual(try score("7.0 7.0 7.0 7.0 7.0", dd: 20, call: RefereeCall(failedArticle: "6.4.12")), "0.00")
+    }
+
+    func testAMissingAwardIsTheRoundedAverageAtTheEdgesOfItsRounding() throws {
+        // 7.0 7.5 7.5 7.0 → 7.25 → 7.5 (.25 goes to the half); 7.5 8.0 8.0 8.0 → 7.875 → 8.0 (.75 up).
+        let quarter = try MeetDiveScore.compute(given: halves("7.0 7.5 - 7.5 7.0"), call: .none, difficultyTenths: 20, synchro: false)
+        XCTAssertEqual(quarter.panel.awards[2].halfPoints, 15)
+        let threeQuarters = try MeetDiveScore.compute(given: halves("7.5 8.0 - 8.0 8.0"), call: .none, difficultyTenths: 20, synchro: false)
+        XCTAssertEqual(threeQuarters.panel.awards[2].halfPoints, 16)
+        // .24 drops to the whole point, .74 to the half: 7.0 7.0 7.0 7.0 7.5 7.0 → 7.083 → 7.0.
+        let low = try MeetDiveScore.compute(given: halves("7.0 7.0 7.0 - 7.0 7.5 7.0"), call: .none, difficultyTenths: 20, synchro: false)
+        XCTAssertEqual(low.panel.awards[3].halfPoints, 14)
+        let high = try MeetDiveScore.compute(given: halves("7.0 7.5 7.5 - 7.5"), call: .none, difficultyTenths: 20, synchro: false)
+        XCTAssertEqual(high.panel.awards[3].halfPoints, 15, "7.375 → 7.5")
+    }
+}
+
+final class MeetJournalTests: XCTestCase {
+    var folder: URL!
+
+    override func setUp() {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("meet-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func meet(judges: Int = 5) throws -> MeetJournal {
+        let journal = MeetJournal(directory: folder)
+        try journal.create(MeetSetup(format: 1, event: "Women 3 m", pack: "wa2024-individual-women", judges: judges, synchro: false, height: "3"),
+                           at: "2026-12-01T09:00:00Z")
+        let sheets = """
+            diver,club,round,code,height
+            Ada,Club A,1,105B,3
+            Ada,Club A,2,5253B,3
+            Bea,Club B,1,105B,3
+            Bea,Club B,2,5253B,3
+            Cat,Club C,1,105B,3
+            Cat,Club C,2,5253B,3
+            """
+        for entrant in try MeetSheetCSV.read(sheets, eventHeight: "3") { try journal.append(.entered(entrant), at: "2026-12-01T09:01:00Z") }
+        return journal
+    }
+
+    func award(_ journal: MeetJournal, _ diver: String, _ round: Int, _ awards: [Int?], attempt: Int = 1) throws {
+        let entry = MeetAward(diver: diver, round: round, attempt: attempt, awards: awards, call: .none)
+        try journal.append(.awarded(entry), at: "2026-12-01T10:00:00Z") { lines in
+            try MeetState(lines: lines, path: self.folder.path).check(entry)
+        }
+    }
+
+    func state(_ journal: MeetJournal) throws -> MeetState {
+        try MeetState(lines: try journal.read().lines, path: folder.path)
+    }
+
+    func testEqualTotalsSharePlaceAndTheNextIsSkipped() throws {
+        let journal = try meet()
+        try award(journal, "Ada", 1, [14, 14, 14, 14, 14])
+        try award(journal, "Bea", 1, [14, 14, 14, 14, 14])
+        try award(journal, "Cat", 1, [12, 12, 12, 12, 12])
+        let results = try state(journal).results()
+        XCTAssertEqual(results.rows.map(\.place), [1, 1, 3])
+        XCTAssertEqual(results.rows.map(\.diver), ["Ada", "Bea", "Cat"], "equal totals in running order")
+        XCTAssertEqual(results.rows[0].totalHundredths, 5040, "7 × 3 × 2.4 = 50.40")
+    }
+
+    func testARefusedAwardLeavesTheJournalAsItWas() throws {
+        let journal = try meet()
+        let before = try Data(contentsOf: journal.url)
+        XCTAssertThrowsError(try award(journal, "Nobody", 1, [14, 14, 14, 14, 14])) { XCTAssertEqual($0 as? MeetError, .noSuchDiver("Nobody")) }
+        XCTAssertThrowsError(try award(journal, "Ada", 9, [14, 14, 14, 14, 14]))
+        XCTAssertThrowsError(try award(journal, "Ada", 1, [14, 14, 14, 14])) {
+            XCTAssertEqual($0 as? MeetError, .wrongNumberOfAwards(given: 4, judges: 5))
+        }
+        XCTAssertThrowsError(try award(journal, "Ada", 1, [14, 14, 14, 14, 14], attempt: 2))
+        try award(journal, "Ada", 1, [14, 14, 14, 14, 14])
+        XCTAssertThrowsError(try award(journal, "ada", 1, [10, 10, 10, 10, 10])) {
+            XCTAssertEqual($0 as? MeetError, .alreadyAwarded(diver: "Ada", round: 1, attempt: 1))
+        }
+        XCTAssertEqual(try journal.read().lines.count, before.split(separator: 0x0A).count + 1)
+    }
+
+    func testARedoneAttemptCountsAndTheFirstAwardsStay() throws {
+        let journal = try meet()
+        try award(journal, "Ada", 1, [10, 10, 10, 10, 10])
+        try award(journal, "Ada", 1, [14, 14, 14, 14, 14], attempt: 2)
+        let state = try state(journal)
+        XCTAssertEqual(state.awards.filter { $0.diver == "Ada" }.count, 2)
+        let ada = try XCTUnwrap(try state.results().rows.first { $0.diver == "Ada" })
+        XCTAssertEqual(ada.dives[0].attempts, 2)
+        XCTAssertEqual(ada.totalHundredths, 5040)
+    }
+
+    func testAnyEditRemovalOrReorderingOfTheJournalIsDetected() throws {
+        let journal = try meet()
+        try award(journal, "Ada", 1, [14, 14, 14, 14, 14])
+        let text = try String(contentsOf: journal.url, encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let edited = lines[4].replacingOccurrences(of: "14", with: "20")
+        XCTAssertNotEqual(edited, lines[4])
+        for (name, altered) in [("an edited award", Array(lines[0..<4]) + [edited, ""]),
+                                ("a removed line", Array(lines[0..<2]) + Array(lines[3...])),
+                                ("two lines swapped", [lines[0], lines[2], lines[1]] + Array(lines[3...]))] {
+            try altered.joined(separator: "\n").write(to: journal.url, atomically: true, encoding: .utf8)
+            XCTAssertThrowsError(try journal.read(), name) { error in
+                guard case MeetJournalError.altered = error else { return XCTFail("\(name): \(error)") }
+            }
+        }
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try lines.joined(separator: "\n").write(to: journal.url, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try journal.read().lines.count, 5)
+    }
+
+    func testALineCutOffByACrashIsReportedThenSetAsideNeverDroppedWithTheRest() throws {
+        let journal = try meet()
+        try award(journal, "Ada", 1, [14, 14, 14, 14, 14])
+        let whole = try Data(contentsOf: journal.url)
+        // A crash in the middle of writing the next line.
+        let handle = try FileHandle(forWritingTo: journal.url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"hash":"12ab"#.utf8))
+        try handle.close()
+        let read = try journal.read()
+        XCTAssertEqual(read.lines.count, 5, "every whole line is kept")
+        XCTAssertEqual(read.torn, #"{"hash":"12ab"#)
+        try award(journal, "Bea", 1, [12, 12, 12, 12, 12])
+        let after = try journal.read()
+        XCTAssertNil(after.torn)
+        XCTAssertEqual(after.lines.count, 6)
+        XCTAssertTrue(try Data(contentsOf: journal.url).starts(with: whole))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("journal.torn-") }
+        XCTAssertEqual(aside.count, 1, "the cut-off line is kept beside the journal")
+    }
+
+    func testAJournalOfANewerFormatIsRefusedUntouched() throws {
+        let journal = MeetJournal(directory: folder)
+        try journal.create(MeetSetup(format: 99, event: "Later", pack: "custom", judges: 5, synchro: false, height: nil), at: "2030-01-01T00:00:00Z")
+        let before = try Data(contentsOf: journal.url)
+        XCTAssertThrowsError(try state(journal)) { XCTAssertEqual($0 as? MeetError, .journal(.newerFormat(path: self.folder.path))) }
+        XCTAssertEqual(try Data(contentsOf: journal.url), before)
+    }
+
+    func testResultsJSONWritesExactDecimals() throws {
+        let journal = MeetJournal(directory: folder)
+        try journal.create(MeetSetup(format: 1, event: "Synchro 3 m", pack: "wa2024-synchro-women", judges: 9, synchro: true, height: "3"),
+                           at: "2026-12-01T09:00:00Z")
+        try journal.append(.entered(MeetEntrant(diver: "Ada / Bea", club: "Club A", dives: [PlannedDive(round: 3, code: "305C", height: "3", ddTenths: 28)])),
+                           at: "2026-12-01T09:01:00Z")
+        let awards = [14, 13, 11, 11, 17, 16, 16, 15, 15].map { Optional($0) }
+        try journal.append(.awarded(MeetAward(diver: "Ada / Bea", round: 3, attempt: 1, awards: awards, call: .none)), at: "2026-12-01T10:00:00Z")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(MeetResultsJSON(try state(journal).results())), as: UTF8.self)
+        XCTAssertTrue(text.contains(#""score":59.64"#), text)
+        XCTAssertTrue(text.contains(#""total":59.64"#), text)
+        XCTAssertFalse(text.contains("59.639"), text)
+    }
+}
+
+/// The rule packs as shipped: each loads, and every fixture of Data/diving/meet-packs/fixtures.json
+/// (at least one valid and one invalid sheet for every rule of every pack) gets exactly the
+/// answer it names.
+final class MeetPackTests: XCTestCase {
+    struct Fixture: Decodable {
+        struct Dive: Decodable { var round: Int; var code: String; var height: String }
+        var pack: String
+        var height: String?
+        var sheet: [Dive]
+        var valid: Bool
+        var breaks: String?
+        var article: String?
+        var rule: Int
+        var note: String?
+    }
+
+    var directory: URL { MeetPack.directory(packageRoot) }
+
+    func testEveryPackLoadsAndEveryFixtureGetsItsAnswer() throws {
+        let packs = Dictionary(uniqueKeysWithValues: try MeetPack.all(in: directory).map { ($0.id, $0) })
+        XCTAssertEqual(Set(packs.keys), ["wa2024-individual-women", "wa2024-individual-men", "wa2024-synchro-women", "wa2024-synchro-men",
+                                         "wa2024-synchro-mixed", "wa2024-mixed-team", "wa2024-age-a-girls", "wa2024-age-a-boys",
+                                         "wa2024-age-b-girls", "wa2024-age-b-boys", "wa2024-age-c-girls", "wa2024-age-c-boys", "custom"])
+        let fixtures = try JSONDecoder().decode([Fixture].self, from: Data(contentsOf: directory.appendingPathComponent("fixtures.json")))
+        var covered: Set<String> = []
+        for fixture in fixtures {
+            let pack = try XCTUnwrap(packs[fixture.pack], fixture.pack)
+            let dives = try fixture.sheet.map { dive -> PlannedDive in
+                let height = try XCTUnwrap(DiveHeight(parsing: dive.height))
+                let dd = try DegreeOfDifficulty.compute(try DiveCode(parsing: dive.code), height: height).tenths
+                return PlannedDive(round: dive.round, code: dive.code, height: dive.height, ddTenths: dd)
+            }
+            let errors = pack.check(MeetEntrant(diver: "A", club: "", dives: dives), height: fixture.height, language: .en)
+            let about = "\(fixture.pack) rule \(fixture.rule): \(fixture.note ?? "")"
+            if fixture.valid {
+                XCTAssertEqual(errors.map(\.article), [], about)
+            } else {
+                XCTAssertEqual(errors.map(\.rule), [fixture.breaks ?? ""], about)
+                XCTAssertEqual(errors.map(\.article), [fixture.article ?? ""], about)
+            }
+            covered.insert("\(fixture.pack) \(fixture.rule) \(fixture.valid)")
+        }
+        for pack in packs.values {
+            for index in pack.rules.indices {
+                XCTAssertTrue(covered.contains("\(pack.id) \(index) true") && covered.contains("\(pack.id) \(index) false"),
+                              "\(pack.id) rule \(index) has a valid and an invalid sheet")
+            }
+        }
+    }
+
+    func testSynchroRoundsOneAndTwoAreDivedAtTheAssignedDD() throws {
+        let pack = try MeetPack.load("wa2024-synchro-women", from: directory)
+        XCTAssertEqual(pack.ddTenths(round: 1, formula: 28), 20)
+        XCTAssertEqual(pack.ddTenths(round: 2, formula: 31), 20)
+        XCTAssertEqual(pack.ddTenths(round: 3, formula: 28), 28)
+    }
+
+    func testAnUnknownPackOrRuleKindIsRefusedWhole() throws {
+        XCTAssertThrowsError(try MeetPack.load("no-such-pack", from: directory)) { XCTAssertEqual($0 as? MeetPack.LoadError, .unknown("no-such-pack")) }
+        XCTAssertThrowsError(try MeetPack.load("../etc/passwd", from: directory))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("packs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var text = try String(contentsOf: directory.appendingPathComponent("custom.json"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"kind\": \"groups\"", with: "\"kind\": \"vibes\"")
+        try text.write(to: folder.appendingPathComponent("custom.json"), atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try MeetPack.load("custom", from: folder))
+    }
+}
