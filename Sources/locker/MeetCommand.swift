@@ -14,7 +14,7 @@ struct MeetCommand: ParsableCommand {
         commandName: "meet",
         abstract: localizer.t("Run a diving meet: entries, awards, results, all kept in the meet folder's journal."),
         subcommands: [MeetNewCommand.self, MeetPacksCommand.self, MeetImportCommand.self, MeetCheckCommand.self, MeetDrawCommand.self,
-                      MeetAwardCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self])
+                      MeetAwardCommand.self, MeetCorrectCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self])
 }
 
 /// What every meet command shares: the folder, its journal read and checked, and the words for
@@ -44,15 +44,22 @@ enum Meet {
     }
 
     /// Appends `entry`, checked against the meet as the journal holds it at that moment.
+    @discardableResult
     static func record(_ path: String, _ entry: MeetEntry, check: @escaping (MeetState) throws -> Void = { _ in }) -> MeetJournalLine {
+        record(path, [entry], check: check)[0]
+    }
+
+    /// Appends `entries` together (all or none), checked as `record` checks one.
+    @discardableResult
+    static func record(_ path: String, _ entries: [MeetEntry], check: @escaping (MeetState) throws -> Void = { _ in }) -> [MeetJournalLine] {
         do {
-            let result = try journal(path).append(entry, at: Instant.string(Date().timeIntervalSince1970)) { lines in
+            let result = try journal(path).append(entries, at: Instant.string(Date().timeIntervalSince1970)) { lines in
                 try check(try MeetState(lines: lines, path: path))
             }
             if let aside = result.setAside {
                 warn(localizer.t("The journal's last line had been cut off by a crash; it was set aside in {file}.", ["file": aside]))
             }
-            return result.line
+            return result.lines
         } catch let error as MeetJournalError {
             fail(message(error), status: 1)
         } catch let error as MeetError {
@@ -108,6 +115,10 @@ enum Meet {
                                "This panel has {count} judges: give {count} awards ({given} given).", count: judges, ["given": String(given)])
         case .badAward(let text): return localizer.t("“{value}” is not an award: write 0 to 10 in half points, or - for a missing one.",
                                                      ["value": TerminalText.inert(text)])
+        case .nothingToCorrect(let diver, let round, let attempt):
+            return localizer.t("Attempt {attempt} of {diver}'s round {round} has no awards to correct; record them with locker meet award.",
+                               ["diver": TerminalText.inert(diver), "round": String(round), "attempt": String(attempt)])
+        case .reasonMissing: return localizer.t("Say why with --reason: the protocol shows every correction with its reason.")
         case .journal(let error): return message(error)
         }
     }
@@ -178,10 +189,9 @@ struct MeetImportCommand: ParsableCommand {
         } catch let error as MeetSheetCSV.Problem {
             fail(localizer.t("{file}, line {line}: {problem}", ["file": file, "line": String(error.line), "problem": error.message(localizer)]), status: 1)
         }
-        for entrant in entrants {
-            _ = Meet.record(directory, .entered(entrant)) { state in
-                if state.entrant(entrant.diver) != nil { throw MeetError.alreadyEntered(entrant.diver) }
-            }
+        // One append for every diver, checked against the meet as it is at that moment: all or none.
+        Meet.record(directory, entrants.map { .entered($0) }) { state in
+            if let twice = entrants.first(where: { state.entrant($0.diver) != nil }) { throw MeetError.alreadyEntered(twice.diver) }
         }
         print(localizer.n("{count} diver entered.", "{count} divers entered.", count: entrants.count))
     }
@@ -309,7 +319,9 @@ struct MeetAwardCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
     @OptionGroup var shared: SharedOptions
 
-    func run() throws {
+    /// The award the options describe, or exit 64 naming the value that is not one.
+    static func award(diver: String, round: Int, attempt: Int, awards: String, restart: Bool, max: String?, failed: String?,
+                      unsafe: Bool) -> MeetAward {
         let given: [Int?]
         do {
             given = try PanelScore.parseAwards(awards).map { $0.map { Int(($0 * 2).rounded()) } }
@@ -327,8 +339,13 @@ struct MeetAwardCommand: ParsableCommand {
             }
         }
         guard round >= 1, attempt >= 1 else { usageError(localizer.t("Rounds and attempts count from 1.")) }
-        let award = MeetAward(diver: diver, round: round, attempt: attempt, awards: given,
-                              call: RefereeCall(restart: restart, capHalfPoints: cap, unsafe: unsafe, failedArticle: failed))
+        if let failed, failed.isEmpty || GamesLimits.hasForbiddenCharacters(failed) { usageError(localizer.t("--failed takes the article that fails the dive, e.g. 6.4.12.")) }
+        return MeetAward(diver: diver, round: round, attempt: attempt, awards: given,
+                         call: RefereeCall(restart: restart, capHalfPoints: cap, unsafe: unsafe, failedArticle: failed))
+    }
+
+    func run() throws {
+        let award = Self.award(diver: diver, round: round, attempt: attempt, awards: awards, restart: restart, max: max, failed: failed, unsafe: unsafe)
         _ = Meet.record(directory, .awarded(award)) { state in try state.check(award) }
         let (_, state) = Meet.read(directory)
         let name = state.entrant(diver)?.diver ?? diver
@@ -348,16 +365,56 @@ struct MeetAwardCommand: ParsableCommand {
     }
 }
 
+struct MeetCorrectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "correct", abstract: localizer.t("Correct a dive's recorded awards or call, with the reason; the first ones stay in the journal and the protocol."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The awards in judge order, separated by commas or spaces; - for a missing one."), valueName: "list")) var awards: String
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("A re-start: 2 points off every award (6.5.1, 6.5.2)."))) var restart = false
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The highest award that counts: 2 or 4.5."), valueName: "award")) var max: String?
+    @Option(name: .long, help: ArgumentHelp(localizer.t("A failed dive, and the article that fails it."), valueName: "article")) var failed: String?
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("The unsafe-dive majority (8.5.4): every award above 2 counts as 2."))) var unsafe = false
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The attempt (2 for a void dive done again)."), valueName: "n")) var attempt = 1
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Why the awards are corrected."), valueName: "text")) var reason: String
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let award = MeetAwardCommand.award(diver: diver, round: round, attempt: attempt, awards: awards, restart: restart, max: max,
+                                           failed: failed, unsafe: unsafe)
+        let text = reason.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !GamesLimits.hasForbiddenCharacters(text) else { usageError(Meet.message(.reasonMissing)) }
+        Meet.record(directory, .corrected(award, reason: text)) { state in try state.checkCorrection(award, reason: text) }
+        print(localizer.t("Corrected: {diver}, round {round}.", ["diver": TerminalText.inert(diver), "round": String(round)]))
+    }
+}
+
 struct MeetResultsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "results", abstract: localizer.t("The ranking and every dive behind it."))
 
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print CSV instead of text."))) var csv = false
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Write the printable protocol (every award, call and correction, the pack and the journal's hash) as HTML to this file."), valueName: "file"))
+    var html: String?
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
-        let (_, state) = Meet.read(directory)
+        let (contents, state) = Meet.read(directory)
+        if let html {
+            let results: MeetResults
+            do { results = try state.results() } catch { fail(String(describing: error), status: 1) }
+            do {
+                try AtomicFile.write(Data(MeetProtocolHTML.page(results, state: state, lastHash: contents.lines.last?.hash ?? "").utf8),
+                                     to: URL(fileURLWithPath: html))
+            } catch let error as StorageError {
+                fail(error.localized(localizer), status: 1)
+            }
+            print(localizer.t("The protocol is in {file}.", ["file": html]))
+            return
+        }
         MeetReport.print(state, json: json, csv: csv)
     }
 }

@@ -88,7 +88,8 @@ final class GamesCommandLineTests: XCTestCase {
         XCTAssertEqual(try locker("ann", address + ["account", "create", "ann", "--password-stdin"], input: "password-ann\n").status, 0)
         XCTAssertEqual(try locker("ann", address + ["login", "ann", "--password-stdin"], input: "password-ann\n").status, 0)
         let session = root.appendingPathComponent("ann").path
-        let token = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: session).first { $0.hasPrefix("games-session-") })
+        // The session file itself, not the device tokens kept beside it (games-session-TAG.devices).
+        let token = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: session).first { $0.hasPrefix("games-session-") && !$0.contains(".") })
         kill(server, SIGKILL)
         var status: Int32 = 0
         waitpid(server, &status, 0)

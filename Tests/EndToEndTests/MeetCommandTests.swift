@@ -60,6 +60,41 @@ final class MeetCommandTests: XCTestCase {
         XCTAssertEqual(try locker(["meet", "verify", meet]).status, 0)
     }
 
+    func testACorrectionCountsKeepsTheFirstAwardsAndShowsItsReasonInTheProtocol() throws {
+        try makeMeet(divers: 2, rounds: 1)
+        XCTAssertEqual(try locker(["meet", "award", meet, "--diver", "Diver 1", "--round", "1", "--awards", "5 5 5 5 5"]).status, 0)
+        let noReason = try locker(["meet", "correct", meet, "--diver", "Diver 1", "--round", "1", "--awards", "7 7 7 7 7", "--reason", " "])
+        XCTAssertEqual(noReason.status, 1, noReason.stderr)
+        let nothing = try locker(["meet", "correct", meet, "--diver", "Diver 2", "--round", "1", "--awards", "7 7 7 7 7", "--reason", "typo"])
+        XCTAssertEqual(nothing.status, 1)
+        XCTAssertTrue(nothing.stderr.contains("no awards to correct"), nothing.stderr)
+        let fixed = try locker(["meet", "correct", meet, "--diver", "diver 1", "--round", "1", "--awards", "7 7 7 7 7",
+                                "--reason", "judge 3's card read as 5"])
+        XCTAssertEqual(fixed.status, 0, fixed.stderr)
+        let results = try locker(["meet", "results", meet, "--json"]).stdout
+        XCTAssertTrue(results.contains(#""total" : 50.4"#), results)   // 21 × 2.4
+        let journal = try String(contentsOf: folder.appendingPathComponent("meet/journal.jsonl"), encoding: .utf8)
+        XCTAssertTrue(journal.contains(#""awards":[10,10,10,10,10]"#), "the first awards stay in the journal")
+        let page = folder.appendingPathComponent("protocol.html")
+        XCTAssertEqual(try locker(["meet", "results", meet, "--html", page.path]).status, 0)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        XCTAssertTrue(html.contains("judge 3&#39;s card read as 5"), "the protocol lists the correction and its reason")
+        let hash = try locker(["meet", "verify", meet]).stdout.split(separator: " ").last.map { String($0.dropLast(2)) } ?? ""
+        XCTAssertTrue(html.contains(hash), "the protocol carries the journal's last hash")
+    }
+
+    func testAnImportNamingADiverAlreadyEnteredEntersNobody() throws {
+        try makeMeet(divers: 1, rounds: 1)
+        let journal = folder.appendingPathComponent("meet/journal.jsonl")
+        let before = try Data(contentsOf: journal)
+        let sheets = folder.appendingPathComponent("more.csv")
+        try "diver,club,round,code,height\nNew One,C,1,105B,3\nDiver 1,C,1,105B,3\n".write(to: sheets, atomically: true, encoding: .utf8)
+        let refused = try locker(["meet", "import", meet, sheets.path])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("Diver 1 is already entered"), refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: journal), before, "nobody entered")
+    }
+
     func testASeededDrawIsKeptAndDrawsTheSameOrderAgain() throws {
         try makeMeet(divers: 5, rounds: 1)
         let first = try locker(["meet", "draw", meet, "--seed", "42"])

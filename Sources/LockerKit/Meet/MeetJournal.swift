@@ -66,9 +66,12 @@ public enum MeetEntry: Equatable, Sendable, Codable {
     case entered(MeetEntrant)
     case drawn(seed: UInt64, order: [String])
     case awarded(MeetAward)
+    /// New awards (or a new call) for an attempt already recorded, with why; the old ones stay
+    /// in the journal and in the protocol.
+    case corrected(MeetAward, reason: String)
 
-    private enum Kind: String, Codable { case created, entered, drawn, awarded }
-    private enum Keys: String, CodingKey { case kind, setup, entrant, seed, order, award }
+    private enum Kind: String, Codable { case created, entered, drawn, awarded, corrected }
+    private enum Keys: String, CodingKey { case kind, setup, entrant, seed, order, award, reason }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
@@ -77,6 +80,7 @@ public enum MeetEntry: Equatable, Sendable, Codable {
         case .entered: self = .entered(try c.decode(MeetEntrant.self, forKey: .entrant))
         case .drawn: self = .drawn(seed: try c.decode(UInt64.self, forKey: .seed), order: try c.decode([String].self, forKey: .order))
         case .awarded: self = .awarded(try c.decode(MeetAward.self, forKey: .award))
+        case .corrected: self = .corrected(try c.decode(MeetAward.self, forKey: .award), reason: try c.decode(String.self, forKey: .reason))
         }
     }
 
@@ -88,6 +92,8 @@ public enum MeetEntry: Equatable, Sendable, Codable {
         case .drawn(let seed, let order):
             try c.encode(Kind.drawn, forKey: .kind); try c.encode(seed, forKey: .seed); try c.encode(order, forKey: .order)
         case .awarded(let award): try c.encode(Kind.awarded, forKey: .kind); try c.encode(award, forKey: .award)
+        case .corrected(let award, let reason):
+            try c.encode(Kind.corrected, forKey: .kind); try c.encode(award, forKey: .award); try c.encode(reason, forKey: .reason)
         }
     }
 }
@@ -202,6 +208,14 @@ public struct MeetJournal: Sendable {
     @discardableResult
     public func append(_ entry: MeetEntry, at time: String,
                        check: ([MeetJournalLine]) throws -> Void = { _ in }) throws -> (line: MeetJournalLine, setAside: String?) {
+        let (lines, setAside) = try append([entry], at: time, check: check)
+        return (lines[0], setAside)
+    }
+
+    /// Appends `entries` together, as `append` does one: all of them or none.
+    @discardableResult
+    public func append(_ entries: [MeetEntry], at time: String,
+                       check: ([MeetJournalLine]) throws -> Void = { _ in }) throws -> (lines: [MeetJournalLine], setAside: String?) {
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw MeetJournalError.cannotWrite(path: url.path, code: errno) }
         defer { close(descriptor) }
@@ -210,7 +224,7 @@ public struct MeetJournal: Sendable {
         let data = MeetJournal.readAll(descriptor)
         var contents = Contents(lines: [], torn: nil)
         if !data.isEmpty { contents = try MeetJournal.parse(data) }
-        if case .created = entry {} else if contents.lines.isEmpty { throw MeetJournalError.notAMeet(path: directory.path) }
+        if case .created = entries.first {} else if contents.lines.isEmpty { throw MeetJournalError.notAMeet(path: directory.path) }
         try check(contents.lines)
         var setAside: String?
         var end = off_t(data.count)
@@ -222,22 +236,29 @@ public struct MeetJournal: Sendable {
             guard ftruncate(descriptor, end) == 0 else { throw MeetJournalError.cannotWrite(path: url.path, code: errno) }
             setAside = aside.path
         }
-        var line = MeetJournalLine(seq: contents.lines.count + 1, prev: contents.lines.last?.hash ?? MeetJournal.genesis, at: time, entry: entry)
-        let (text, hash) = try MeetJournal.encode(line)
-        line.hash = hash
-        let bytes = text + [0x0A]
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, end + off_t(written)) }
+        var written: [MeetJournalLine] = []
+        var bytes: [UInt8] = []
+        var prev = contents.lines.last?.hash ?? MeetJournal.genesis
+        for entry in entries {
+            var line = MeetJournalLine(seq: contents.lines.count + written.count + 1, prev: prev, at: time, entry: entry)
+            let (text, hash) = try MeetJournal.encode(line)
+            line.hash = hash
+            prev = hash
+            written.append(line)
+            bytes += text + [0x0A]
+        }
+        var done = 0
+        while done < bytes.count {
+            let count = bytes[done...].withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, end + off_t(done)) }
             guard count > 0 else {
                 let code = errno
                 _ = ftruncate(descriptor, end)   // nothing half written stays
                 throw MeetJournalError.cannotWrite(path: url.path, code: code)
             }
-            written += count
+            done += count
         }
         guard fsync(descriptor) == 0 else { throw MeetJournalError.cannotWrite(path: url.path, code: errno) }
-        return (line, setAside)
+        return (written, setAside)
     }
 
     private static func readAll(_ descriptor: Int32) -> Data {

@@ -11,6 +11,8 @@ public enum MeetError: Error, Equatable, Sendable {
     case attemptOutOfOrder(diver: String, round: Int, attempt: Int)
     case wrongNumberOfAwards(given: Int, judges: Int)
     case badAward(String)
+    case nothingToCorrect(diver: String, round: Int, attempt: Int)
+    case reasonMissing
     case journal(MeetJournalError)
 }
 
@@ -22,14 +24,24 @@ public struct MeetState: Equatable, Sendable {
     public var entrants: [MeetEntrant] = []
     public var order: [String] = []
     public var seed: UInt64?
-    /// Every award recorded, in journal order.
+    /// Every award recorded, in journal order, each as last corrected.
     public var awards: [MeetAward] = []
+    /// Every correction, in journal order: the awards it replaced and why.
+    public var corrections: [(before: MeetAward, after: MeetAward, reason: String)] = []
+    /// Lines in the journal.
+    public var lineCount = 0
+
+    public static func == (a: MeetState, b: MeetState) -> Bool {
+        a.setup == b.setup && a.entrants == b.entrants && a.order == b.order && a.seed == b.seed && a.awards == b.awards
+            && a.corrections.map(\.reason) == b.corrections.map(\.reason) && a.lineCount == b.lineCount
+    }
 
     /// Replays `lines`; a journal of a newer format is refused.
     public init(lines: [MeetJournalLine], path: String) throws {
         guard let first = lines.first, case .created(let setup) = first.entry else { throw MeetError.journal(.notAMeet(path: path)) }
         guard setup.format <= MeetSetup.currentFormat else { throw MeetError.journal(.newerFormat(path: path)) }
         self.setup = setup
+        lineCount = lines.count
         for line in lines.dropFirst() { apply(line.entry) }
     }
 
@@ -42,6 +54,12 @@ public struct MeetState: Equatable, Sendable {
             // A name as the recorder typed it ("bea") is the entrant's as entered ("Bea").
             award.diver = entrant(award.diver)?.diver ?? award.diver
             awards.append(award)
+        case .corrected(var award, let reason):
+            award.diver = entrant(award.diver)?.diver ?? award.diver
+            if let at = awards.firstIndex(where: { $0.diver == award.diver && $0.round == award.round && $0.attempt == award.attempt }) {
+                corrections.append((awards[at], award, reason))
+                awards[at] = award
+            }
         }
     }
 
@@ -60,6 +78,16 @@ public struct MeetState: Equatable, Sendable {
         guard award.attempt == 1 || earlier.contains(award.attempt - 1) else {
             throw MeetError.attemptOutOfOrder(diver: entrant.diver, round: award.round, attempt: award.attempt)
         }
+    }
+
+    /// Refuses a correction of an attempt that has no awards yet, or one without a reason.
+    public func checkCorrection(_ award: MeetAward, reason: String) throws {
+        guard let entrant = entrant(award.diver) else { throw MeetError.noSuchDiver(award.diver) }
+        guard award.awards.count == setup.judges else { throw MeetError.wrongNumberOfAwards(given: award.awards.count, judges: setup.judges) }
+        guard awards.contains(where: { $0.diver == entrant.diver && $0.round == award.round && $0.attempt == award.attempt }) else {
+            throw MeetError.nothingToCorrect(diver: entrant.diver, round: award.round, attempt: award.attempt)
+        }
+        guard !reason.split(whereSeparator: \.isWhitespace).isEmpty else { throw MeetError.reasonMissing }
     }
 
     /// The results: every diver's dives as scored (the latest attempt of each round), totals in

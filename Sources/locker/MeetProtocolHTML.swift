@@ -1,0 +1,77 @@
+// The printable protocol of `locker meet results --html FILE`: the ranking, then every dive with
+// all awards (cancelled ones in brackets), the referee's calls, corrections with their reasons,
+// the rule pack and the journal's last hash, which `locker meet verify` checks.
+import FoundationEssentials
+import LockerCommandLine
+import LockerKit
+
+enum MeetProtocolHTML {
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in TerminalText.inert(text) {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func page(_ results: MeetResults, state: MeetState, lastHash: String) -> String {
+        let l = localizer
+        var html = """
+            <!DOCTYPE html>
+            <html lang="\(l.language.rawValue)"><head><meta charset="utf-8">
+            <title>\(escape(results.event))</title>
+            <style>
+            body { font-family: sans-serif; margin: 1.5cm; }
+            table { border-collapse: collapse; width: 100%; margin-bottom: 1em; }
+            th, td { border: 1px solid #888; padding: 2px 6px; text-align: left; }
+            td.n { text-align: right; font-variant-numeric: tabular-nums; }
+            .cancelled { color: #666; }
+            footer { font-size: smaller; margin-top: 2em; }
+            @media print { body { margin: 1cm; } }
+            </style></head><body>
+            <h1>\(escape(results.event))</h1>
+
+            """
+        html += "<table><thead><tr><th>\(escape(l.t("Place")))</th><th>\(escape(l.t("Diver")))</th><th>\(escape(l.t("Club")))</th><th>\(escape(l.t("Total")))</th></tr></thead><tbody>\n"
+        for row in results.rows {
+            html += "<tr><td class=\"n\">\(row.place)</td><td>\(escape(row.diver))</td><td>\(escape(row.club))</td><td class=\"n\">\(PanelScore.formatHundredths(row.totalHundredths))</td></tr>\n"
+        }
+        html += "</tbody></table>\n"
+        for row in results.rows {
+            html += "<h2>\(row.place). \(escape(row.diver))</h2>\n<table><thead><tr><th>\(escape(l.t("Round")))</th><th>\(escape(l.t("Dive")))</th><th>\(escape(l.t("Height")))</th><th>DD</th><th>\(escape(l.t("Awards")))</th><th>\(escape(l.t("Referee")))</th><th>\(escape(l.t("Points")))</th></tr></thead><tbody>\n"
+            for dive in row.dives {
+                let json = MeetResultsJSON.Dive(dive)
+                let awards = dive.score?.panel.awards.map { $0.cancelled ? "<span class=\"cancelled\">(\(NumberText.compact($0.value)))</span>" : NumberText.compact($0.value) }
+                    .joined(separator: " ") ?? "—"
+                var calls = json.penalty
+                if let failed = json.failed { calls.append(l.t("failed ({article})", ["article": failed])) }
+                if dive.attempts > 1 { calls.append(l.t("attempt {attempt}", ["attempt": String(dive.attempts)])) }
+                html += "<tr><td class=\"n\">\(dive.planned.round)</td><td>\(escape(dive.planned.code))</td><td>\(escape(dive.planned.height)) m</td>"
+                html += "<td class=\"n\">\(DegreeOfDifficulty.format(tenths: dive.planned.ddTenths, l))</td><td>\(awards)</td><td>\(escape(calls.joined(separator: ", ")))</td>"
+                html += "<td class=\"n\">\(dive.score.map { PanelScore.formatHundredths($0.hundredths) } ?? "")</td></tr>\n"
+            }
+            html += "</tbody></table>\n"
+        }
+        if !state.corrections.isEmpty {
+            func list(_ award: MeetAward) -> String { award.awards.map { $0.map { NumberText.compact(Double($0) / 2) } ?? "-" }.joined(separator: " ") }
+            html += "<h2>\(escape(l.t("Corrections")))</h2>\n<table><thead><tr><th>\(escape(l.t("Diver")))</th><th>\(escape(l.t("Round")))</th><th>\(escape(l.t("Recorded")))</th><th>\(escape(l.t("Corrected to")))</th><th>\(escape(l.t("Why")))</th></tr></thead><tbody>\n"
+            for correction in state.corrections {
+                html += "<tr><td>\(escape(correction.after.diver))</td><td class=\"n\">\(correction.after.round)</td><td>\(list(correction.before))</td>"
+                html += "<td>\(list(correction.after))</td><td>\(escape(correction.reason))</td></tr>\n"
+            }
+            html += "</tbody></table>\n"
+        }
+        let footer = l.n("Rule pack: {pack}. Journal: {count} entry, last hash {hash}.", "Rule pack: {pack}. Journal: {count} entries, last hash {hash}.",
+                         count: state.lineCount, ["pack": results.pack, "hash": lastHash])
+        html += "<footer>" + escape(footer) + "</footer>\n"
+        html += "</body></html>\n"
+        return html
+    }
+}
