@@ -118,6 +118,7 @@ enum Meet {
         case .nothingToCorrect(let diver, let round, let attempt):
             return localizer.t("Attempt {attempt} of {diver}'s round {round} has no awards to correct; record them with locker meet award.",
                                ["diver": TerminalText.inert(diver), "round": String(round), "attempt": String(attempt)])
+        case .drawAfterDiving: return localizer.t("The event has begun (a dive has its awards): the running order can no longer be drawn.")
         case .reasonMissing: return localizer.t("Say why with --reason: the protocol shows every correction with its reason.")
         case .journal(let error): return message(error)
         }
@@ -151,6 +152,7 @@ struct MeetNewCommand: ParsableCommand {
             usageError(localizer.t("The pack {pack} is dived at {heights} m: give one with --height.",
                                    ["pack": pack, "heights": rules.heights.joined(separator: ", ")]))
         }
+        guard !directory.split(whereSeparator: \.isWhitespace).isEmpty else { usageError(localizer.t("Name the meet folder to make.")) }
         let trimmed = event.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard !trimmed.isEmpty, !GamesLimits.hasForbiddenCharacters(trimmed) else { usageError(localizer.t("Give the event a name.")) }
         let setup = MeetSetup(format: MeetSetup.currentFormat, event: trimmed, pack: pack, judges: judges, synchro: rules.isSynchro,
@@ -181,7 +183,8 @@ struct MeetImportCommand: ParsableCommand {
         let entrants: [MeetEntrant]
         do {
             let rules = Meet.pack(state.setup.pack)
-            entrants = try MeetSheetCSV.read(String(decoding: data, as: UTF8.self), eventHeight: state.setup.height).map { entrant in
+            entrants = try MeetSheetCSV.read(data, eventHeight: state.setup.height,
+                                             pairs: rules.kind == "team" ? nil : rules.isSynchro).map { entrant in
                 var entrant = entrant
                 entrant.dives = entrant.dives.map { var dive = $0; dive.ddTenths = rules.ddTenths(round: dive.round, formula: dive.ddTenths); return dive }
                 return entrant
@@ -190,7 +193,7 @@ struct MeetImportCommand: ParsableCommand {
             fail(localizer.t("{file}, line {line}: {problem}", ["file": file, "line": String(error.line), "problem": error.message(localizer)]), status: 1)
         }
         // One append for every diver, checked against the meet as it is at that moment: all or none.
-        Meet.record(directory, entrants.map { .entered($0) }) { state in
+        Meet.record(directory, .entered(entrants)) { state in
             if let twice = entrants.first(where: { state.entrant($0.diver) != nil }) { throw MeetError.alreadyEntered(twice.diver) }
         }
         print(localizer.n("{count} diver entered.", "{count} divers entered.", count: entrants.count))
@@ -296,7 +299,10 @@ struct MeetDrawCommand: ParsableCommand {
         let (_, state) = Meet.read(directory)
         var generator = SeededRandomNumberGenerator(seed: seed)
         let order = state.entrants.map(\.diver).shuffled(using: &generator)
-        _ = Meet.record(directory, .drawn(seed: seed, order: order))
+        Meet.record(directory, .drawn(seed: seed, order: order)) { state in
+            // The running order is fixed once the first dive has awards.
+            if !state.awards.isEmpty { throw MeetError.drawAfterDiving }
+        }
         for (index, diver) in order.enumerated() { print("\(index + 1). \(TerminalText.inert(diver))") }
         print(localizer.t("Seed: {seed}", ["seed": String(seed)]))
     }
@@ -310,7 +316,7 @@ struct MeetAwardCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The awards in judge order, separated by commas or spaces; - for a missing one."), valueName: "list")) var awards: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The awards in judge order, separated by commas or spaces; x for a missing one (or -, then write --awards=LIST)."), valueName: "list")) var awards: String
     @Flag(name: .long, help: ArgumentHelp(localizer.t("A re-start: 2 points off every award (6.5.1, 6.5.2)."))) var restart = false
     @Option(name: .long, help: ArgumentHelp(localizer.t("The highest award that counts: 2 or 4.5."), valueName: "award")) var max: String?
     @Option(name: .long, help: ArgumentHelp(localizer.t("A failed dive, and the article that fails it."), valueName: "article")) var failed: String?
@@ -402,13 +408,24 @@ struct MeetResultsCommand: ParsableCommand {
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
+        guard [json, csv, html != nil].filter({ $0 }).count <= 1 else { usageError(localizer.t("Give one of --json, --csv and --html.")) }
         let (contents, state) = Meet.read(directory)
         if let html {
+            let target = URL(fileURLWithPath: html).standardizedFileURL
+            let folder = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
+            guard !html.isEmpty, !target.hasDirectoryPath else { usageError(localizer.t("--html takes the file to write the protocol to.")) }
+            guard target.deletingLastPathComponent().path != folder.path else {
+                fail(localizer.t("Write the protocol outside the meet folder: its files are the meet's record."), status: 1)
+            }
+            var info = stat()
+            guard stat(target.deletingLastPathComponent().path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                fail(localizer.t("The folder {path} does not exist.", ["path": target.deletingLastPathComponent().path]), status: 1)
+            }
             let results: MeetResults
             do { results = try state.results() } catch { fail(String(describing: error), status: 1) }
             do {
                 try AtomicFile.write(Data(MeetProtocolHTML.page(results, state: state, lastHash: contents.lines.last?.hash ?? "").utf8),
-                                     to: URL(fileURLWithPath: html))
+                                     to: target)
             } catch let error as StorageError {
                 fail(error.localized(localizer), status: 1)
             }

@@ -43,16 +43,18 @@ enum MeetProtocolHTML {
         for row in results.rows {
             html += "<tr><td class=\"n\">\(row.place)</td><td>\(escape(row.diver))</td><td>\(escape(row.club))</td><td class=\"n\">\(PanelScore.formatHundredths(row.totalHundredths))</td></tr>\n"
         }
-        html += "</tbody></table>\n"
+        html += "</tbody></table>\n<p>" + escape(l.t("Cancelled awards are in brackets, ( ); an award a judge did not give is shown as its replacement in square brackets, [ ] (7.9, 7.10).")) + "</p>\n"
         for row in results.rows {
             html += "<h2>\(row.place). \(escape(row.diver))</h2>\n<table><thead><tr><th>\(escape(l.t("Round")))</th><th>\(escape(l.t("Dive")))</th><th>\(escape(l.t("Height")))</th><th>DD</th><th>\(escape(l.t("Awards")))</th><th>\(escape(l.t("Referee")))</th><th>\(escape(l.t("Points")))</th></tr></thead><tbody>\n"
             for dive in row.dives {
-                let json = MeetResultsJSON.Dive(dive)
-                let awards = dive.score?.panel.awards.map { $0.cancelled ? "<span class=\"cancelled\">(\(NumberText.compact($0.value)))</span>" : NumberText.compact($0.value) }
-                    .joined(separator: " ") ?? "—"
-                var calls = json.penalty
-                if let failed = json.failed { calls.append(l.t("failed ({article})", ["article": failed])) }
-                if dive.attempts > 1 { calls.append(l.t("attempt {attempt}", ["attempt": String(dive.attempts)])) }
+                let awards = dive.score.map { escape(MeetReport.awardsText($0)) } ?? "—"
+                var calls = dive.score.map { MeetReport.callText($0.call) } ?? []
+                // Earlier attempts of the round (a void dive done again) stay on the record.
+                let attempts = state.awards.filter { $0.diver == row.diver && $0.round == dive.planned.round }.sorted { $0.attempt < $1.attempt }
+                for earlier in attempts.dropLast() {
+                    let given = earlier.awards.map { $0.map { NumberText.compact(Double($0) / 2) } ?? "–" }.joined(separator: " ")
+                    calls.append(l.t("attempt {attempt} (void): {awards}", ["attempt": String(earlier.attempt), "awards": given]))
+                }
                 html += "<tr><td class=\"n\">\(dive.planned.round)</td><td>\(escape(dive.planned.code))</td><td>\(escape(dive.planned.height)) m</td>"
                 html += "<td class=\"n\">\(DegreeOfDifficulty.format(tenths: dive.planned.ddTenths, l))</td><td>\(awards)</td><td>\(escape(calls.joined(separator: ", ")))</td>"
                 html += "<td class=\"n\">\(dive.score.map { PanelScore.formatHundredths($0.hundredths) } ?? "")</td></tr>\n"
@@ -60,11 +62,12 @@ enum MeetProtocolHTML {
             html += "</tbody></table>\n"
         }
         if !state.corrections.isEmpty {
-            func list(_ award: MeetAward) -> String { award.awards.map { $0.map { NumberText.compact(Double($0) / 2) } ?? "-" }.joined(separator: " ") }
-            html += "<h2>\(escape(l.t("Corrections")))</h2>\n<table><thead><tr><th>\(escape(l.t("Diver")))</th><th>\(escape(l.t("Round")))</th><th>\(escape(l.t("Recorded")))</th><th>\(escape(l.t("Corrected to")))</th><th>\(escape(l.t("Why")))</th></tr></thead><tbody>\n"
+            func list(_ award: MeetAward) -> String { award.awards.map { $0.map { NumberText.compact(Double($0) / 2) } ?? "–" }.joined(separator: " ") }
+            html += "<h2>\(escape(l.t("Corrections")))</h2>\n<table><thead><tr><th>\(escape(l.t("Diver")))</th><th>\(escape(l.t("Round")))</th><th>\(escape(l.t("Attempt")))</th><th>\(escape(l.t("Recorded")))</th><th>\(escape(l.t("Corrected to")))</th><th>\(escape(l.t("Why")))</th></tr></thead><tbody>\n"
+            func described(_ award: MeetAward) -> String { ([list(award)] + MeetReport.callText(award.call)).joined(separator: ", ") }
             for correction in state.corrections {
-                html += "<tr><td>\(escape(correction.after.diver))</td><td class=\"n\">\(correction.after.round)</td><td>\(list(correction.before))</td>"
-                html += "<td>\(list(correction.after))</td><td>\(escape(correction.reason))</td></tr>\n"
+                html += "<tr><td>\(escape(correction.after.diver))</td><td class=\"n\">\(correction.after.round)</td><td class=\"n\">\(correction.after.attempt)</td>"
+                html += "<td>\(escape(described(correction.before)))</td><td>\(escape(described(correction.after)))</td><td>\(escape(correction.reason))</td></tr>\n"
             }
             html += "</tbody></table>\n"
         }

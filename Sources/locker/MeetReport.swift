@@ -4,6 +4,28 @@ import LockerCommandLine
 import LockerKit
 
 enum MeetReport {
+    /// The awards as the judges gave them, in judge order: a cancelled one in brackets, one a
+    /// judge did not give as its replacement in square brackets (7.9, 7.10).
+    static func awardsText(_ score: MeetDiveScore) -> String {
+        score.panel.awards.enumerated().map { index, award in
+            let given = index < score.given.count ? score.given[index] : nil
+            var text = given.map { NumberText.compact(Double($0) / 2) } ?? "[" + NumberText.compact(award.value) + "]"
+            if award.cancelled { text = "(" + text + ")" }
+            return text
+        }.joined(separator: " ")
+    }
+
+    /// The referee's call in words, or nothing.
+    static func callText(_ call: RefereeCall) -> [String] {
+        var words: [String] = []
+        if call.restart { words.append(localizer.t("re-start (−2)")) }
+        if call.capHalfPoints == 4 { words.append(localizer.t("maximum 2")) }
+        if call.capHalfPoints == 9 { words.append(localizer.t("maximum 4½")) }
+        if call.unsafe { words.append(localizer.t("unsafe (8.5.4)")) }
+        if let article = call.failedArticle { words.append(localizer.t("failed ({article})", ["article": article])) }
+        return words
+    }
+
     static func print(_ state: MeetState, json: Bool, csv: Bool) {
         let results: MeetResults
         do { results = try state.results() } catch let error as PanelScoreError {
@@ -27,7 +49,14 @@ enum MeetReport {
                                  PanelScore.formatHundredths(row.totalHundredths)])
                 }
             }
-            Swift.print(CSV.write(rows), terminator: "")
+            // Shown inert in a terminal, and never read as a formula by a spreadsheet.
+            let safe = rows.map { $0.map { field -> String in
+                let inert = TerminalText.inert(field)
+                let formula = inert.first.map { "=+@".contains($0) } == true
+                    || (inert.first == "-" && !inert.allSatisfy { "0123456789.- ".contains($0) })
+                return formula ? "'" + inert : inert
+            } }
+            Swift.print(CSV.write(safe), terminator: "")
             return
         }
         Swift.print(TerminalText.inert(results.event))
@@ -40,9 +69,9 @@ enum MeetReport {
                 var line = "       " + localizer.t("round {round}", ["round": String(dive.planned.round)]) + "  \(dive.planned.code) \(dive.planned.height) m  DD "
                     + DegreeOfDifficulty.format(tenths: dive.planned.ddTenths, localizer)
                 if let score = dive.score {
-                    let awards = score.panel.awards.map { $0.cancelled ? "(\(NumberText.compact($0.value)))" : NumberText.compact($0.value) }
-                    line += "  " + awards.joined(separator: " ") + "  " + PanelScore.formatHundredths(score.hundredths)
-                    if let article = score.call.failedArticle { line += "  " + localizer.t("failed ({article})", ["article": article]) }
+                    line += "  " + awardsText(score) + "  " + PanelScore.formatHundredths(score.hundredths)
+                    let calls = callText(score.call)
+                    if !calls.isEmpty { line += "  " + calls.joined(separator: ", ") }
                 } else {
                     line += "  —"
                 }

@@ -95,6 +95,45 @@ final class MeetCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: journal), before, "nobody entered")
     }
 
+    func testWhatTheWalkthroughBrokeStaysFixed() throws {
+        try makeMeet(divers: 2, rounds: 1)
+        let journal = folder.appendingPathComponent("meet/journal.jsonl")
+        // The protocol never overwrites the meet's own files, nor makes folders.
+        let overwrite = try locker(["meet", "results", meet, "--html", journal.path])
+        XCTAssertEqual(overwrite.status, 1, overwrite.stderr)
+        XCTAssertEqual(try locker(["meet", "verify", meet]).status, 0, "the journal is still the journal")
+        XCTAssertEqual(try locker(["meet", "results", meet, "--html", "/no-such-folder-\(UUID().uuidString)/p.html"]).status, 1)
+        XCTAssertEqual(try locker(["meet", "results", meet, "--json", "--csv"]).status, 64)
+        // Awards are plain decimals.
+        for list in ["0x7 7 7 7 7", "7e0 7 7 7 7", "+7 7 7 7 7", "7 ,5 8 8 8"] {
+            XCTAssertEqual(try locker(["meet", "award", meet, "--diver", "Diver 1", "--round", "1", "--awards", list]).status, 64, list)
+        }
+        // A missing award shows as its replacement in square brackets.
+        XCTAssertEqual(try locker(["meet", "award", meet, "--diver", "Diver 1", "--round", "1", "--awards", "7 7.5 7.5 x 7"]).status, 0)
+        XCTAssertTrue(try locker(["meet", "results", meet]).stdout.contains("[7.5]"))
+        // The running order is fixed once a dive has its awards.
+        let draw = try locker(["meet", "draw", meet, "--seed", "1"])
+        XCTAssertEqual(draw.status, 1, draw.stderr)
+        // An individual event takes no pair, a Latin-1 file is refused with its line.
+        let pair = folder.appendingPathComponent("pair.csv")
+        try "diver,club,round,code,height\nAda / Bea,C,1,105B,3\n".write(to: pair, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try locker(["meet", "import", meet, pair.path]).stderr.contains("is a pair"))
+        let latin = folder.appendingPathComponent("latin.csv")
+        try Data("diver,club,round,code,height\nZo\u{EB},C,1,105B,3\n".data(using: .isoLatin1)!).write(to: latin)
+        let refused = try locker(["meet", "import", meet, latin.path])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("line 2") && refused.stderr.contains("UTF-8"), refused.stderr)
+    }
+
+    func testASynchroEventTakesPairsOnly() throws {
+        XCTAssertEqual(try locker(["meet", "new", meet, "--event", "Synchro 3 m", "--pack", "wa2024-synchro-women", "--judges", "9", "--height", "3"]).status, 0)
+        let sheets = folder.appendingPathComponent("synchro.csv")
+        for (name, accepted) in [("Ada", false), ("Ada / Ada", false), ("Ada / ", false), ("A / B / C", false), ("Ada / Bea", true)] {
+            try "diver,club,round,code,height\n\(name),C,1,105B,3\n".write(to: sheets, atomically: true, encoding: .utf8)
+            XCTAssertEqual(try locker(["meet", "import", meet, sheets.path]).status == 0, accepted, name)
+        }
+    }
+
     func testASeededDrawIsKeptAndDrawsTheSameOrderAgain() throws {
         try makeMeet(divers: 5, rounds: 1)
         let first = try locker(["meet", "draw", meet, "--seed", "42"])

@@ -82,7 +82,7 @@ final class MeetJournalTests: XCTestCase {
             Cat,Club C,1,105B,3
             Cat,Club C,2,5253B,3
             """
-        for entrant in try MeetSheetCSV.read(sheets, eventHeight: "3") { try journal.append(.entered(entrant), at: "2026-12-01T09:01:00Z") }
+        try journal.append(.entered(try MeetSheetCSV.read(sheets, eventHeight: "3")), at: "2026-12-01T09:01:00Z")
         return journal
     }
 
@@ -138,11 +138,13 @@ final class MeetJournalTests: XCTestCase {
     func testAnyEditRemovalOrReorderingOfTheJournalIsDetected() throws {
         let journal = try meet()
         try award(journal, "Ada", 1, [14, 14, 14, 14, 14])
+        try award(journal, "Bea", 1, [12, 12, 12, 12, 12])
         let text = try String(contentsOf: journal.url, encoding: .utf8)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let edited = lines[4].replacingOccurrences(of: "14", with: "20")
-        XCTAssertNotEqual(edited, lines[4])
-        for (name, altered) in [("an edited award", Array(lines[0..<4]) + [edited, ""]),
+        XCTAssertEqual(lines.count, 5, "created, entered, two awards, and the empty text after the last newline")
+        let edited = lines[2].replacingOccurrences(of: "14", with: "20")
+        XCTAssertNotEqual(edited, lines[2])
+        for (name, altered) in [("an edited award", Array(lines[0..<2]) + [edited] + Array(lines[3...])),
                                 ("a removed line", Array(lines[0..<2]) + Array(lines[3...])),
                                 ("two lines swapped", [lines[0], lines[2], lines[1]] + Array(lines[3...]))] {
             try altered.joined(separator: "\n").write(to: journal.url, atomically: true, encoding: .utf8)
@@ -152,7 +154,7 @@ final class MeetJournalTests: XCTestCase {
         }
         lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         try lines.joined(separator: "\n").write(to: journal.url, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try journal.read().lines.count, 5)
+        XCTAssertEqual(try journal.read().lines.count, 4)
     }
 
     func testALineCutOffByACrashIsReportedThenSetAsideNeverDroppedWithTheRest() throws {
@@ -165,12 +167,12 @@ final class MeetJournalTests: XCTestCase {
         try handle.write(contentsOf: Data(#"{"hash":"12ab"#.utf8))
         try handle.close()
         let read = try journal.read()
-        XCTAssertEqual(read.lines.count, 5, "every whole line is kept")
+        XCTAssertEqual(read.lines.count, 3, "every whole line is kept")
         XCTAssertEqual(read.torn, #"{"hash":"12ab"#)
         try award(journal, "Bea", 1, [12, 12, 12, 12, 12])
         let after = try journal.read()
         XCTAssertNil(after.torn)
-        XCTAssertEqual(after.lines.count, 6)
+        XCTAssertEqual(after.lines.count, 4)
         XCTAssertTrue(try Data(contentsOf: journal.url).starts(with: whole))
         let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("journal.torn-") }
         XCTAssertEqual(aside.count, 1, "the cut-off line is kept beside the journal")
@@ -188,7 +190,7 @@ final class MeetJournalTests: XCTestCase {
         let journal = MeetJournal(directory: folder)
         try journal.create(MeetSetup(format: 1, event: "Synchro 3 m", pack: "wa2024-synchro-women", judges: 9, synchro: true, height: "3"),
                            at: "2026-12-01T09:00:00Z")
-        try journal.append(.entered(MeetEntrant(diver: "Ada / Bea", club: "Club A", dives: [PlannedDive(round: 3, code: "305C", height: "3", ddTenths: 28)])),
+        try journal.append(.entered([MeetEntrant(diver: "Ada / Bea", club: "Club A", dives: [PlannedDive(round: 3, code: "305C", height: "3", ddTenths: 28)])]),
                            at: "2026-12-01T09:01:00Z")
         let awards = [14, 13, 11, 11, 17, 16, 16, 15, 15].map { Optional($0) }
         try journal.append(.awarded(MeetAward(diver: "Ada / Bea", round: 3, attempt: 1, awards: awards, call: .none)), at: "2026-12-01T10:00:00Z")

@@ -134,7 +134,13 @@ public struct PanelScore: Equatable, Sendable {
         return try items.map { item in
             let trimmed = item.filter { !$0.isWhitespace }
             if trimmed.isEmpty || trimmed == "-" || trimmed.lowercased() == "x" || trimmed == "—" { return nil }
-            guard let value = Double(trimmed.replacing(",", with: ".")), let half = halfPoints(value) else {
+            // Plain decimals only: "7", "7.5", "7,5", "10.0" (not "0x7", "7e0", "+7" or ",5",
+            // which Double would also read).
+            let plain = trimmed.replacing(",", with: ".")
+            let parts = plain.split(separator: ".", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), (1...2).contains(parts[0].count), parts.count == 1 || (1...2).contains(parts[1].count),
+                  parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+                  let value = Double(plain), let half = halfPoints(value) else {
                 throw PanelScoreError.badAward(String(trimmed))
             }
             return Double(half) / 2

@@ -63,7 +63,8 @@ public struct MeetAward: Equatable, Sendable, Codable {
 /// What the journal records: every decision of the meet, in order, never edited.
 public enum MeetEntry: Equatable, Sendable, Codable {
     case created(MeetSetup)
-    case entered(MeetEntrant)
+    /// One import's divers, in one line: a crash can never leave half of an import.
+    case entered([MeetEntrant])
     case drawn(seed: UInt64, order: [String])
     case awarded(MeetAward)
     /// New awards (or a new call) for an attempt already recorded, with why; the old ones stay
@@ -71,13 +72,13 @@ public enum MeetEntry: Equatable, Sendable, Codable {
     case corrected(MeetAward, reason: String)
 
     private enum Kind: String, Codable { case created, entered, drawn, awarded, corrected }
-    private enum Keys: String, CodingKey { case kind, setup, entrant, seed, order, award, reason }
+    private enum Keys: String, CodingKey { case kind, setup, entrants, seed, order, award, reason }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         switch try c.decode(Kind.self, forKey: .kind) {
         case .created: self = .created(try c.decode(MeetSetup.self, forKey: .setup))
-        case .entered: self = .entered(try c.decode(MeetEntrant.self, forKey: .entrant))
+        case .entered: self = .entered(try c.decode([MeetEntrant].self, forKey: .entrants))
         case .drawn: self = .drawn(seed: try c.decode(UInt64.self, forKey: .seed), order: try c.decode([String].self, forKey: .order))
         case .awarded: self = .awarded(try c.decode(MeetAward.self, forKey: .award))
         case .corrected: self = .corrected(try c.decode(MeetAward.self, forKey: .award), reason: try c.decode(String.self, forKey: .reason))
@@ -88,7 +89,7 @@ public enum MeetEntry: Equatable, Sendable, Codable {
         var c = encoder.container(keyedBy: Keys.self)
         switch self {
         case .created(let setup): try c.encode(Kind.created, forKey: .kind); try c.encode(setup, forKey: .setup)
-        case .entered(let entrant): try c.encode(Kind.entered, forKey: .kind); try c.encode(entrant, forKey: .entrant)
+        case .entered(let entrants): try c.encode(Kind.entered, forKey: .kind); try c.encode(entrants, forKey: .entrants)
         case .drawn(let seed, let order):
             try c.encode(Kind.drawn, forKey: .kind); try c.encode(seed, forKey: .seed); try c.encode(order, forKey: .order)
         case .awarded(let award): try c.encode(Kind.awarded, forKey: .kind); try c.encode(award, forKey: .award)
@@ -230,7 +231,13 @@ public struct MeetJournal: Sendable {
         var end = off_t(data.count)
         if let torn = contents.torn {
             // The cut-off line is kept beside the journal, then cut from it.
-            let aside = directory.appendingPathComponent("journal.torn-\(time.filter { $0.isNumber })")
+            // Named by the time and the line it followed, and never over another one set aside.
+            var aside = directory.appendingPathComponent("journal.torn-\(time.filter { $0.isNumber })-\(contents.lines.count)")
+            var copy = 1
+            while FileManager.default.fileExists(atPath: aside.path) {
+                copy += 1
+                aside = directory.appendingPathComponent("journal.torn-\(time.filter { $0.isNumber })-\(contents.lines.count)-\(copy)")
+            }
             try AtomicFile.write(Data(torn.utf8), to: aside)
             end -= off_t(torn.utf8.count)
             guard ftruncate(descriptor, end) == 0 else { throw MeetJournalError.cannotWrite(path: url.path, code: errno) }

@@ -12,6 +12,7 @@ public enum MeetError: Error, Equatable, Sendable {
     case wrongNumberOfAwards(given: Int, judges: Int)
     case badAward(String)
     case nothingToCorrect(diver: String, round: Int, attempt: Int)
+    case drawAfterDiving
     case reasonMissing
     case journal(MeetJournalError)
 }
@@ -48,7 +49,9 @@ public struct MeetState: Equatable, Sendable {
     mutating func apply(_ entry: MeetEntry) {
         switch entry {
         case .created: break
-        case .entered(let entrant): entrants.append(entrant); order.append(entrant.diver)
+        case .entered(let added):
+            entrants += added
+            order += added.map(\.diver)
         case .drawn(let seed, let order): self.seed = seed; self.order = order
         case .awarded(var award):
             // A name as the recorder typed it ("bea") is the entrant's as entered ("Bea").
