@@ -91,7 +91,8 @@ class Server:
     """
 
     def __init__(self, binary, store, workdir, extra_args=(), env=None):
-        self.binary = str(binary)
+        # Absolute: the server runs in `workdir`, where a relative path would name nothing.
+        self.binary = os.path.abspath(str(binary))
         self.store = str(store)
         self.workdir = pathlib.Path(workdir)
         self.extra_args = [str(a) for a in extra_args]

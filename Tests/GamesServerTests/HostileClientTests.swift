@@ -65,10 +65,14 @@ final class ConnectionLimitTests: XCTestCase {
         defer { Task { await server.stop() } }
         let port = server.port
         // Four connections each in the middle of a request (a body announced, not yet sent):
-        // none is idle, so none is closed to make room.
+        // none is idle, so none is closed to make room. Each waits for its "100 Continue",
+        // which says the server has read the head and counts the connection as busy.
         let held = (0..<4).compactMap { _ in RawSocket(port: port, source: "127.0.0.4") }
         XCTAssertEqual(held.count, 4)
-        for socket in held { socket.send("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{") }
+        for socket in held {
+            socket.send("POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
+            XCTAssertTrue(socket.receive(seconds: 5, until: "\r\n\r\n").text.hasPrefix("HTTP/1.1 100"))
+        }
         guard let over = RawSocket(port: port, source: "127.0.0.4") else { return XCTFail("no connection") }
         over.send("POST /v1/games/1/booking HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
         let answer = over.receive(seconds: 2)

@@ -34,8 +34,9 @@ final class RawSocket {
         return bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
-    /// What arrives within `seconds` until the server closes the connection or stops sending.
-    func receive(seconds: Double) -> (text: String, closed: Bool) {
+    /// What arrives within `seconds`, until the server closes the connection, or (with `until`)
+    /// as soon as what arrived holds that text.
+    func receive(seconds: Double, until end: String? = nil) -> (text: String, closed: Bool) {
         var received = [UInt8]()
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
@@ -46,6 +47,7 @@ final class RawSocket {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count <= 0 { return (String(decoding: received, as: UTF8.self), true) }
             received += buffer.prefix(count)
+            if let end, String(decoding: received, as: UTF8.self).contains(end) { break }
         }
         return (String(decoding: received, as: UTF8.self), false)
     }
