@@ -308,12 +308,8 @@ struct MeetDrawCommand: ParsableCommand {
     }
 }
 
-struct MeetAwardCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "award", abstract: localizer.t("Record one dive's awards, in judge order."),
-        discussion: localizer.t("Any diver and round in any order, as a recorder catching up from paper does. A re-start takes 2 points off every award (6.5.1); --max 2 for a position other than announced (6.4.13), --max 4.5 for arms wrong at entry (6.5.8); --unsafe for the majority of 8.5.4; --failed ARTICLE for a failed dive. A void attempt's redo is --attempt 2: the first awards stay in the journal."))
-
-    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+/// One dive's awards and the referee's call, as `award` and `correct` both take them.
+struct DiveAwardOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
     @Option(name: .long, help: ArgumentHelp(localizer.t("The awards in judge order, separated by commas or spaces; x for a missing one (or -, then write --awards=LIST)."), valueName: "list")) var awards: String
@@ -322,12 +318,9 @@ struct MeetAwardCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(localizer.t("A failed dive, and the article that fails it."), valueName: "article")) var failed: String?
     @Flag(name: .long, help: ArgumentHelp(localizer.t("The unsafe-dive majority (8.5.4): every award above 2 counts as 2."))) var unsafe = false
     @Option(name: .long, help: ArgumentHelp(localizer.t("The attempt (2 for a void dive done again)."), valueName: "n")) var attempt = 1
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-    @OptionGroup var shared: SharedOptions
 
     /// The award the options describe, or exit 64 naming the value that is not one.
-    static func award(diver: String, round: Int, attempt: Int, awards: String, restart: Bool, max: String?, failed: String?,
-                      unsafe: Bool) -> MeetAward {
+    func award() -> MeetAward {
         let given: [Int?]
         do {
             given = try PanelScore.parseAwards(awards).map { $0.map { Int(($0 * 2).rounded()) } }
@@ -349,23 +342,34 @@ struct MeetAwardCommand: ParsableCommand {
         return MeetAward(diver: diver, round: round, attempt: attempt, awards: given,
                          call: RefereeCall(restart: restart, capHalfPoints: cap, unsafe: unsafe, failedArticle: failed))
     }
+}
+
+struct MeetAwardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "award", abstract: localizer.t("Record one dive's awards, in judge order."),
+        discussion: localizer.t("Any diver and round in any order, as a recorder catching up from paper does. A re-start takes 2 points off every award (6.5.1); --max 2 for a position other than announced (6.4.13), --max 4.5 for arms wrong at entry (6.5.8); --unsafe for the majority of 8.5.4; --failed ARTICLE for a failed dive. A void attempt's redo is --attempt 2: the first awards stay in the journal."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @OptionGroup var dive: DiveAwardOptions
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+    @OptionGroup var shared: SharedOptions
 
     func run() throws {
-        let award = Self.award(diver: diver, round: round, attempt: attempt, awards: awards, restart: restart, max: max, failed: failed, unsafe: unsafe)
+        let award = dive.award()
         _ = Meet.record(directory, .awarded(award)) { state in try state.check(award) }
         let (_, state) = Meet.read(directory)
-        let name = state.entrant(diver)?.diver ?? diver
+        let name = state.entrant(award.diver)?.diver ?? award.diver
         let results: MeetResults
         do { results = try state.results() } catch { fail(String(describing: error), status: 1) }
         guard let row = results.rows.first(where: { $0.diver == name }),
-              let dive = row.dives.first(where: { $0.planned.round == round }), let score = dive.score else { return }
+              let scored = row.dives.first(where: { $0.planned.round == award.round }), let score = scored.score else { return }
         if json {
-            printJSON(MeetResultsJSON.Dive(dive))
+            printJSON(MeetResultsJSON.Dive(scored))
             return
         }
         print(localizer.t("{diver}, round {round} ({code}, DD {dd}): {score}; total {total}, place {place}.",
-                          ["diver": TerminalText.inert(row.diver), "round": String(round), "code": dive.planned.code,
-                           "dd": DegreeOfDifficulty.format(tenths: dive.planned.ddTenths, localizer),
+                          ["diver": TerminalText.inert(row.diver), "round": String(award.round), "code": scored.planned.code,
+                           "dd": DegreeOfDifficulty.format(tenths: scored.planned.ddTenths, localizer),
                            "score": PanelScore.formatHundredths(score.hundredths),
                            "total": PanelScore.formatHundredths(row.totalHundredths), "place": String(row.place)]))
     }
@@ -376,24 +380,16 @@ struct MeetCorrectCommand: ParsableCommand {
         commandName: "correct", abstract: localizer.t("Correct a dive's recorded awards or call, with the reason; the first ones stay in the journal and the protocol."))
 
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The awards in judge order, separated by commas or spaces; - for a missing one."), valueName: "list")) var awards: String
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("A re-start: 2 points off every award (6.5.1, 6.5.2)."))) var restart = false
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The highest award that counts: 2 or 4.5."), valueName: "award")) var max: String?
-    @Option(name: .long, help: ArgumentHelp(localizer.t("A failed dive, and the article that fails it."), valueName: "article")) var failed: String?
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("The unsafe-dive majority (8.5.4): every award above 2 counts as 2."))) var unsafe = false
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The attempt (2 for a void dive done again)."), valueName: "n")) var attempt = 1
+    @OptionGroup var dive: DiveAwardOptions
     @Option(name: .long, help: ArgumentHelp(localizer.t("Why the awards are corrected."), valueName: "text")) var reason: String
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
-        let award = MeetAwardCommand.award(diver: diver, round: round, attempt: attempt, awards: awards, restart: restart, max: max,
-                                           failed: failed, unsafe: unsafe)
+        let award = dive.award()
         let text = reason.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard !GamesLimits.hasForbiddenCharacters(text) else { usageError(Meet.message(.reasonMissing)) }
         Meet.record(directory, .corrected(award, reason: text)) { state in try state.checkCorrection(award, reason: text) }
-        print(localizer.t("Corrected: {diver}, round {round}.", ["diver": TerminalText.inert(diver), "round": String(round)]))
+        print(localizer.t("Corrected: {diver}, round {round}.", ["diver": TerminalText.inert(dive.diver), "round": String(dive.round)]))
     }
 }
 

@@ -233,7 +233,7 @@ final class MeetPackTests: XCTestCase {
             let dives = try fixture.sheet.map { dive -> PlannedDive in
                 let height = try XCTUnwrap(DiveHeight(parsing: dive.height))
                 let dd = try DegreeOfDifficulty.compute(try DiveCode(parsing: dive.code), height: height).tenths
-                return PlannedDive(round: dive.round, code: dive.code, height: dive.height, ddTenths: dd)
+                return PlannedDive(round: dive.round, code: dive.code, height: dive.height, ddTenths: pack.ddTenths(round: dive.round, formula: dd))
             }
             let errors = pack.check(MeetEntrant(diver: "A", club: "", dives: dives), height: fixture.height, language: .en)
             let about = "\(fixture.pack) rule \(fixture.rule): \(fixture.note ?? "")"

@@ -173,7 +173,8 @@ public struct SheetError: Equatable, Sendable {
 
 extension MeetPack {
     /// Every way `entrant`'s sheet breaks this pack at the meet's event `height`, in rule order,
-    /// then round order (README §4): the referee wants the whole list corrected at once.
+    /// then round order (README §4): the referee wants the whole list corrected at once. Each
+    /// dive's `ddTenths` is the DD it is dived at (`ddTenths(round:formula:)`, given at import).
     public func check(_ entrant: MeetEntrant, height: String?, language: Language) -> [SheetError] {
         let sheet = entrant.dives.sorted { $0.round < $1.round }
         var errors: [SheetError] = []
@@ -200,11 +201,11 @@ extension MeetPack {
                 let groups = Set(dives.compactMap { $0.code.first?.wholeNumberValue }).sorted()
                 if groups.count < (rule.atLeast ?? 0) { error(nil, .groups(groups)) }
             case "dd-total":
-                let total = dives.reduce(0) { $0 + ddTenths(round: $1.round, formula: $1.ddTenths) }
+                let total = dives.reduce(0) { $0 + $1.ddTenths }
                 if let cap = MeetPack.tenths(rule.maxDD), total > cap { error(nil, .ddTotal(total)) }
             case "dive-dd":
                 for dive in dives {
-                    let dd = ddTenths(round: dive.round, formula: dive.ddTenths)
+                    let dd = dive.ddTenths
                     if let low = MeetPack.tenths(rule.minDD), dd < low { error(dive.round, .diveDD(dd)) }
                     else if let high = MeetPack.tenths(rule.maxDD), dd > high { error(dive.round, .diveDD(dd)) }
                 }

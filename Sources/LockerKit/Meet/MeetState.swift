@@ -28,14 +28,9 @@ public struct MeetState: Equatable, Sendable {
     /// Every award recorded, in journal order, each as last corrected.
     public var awards: [MeetAward] = []
     /// Every correction, in journal order: the awards it replaced and why.
-    public var corrections: [(before: MeetAward, after: MeetAward, reason: String)] = []
+    public var corrections: [MeetCorrection] = []
     /// Lines in the journal.
     public var lineCount = 0
-
-    public static func == (a: MeetState, b: MeetState) -> Bool {
-        a.setup == b.setup && a.entrants == b.entrants && a.order == b.order && a.seed == b.seed && a.awards == b.awards
-            && a.corrections.map(\.reason) == b.corrections.map(\.reason) && a.lineCount == b.lineCount
-    }
 
     /// Replays `lines`; a journal of a newer format is refused.
     public init(lines: [MeetJournalLine], path: String) throws {
@@ -60,7 +55,7 @@ public struct MeetState: Equatable, Sendable {
         case .corrected(var award, let reason):
             award.diver = entrant(award.diver)?.diver ?? award.diver
             if let at = awards.firstIndex(where: { $0.diver == award.diver && $0.round == award.round && $0.attempt == award.attempt }) {
-                corrections.append((awards[at], award, reason))
+                corrections.append(MeetCorrection(before: awards[at], after: award, reason: reason))
                 awards[at] = award
             }
         }
@@ -119,6 +114,13 @@ public struct MeetState: Equatable, Sendable {
         }
         return MeetResults(event: setup.event, pack: setup.pack, rows: rows)
     }
+}
+
+/// A correction as the protocol lists it: the awards (and call) it replaced, the new ones, why.
+public struct MeetCorrection: Equatable, Sendable {
+    public var before: MeetAward
+    public var after: MeetAward
+    public var reason: String
 }
 
 /// A meet's ranking and every dive behind it, kept exactly (hundredths).
