@@ -35,7 +35,33 @@ public final class App {
     private let debugFault: DebugFault?
 
     /// Builds everything the app needs; `localizer` is shared with the command line.
-    public init(options: AppOptions, localizer: Localizer, terminal: Terminal, startupNotices: [Notice] = []) {
+    public convenience init(options: AppOptions, localizer: Localizer, terminal: Terminal, startupNotices: [Notice] = []) {
+        self.init(options: options, localizer: localizer, terminal: terminal, startupNotices: startupNotices) { viewModel, work, glyphs in
+            let (screens, games) = ScreenFactory.makeScreens(options: options, localizer: localizer, work: work) { [weak viewModel] tab in
+                viewModel?.select(tab)
+            }
+            return Shell(viewModel: viewModel, screens: screens, attention: [games], glyphs: glyphs)
+        }
+    }
+
+    /// The meet console of `locker meet DIR` on the same terminal layer: its own screen under the
+    /// event's title, with the app's global keys (help, language, theme, quit).
+    public convenience init(meet directory: URL, packs: URL, failures: [Penalty], options: AppOptions, localizer: Localizer,
+                            terminal: Terminal, startupNotices: [Notice] = []) {
+        self.init(options: options, localizer: localizer, terminal: terminal, startupNotices: startupNotices) { viewModel, work, glyphs in
+            let meet = MeetConsoleViewModel(directory: directory, packsDirectory: packs, localizer: localizer, work: work)
+            meet.start()
+            let screen = MeetScreen(viewModel: meet, failures: failures)
+            return Shell(viewModel: viewModel, console: screen, title: { [weak meet] l in
+                guard let event = meet?.meet?.state.setup.event else { return l.t("Meet") }
+                return l.t("Meet — {event}", ["event": TerminalText.inert(event)])
+            }, glyphs: glyphs)
+        }
+    }
+
+    /// The shared start: settings, glyphs, background work and the surface; `makeShell` frames the screens.
+    private init(options: AppOptions, localizer: Localizer, terminal: Terminal, startupNotices: [Notice],
+                 makeShell: (ShellViewModel, BackgroundWork, Glyphs) -> Shell) {
         self.terminal = terminal
         debugFault = options.debugFault
         let writable = options.paths.prepare()
@@ -47,10 +73,7 @@ public final class App {
         ASCIIText.isOn = options.ascii
         // Slow work runs off the UI thread; its results wake the run loop through the terminal.
         let work = BackgroundWork(wake: terminal.makeWaker())
-        let (screens, games) = ScreenFactory.makeScreens(options: options, localizer: localizer, work: work) { [weak viewModel] tab in
-            viewModel?.select(tab)
-        }
-        shell = Shell(viewModel: viewModel, screens: screens, attention: [games], glyphs: glyphs)
+        shell = makeShell(viewModel, work, glyphs)
         shell.background = work
         surface = terminal.makeSurface(theme: App.theme(for: viewModel.theme), glyphs: glyphs)
     }
@@ -102,10 +125,10 @@ public final class App {
 enum ScreenFactory {
     /// `navigate` switches tabs (used for links from one tab to another).
     static func makeScreens(options: AppOptions, localizer: Localizer, work: BackgroundWork,
-                            navigate: @escaping (Tab) -> Void) -> ([Screen], GamesViewModel) {
+                            navigate: @escaping (Tab) -> Void) -> ([TabScreen], GamesViewModel) {
         let context = TabContext(options: options, localizer: localizer, work: work, navigate: navigate)
         // Each tab is built when first shown.
-        let screens: [Screen] = TabRegistry.entries.map { entry in LazyScreen(tab: entry.tab) { entry.make(context) } }
+        let screens: [TabScreen] = TabRegistry.entries.map { entry in LazyScreen(tab: entry.tab) { entry.make(context) } }
         return (screens, context.games)
     }
 }

@@ -48,7 +48,7 @@ enum GamesQuestion {
 
 /// The Games tab. Logged out: a log-in / sign-up form. Logged in: your upcoming games and the
 /// games near a postcode, a reminder line for today's games, and forms to create a game.
-public final class GamesScreen: Screen {
+public final class GamesScreen: TabScreen {
     public let tab = Tab.games
     let viewModel: GamesViewModel
     /// Where `i` writes .ics files.

@@ -5,7 +5,7 @@ import TerminalUI
 /// The Grades tab: blocks with their average and standing, under them their units, under each
 /// unit its courses with a slider, the mark and a lock. Arrow keys move marks, Space locks,
 /// `x` clears, `e` edits a unit on a copy, `n` shows what is still needed, Enter folds.
-public final class GradesScreen: Screen {
+public final class GradesScreen: TabScreen {
     public let tab = Tab.grades
     let viewModel: GradesViewModel
     /// Rebuilds the rows after a change of the book's structure, before the shell redraws.

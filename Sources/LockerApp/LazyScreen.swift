@@ -6,7 +6,7 @@ import TerminalUI
 /// pause after the first frame — so start-up pays only for the tab it opens on. Until then it
 /// forwards nothing and reports no unsaved changes; the shell's change callback is attached as
 /// soon as the real screen exists.
-final class LazyScreen: Screen {
+final class LazyScreen: TabScreen {
     let tab: Tab
     private let make: () -> Screen
     private var made: Screen?

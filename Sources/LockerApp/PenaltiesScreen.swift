@@ -4,7 +4,7 @@ import TerminalUI
 /// The Penalties tab: a filterable, searchable list of the 48 penalties and a detail pane for
 /// the selected one (description, the six sanctions with the right one lit, referee / judge,
 /// articles). Side by side from 110 columns, stacked below that.
-public final class PenaltiesScreen: Screen {
+public final class PenaltiesScreen: TabScreen {
     public let tab = Tab.penalties
     let viewModel: PenaltiesViewModel
     private var list = ListState()

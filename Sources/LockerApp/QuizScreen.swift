@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The Quiz tab: start page (length, kind, history), one question at a time, the result with a
 /// review list, each answer side by side with the right one, and the history of past quizzes.
-public final class QuizScreen: Screen {
+public final class QuizScreen: TabScreen {
     public let tab = Tab.quiz
     let viewModel: QuizViewModel
     private var reviewList = ListState()

@@ -6,7 +6,7 @@ import TerminalUI
 /// searchable with `/` (n/N across every article), `g` to go to an article by number, `o` to show
 /// the imported official text instead of the digest. The contents pane shows from 100 columns;
 /// below that `t` opens it in place of the text. `c` opens the dive calculator over the text.
-public final class RulesScreen: Screen {
+public final class RulesScreen: TabScreen {
     public let tab = Tab.rules
     let viewModel: RulesViewModel
     let calculator: DiveCalculatorPane

@@ -16,10 +16,10 @@ public struct RenderContext {
     }
 }
 
-/// One tab's screen: binds a view-model to widgets and maps keys to the view-model's intents.
-/// Screens never change models themselves and never do I/O.
+/// A screen the shell frames (one of the app's tabs, or a console of its own such as the meet's):
+/// binds a view-model to widgets and maps keys to the view-model's intents. Screens never change
+/// models themselves and never do I/O.
 public protocol Screen: AnyObject {
-    var tab: Tab { get }
     /// Every key table of the screen, one per mode, in the interface language: the help overlay
     /// shows them all and docs/KEYS.md is checked against them. Labels and help texts never
     /// depend on the screen's state (footers and actions may).
@@ -64,6 +64,11 @@ public protocol Screen: AnyObject {
     /// Problems found while the screen was built (a file set aside at start-up), once: the shell
     /// shows them in the status line whatever tab is open, one after another.
     func takeStartupProblems() -> [String]
+}
+
+/// The screen of one of the app's tabs.
+public protocol TabScreen: Screen {
+    var tab: Tab { get }
 }
 
 extension Screen {

@@ -3,8 +3,10 @@ import LockerKit
 import TerminalUI
 
 /// The tab shell: global keys, tab routing, the help overlay, the quit question, and the frame
-/// around every screen (tab bar, status line, footer). It draws into any `Surface`, so view
-/// tests render it in memory exactly as the terminal shows it.
+/// around every screen (tab bar, status line, footer). It frames either the app's tabs or one
+/// console of its own (`locker meet DIR`), whose title takes the tab bar's place and which has no
+/// tab keys. It draws into any `Surface`, so view tests render it in memory exactly as the
+/// terminal shows it.
 public final class Shell {
     /// What the run loop must do after a key.
     public enum Action: Equatable { case none, quit, repaint }
@@ -15,6 +17,8 @@ public final class Shell {
     public let viewModel: ShellViewModel
     public private(set) var glyphs: Glyphs
     private var screens: [Tab: Screen]
+    /// The one screen of a console shell, with its title (nil: the app's tabs).
+    private let console: (screen: Screen, title: (Localizer) -> String)?
     private var help: TextViewState?
     /// The frame as last laid out (nil below the minimum size).
     private var frame: Frame?
@@ -33,18 +37,34 @@ public final class Shell {
     /// the run loop wakes.
     public var background: BackgroundWork?
 
-    public init(viewModel: ShellViewModel, screens: [Screen], attention: [AttentionSource] = [], glyphs: Glyphs) {
+    /// A shell of the app's tabs: one screen for every tab.
+    public init(viewModel: ShellViewModel, screens: [TabScreen], attention: [AttentionSource] = [], glyphs: Glyphs) {
+        let byTab = Dictionary(screens.map { ($0.tab, $0 as Screen) }, uniquingKeysWith: { _, last in last })
+        precondition(byTab.count == Tab.allCases.count, "the shell needs a screen for every tab")
+        self.screens = byTab
+        console = nil
         self.viewModel = viewModel
         self.attention = attention
         self.glyphs = glyphs
-        let byTab = Dictionary(screens.map { ($0.tab, $0) }, uniquingKeysWith: { _, last in last })
-        precondition(byTab.count == Tab.allCases.count, "the shell needs a screen for every tab")
-        self.screens = byTab
+        observeScreens()
+    }
+
+    /// A console's shell: one screen, its title where the tab bar would be, and no tab keys.
+    public init(viewModel: ShellViewModel, console screen: Screen, title: @escaping (Localizer) -> String, glyphs: Glyphs) {
+        screens = [:]
+        console = (screen, title)
+        self.viewModel = viewModel
+        attention = []
+        self.glyphs = glyphs
+        observeScreens()
+    }
+
+    private func observeScreens() {
         tokens.append(viewModel.observe { [weak self] in
             self?.needsRender = true
             self?.refreshGlobalKeys()
         })
-        for screen in byTab.values {
+        for screen in allScreens {
             if let token = screen.observeChanges({ [weak self] in self?.needsRender = true }) { tokens.append(token) }
         }
         for source in attention {
@@ -57,7 +77,11 @@ public final class Shell {
     }
 
     private var localizer: Localizer { viewModel.localizer }
-    public var currentScreen: Screen { screens[viewModel.tab]! }
+    public var currentScreen: Screen { console?.screen ?? screens[viewModel.tab]! }
+    /// Every screen the shell frames.
+    private var allScreens: [Screen] { console.map { [$0.screen] } ?? Tab.allCases.compactMap { screens[$0] } }
+    /// The title of what is shown: the console's, or the current tab's name.
+    private var pageTitle: String { console?.title(localizer) ?? TabRegistry.title(of: viewModel.tab, localizer) }
     public var isHelpOpen: Bool { help != nil }
     public var isAskingToQuit: Bool { quitDialog != nil }
 
@@ -124,10 +148,10 @@ public final class Shell {
 
     private func makeGlobalKeys() -> KeyTable {
         let l = localizer
-        return KeyTable(id: "global", title: l.t("Global keys"), [
-            KeyBinding([.character("?"), .function(1)], "? F1", help: l.t("This help"), footer: l.t("help"), footerKeys: "?") { [unowned self] in
-                self.help = TextViewState()
-            },
+        let help = KeyBinding([.character("?"), .function(1)], "? F1", help: l.t("This help"), footer: l.t("help"), footerKeys: "?") { [unowned self] in
+            self.help = TextViewState()
+        }
+        let tabs = [
             KeyBinding(matching: { Shell.tabNumber($0) != nil }, "1 … \(TabRegistry.entries.count)",
                        help: TabRegistry.entries.map { $0.title(l) }.joined(separator: ", "), footer: l.t("tabs"),
                        footerKeys: "1-\(TabRegistry.entries.count)") { [unowned self] key in
@@ -139,6 +163,8 @@ public final class Shell {
                 if key == .character("]") { self.viewModel.nextTab() } else { self.viewModel.previousTab() }
                 return true
             },
+        ]
+        return KeyTable(id: "global", title: l.t("Global keys"), [help] + (console == nil ? tabs : []) + [
             KeyBinding([.character("L")], "L", help: l.t("Next language: en → fr → es → it"), footer: l.t("language")) { [unowned self] in
                 self.viewModel.cycleLanguage()
             },
@@ -156,7 +182,7 @@ public final class Shell {
     }
 
     private func requestQuit() -> Action {
-        guard screens.values.contains(where: { $0.hasUnsavedChanges }) else { return .quit }
+        guard allScreens.contains(where: { $0.hasUnsavedChanges }) else { return .quit }
         quitDialog = ConfirmDialog(title: localizer.t("Quit Locker?"),
                                    message: localizer.t("You have unsaved changes. Quit and lose them?"),
                                    yesLabel: localizer.t("Quit"), noLabel: localizer.t("Stay"))
@@ -169,7 +195,7 @@ public final class Shell {
         if background?.deliver() == true { needsRender = true }
         if viewModel.expireNotice(now: now) { needsRender = true }
         // A screen's own message that has just gone is drawn away.
-        let expired = screens.values.compactMap(\.messageExpiry).filter { $0 <= now && $0 > lastExpiryDrawn }
+        let expired = allScreens.compactMap(\.messageExpiry).filter { $0 <= now && $0 > lastExpiryDrawn }
         if let latest = expired.max() {
             lastExpiryDrawn = latest
             needsRender = true
@@ -190,8 +216,8 @@ public final class Shell {
     /// Puts in the status line every problem the screens built so far found at start-up (a
     /// grades or quiz file set aside), so none is hidden behind another.
     private func reportStartupProblems() {
-        for tab in Tab.allCases {
-            for problem in screens[tab]?.takeStartupProblems() ?? [] {
+        for screen in allScreens {
+            for problem in screen.takeStartupProblems() {
                 viewModel.post(.warning, problem)
                 needsRender = true
             }
@@ -244,12 +270,12 @@ public final class Shell {
 
     /// Milliseconds the run loop may wait for a key before `tick` has work (nil: forever).
     public var idleTimeout: Int? {
-        if screens.values.contains(where: { $0.needsWarmUp }) { return Shell.warmUpDelay }
-        if screens.values.contains(where: { $0.hasPendingWork }) { return Shell.saveDelay }
+        if allScreens.contains(where: { $0.needsWarmUp }) { return Shell.warmUpDelay }
+        if allScreens.contains(where: { $0.hasPendingWork }) { return Shell.saveDelay }
         if let waiting = attention.filter({ !$0.started }).map(attentionDelay).min() { return waiting }
         if viewModel.notice != nil { return 500 }
         let now = Date()
-        if let next = screens.values.compactMap(\.messageExpiry).filter({ $0 > now }).min() {
+        if let next = allScreens.compactMap(\.messageExpiry).filter({ $0 > now }).min() {
             return max(1, Int(next.timeIntervalSince(now) * 1000) + 1)
         }
         if viewModel.hasPendingSettings { return 1000 }
@@ -262,6 +288,11 @@ public final class Shell {
     /// folded for search), then the tabs after it not built yet, so the first switch to one is as
     /// quick as any other. Returns whether one was warmed.
     func warmUpNextScreen() -> Bool {
+        if let console {
+            guard console.screen.needsWarmUp else { return false }
+            console.screen.warmUp()
+            return true
+        }
         let order = Tab.allCases.count
         for offset in 0..<order {
             let tab = Tab.allCases[(viewModel.tab.number - 1 + offset) % order]
@@ -275,7 +306,7 @@ public final class Shell {
 
     /// Saves what every screen has pending (called when keys pause, and at quit).
     public func flushPendingWork() {
-        for screen in screens.values where screen.hasPendingWork { screen.flushPendingWork() }
+        for screen in allScreens where screen.hasPendingWork { screen.flushPendingWork() }
     }
 
     /// Where everything goes for one size: the current screen's area (below the tab bar and any
@@ -343,10 +374,18 @@ public final class Shell {
         }
         let context = renderContext
         let bounds = surface.bounds
-        let titles = TabRegistry.entries.map { $0.title(localizer) }
-        let selectedTab = TabBar(titles: titles, shortTitles: TabRegistry.entries.map { $0.shortTitle(localizer) },
+        let selectedTab: Range<Int>
+        if console != nil {
+            // A console's title alone, where the tabs would be.
+            surface.fill(bounds.row(0), style: Style(.bar))
+            let title = " " + pageTitle.truncated(toWidth: max(1, bounds.width - 4), ellipsis: glyphs.ellipsis) + " "
+            selectedTab = 1..<surface.write(title, x: 1, y: 0, style: Style(.tabActive), clip: bounds.row(0))
+        } else {
+            let titles = TabRegistry.entries.map { $0.title(localizer) }
+            selectedTab = TabBar(titles: titles, shortTitles: TabRegistry.entries.map { $0.shortTitle(localizer) },
                                  selected: viewModel.tab.number - 1)
-            .render(into: surface, row: bounds.row(0))
+                .render(into: surface, row: bounds.row(0))
+        }
         if let line = frame.attention { AttentionBar.render(line, into: surface, row: bounds.row(1)) }
         surface.cursor = nil
         currentScreen.render(into: surface, rect: frame.content, context: context)
@@ -381,7 +420,7 @@ public final class Shell {
     /// The keys of the open help overlay: the footer shows them and `handle` runs them.
     private func helpKeys() -> KeyTable {
         let l = localizer
-        return KeyTable(id: "help", title: l.t("Help — {tab}", ["tab": TabRegistry.title(of: viewModel.tab, l)]), [
+        return KeyTable(id: "help", title: l.t("Help — {tab}", ["tab": pageTitle]), [
             KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")], "↑ ↓ PgUp PgDn Space Home End", help: l.t("scroll"),
                        footer: l.t("scroll"), footerKeys: "↑↓") { [unowned self] key in
                 guard var state = self.help else { return false }
@@ -473,7 +512,7 @@ public final class Shell {
     }
 
     private func helpOverlay() -> HelpOverlay {
-        HelpOverlay(title: localizer.t("Help — {tab}", ["tab": TabRegistry.title(of: viewModel.tab, localizer)]),
+        HelpOverlay(title: localizer.t("Help — {tab}", ["tab": pageTitle]),
                     sections: helpSections(),
                     closeHint: localizer.t("Esc or ? closes · ↑↓ PgUp PgDn scroll"))
     }

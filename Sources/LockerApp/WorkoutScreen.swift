@@ -4,7 +4,7 @@ import TerminalUI
 
 /// The Workout tab: a list of workouts (Enter opens one), then the opened workout's summary, its
 /// route coloured by heart rate and the heart-rate chart with a cursor.
-public final class WorkoutScreen: Screen {
+public final class WorkoutScreen: TabScreen {
     public let tab = Tab.workout
     let viewModel: WorkoutViewModel
     private var list = ListState()

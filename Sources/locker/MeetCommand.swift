@@ -3,6 +3,7 @@
 // under the journal's lock, on disk before they say so.
 import ArgumentParser
 import FoundationEssentials
+import LockerApp
 import LockerCommandLine
 import LockerKit
 #if canImport(Glibc)
@@ -13,8 +14,36 @@ struct MeetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "meet",
         abstract: localizer.t("Run a diving meet: entries, awards, results, all kept in the meet folder's journal."),
-        subcommands: [MeetNewCommand.self, MeetPacksCommand.self, MeetImportCommand.self, MeetCheckCommand.self, MeetDrawCommand.self,
-                      MeetAwardCommand.self, MeetCorrectCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self])
+        discussion: localizer.t("locker meet DIR opens the meet's full-screen console: call each dive, type its awards, read them back, record them; ? lists its keys."),
+        subcommands: [MeetConsoleCommand.self, MeetNewCommand.self, MeetPacksCommand.self, MeetImportCommand.self, MeetCheckCommand.self, MeetDrawCommand.self,
+                      MeetAwardCommand.self, MeetCorrectCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self],
+        defaultSubcommand: MeetConsoleCommand.self)
+}
+
+/// `locker meet DIR`: the referee's and recorder's console, full screen.
+struct MeetConsoleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "console", abstract: localizer.t("Open the meet's full-screen console (also: locker meet DIR)."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir"), completion: .directory) var directory: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Colour theme: {values}. NO_COLOR also turns colour off.", ["values": validValues(ThemeChoice.self)]), valueName: "theme"), completion: .list(ThemeChoice.allCases.map(\.rawValue)))
+    var theme: String?
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Draw with ASCII only (no box drawing or braille)."))) var ascii = false
+    @OptionGroup var shared: SharedOptions
+
+    func validate() throws { _ = startupChoices(theme: theme, shared: shared) }
+
+    func run() throws {
+        // The folder is checked before the screen is taken, so a wrong path is one line in the shell.
+        _ = Meet.read(directory)
+        let failures = ((try? divingFiles?.penalties.value.get()) ?? (try? PenaltyBook.load(from: bundledData().appendingPathComponent("diving/penalties.json"))))?
+            .penalties.filter { $0.sanction == .failed } ?? []
+        let folder = URL(fileURLWithPath: directory, isDirectory: true)
+        let status = runFullScreen(choices: startupChoices(theme: theme, shared: shared), ascii: ascii, shared: shared) { options, terminal, notices in
+            App(meet: folder, packs: Meet.packs, failures: failures, options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
+        }
+        throw ExitCode(status)
+    }
 }
 
 /// What every meet command shares: the folder, its journal read and checked, and the words for
@@ -88,41 +117,9 @@ enum Meet {
         fputs("locker: " + text + "\n", stderr)
     }
 
-    static func message(_ error: MeetJournalError) -> String {
-        switch error {
-        case .notAMeet(let path): return localizer.t("{path} is not a meet folder: make one with locker meet new.", ["path": path])
-        case .alreadyAMeet(let path): return localizer.t("{path} already holds a meet; nothing was changed.", ["path": path])
-        case .newerFormat(let path): return localizer.t("The meet in {path} was written by a newer Locker; update Locker to use it. Nothing was changed.", ["path": path])
-        case .altered(let line): return localizer.t("The journal was altered at line {line}: it no longer matches the lines before it.", ["line": String(line)])
-        case .cannotWrite(let path, let code): return StorageError.writeFailed(path: path, code: code).localized(localizer)
-        }
-    }
+    static func message(_ error: MeetJournalError) -> String { error.localized(localizer) }
 
-    static func message(_ error: MeetError) -> String {
-        switch error {
-        case .noSuchDiver(let name): return localizer.t("No diver “{name}” is entered in this meet.", ["name": TerminalText.inert(name)])
-        case .noSuchRound(let diver, let round):
-            return localizer.t("{diver} has no dive in round {round}.", ["diver": TerminalText.inert(diver), "round": String(round)])
-        case .alreadyEntered(let name): return localizer.t("{name} is already entered; nothing was imported.", ["name": TerminalText.inert(name)])
-        case .alreadyAwarded(let diver, let round, let attempt):
-            return localizer.t("Attempt {attempt} of {diver}'s round {round} already has its awards; nothing was recorded.",
-                               ["diver": TerminalText.inert(diver), "round": String(round), "attempt": String(attempt)])
-        case .attemptOutOfOrder(let diver, let round, let attempt):
-            return localizer.t("Attempt {attempt} of {diver}'s round {round} comes after attempt {before}, which has no awards.",
-                               ["diver": TerminalText.inert(diver), "round": String(round), "attempt": String(attempt), "before": String(attempt - 1)])
-        case .wrongNumberOfAwards(let given, let judges):
-            return localizer.n("This panel has {count} judge: give {count} award ({given} given).",
-                               "This panel has {count} judges: give {count} awards ({given} given).", count: judges, ["given": String(given)])
-        case .badAward(let text): return localizer.t("“{value}” is not an award: write 0 to 10 in half points, or - for a missing one.",
-                                                     ["value": TerminalText.inert(text)])
-        case .nothingToCorrect(let diver, let round, let attempt):
-            return localizer.t("Attempt {attempt} of {diver}'s round {round} has no awards to correct; record them with locker meet award.",
-                               ["diver": TerminalText.inert(diver), "round": String(round), "attempt": String(attempt)])
-        case .drawAfterDiving: return localizer.t("The event has begun (a dive has its awards): the running order can no longer be drawn.")
-        case .reasonMissing: return localizer.t("Say why with --reason: the protocol shows every correction with its reason.")
-        case .journal(let error): return message(error)
-        }
-    }
+    static func message(_ error: MeetError) -> String { error.localized(localizer) }
 }
 
 struct MeetNewCommand: ParsableCommand {

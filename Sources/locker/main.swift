@@ -44,54 +44,73 @@ struct Locker: ParsableCommand {
 
     func run() throws {
         let choices = resolveChoices()
-        let paths = shared.paths
-        let utf8 = Terminal.prepareLocale()
-        let terminal: Terminal
-        do {
-            terminal = try Terminal()
-        } catch TerminalError.notATerminal {
-            fail(localizer.t("Locker needs a terminal: run it in a terminal window, not through a pipe. Subcommands such as 'locker --help' work anywhere."), status: 1)
-        } catch TerminalError.unknownTerminal(let name) {
-            fail(localizer.t("Your terminal type \"{term}\" is not known to ncurses. Try TERM=xterm-256color.", ["term": name]), status: 1)
+        let status = runFullScreen(choices: choices, ascii: ascii, shared: shared, debugFault: debugFault) { options, terminal, notices in
+            App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         }
-        var notices: [Notice] = []
-        if !utf8 {
-            notices.append(Notice(.warning, localizer.t("Your locale is not UTF-8; Locker draws with ASCII only. Set LANG to a UTF-8 locale such as en_US.UTF-8.")))
-        }
-        if !localizer.problems.isEmpty {
-            notices.append(Notice(.warning, localizer.t("A translation could not be loaded ({problem}); English is shown instead.",
-                                                        ["problem": localizer.problems.joined(separator: "; ")])))
-        }
-        var options = AppOptions(choices: choices, ascii: ascii || !utf8, paths: paths, resources: resources)
-        options.debugFault = debugFault
-        options.gamesServer = shared.gamesServer
-        options.gamesServerInsecure = shared.gamesServerInsecure
-        options.gamesCA = shared.gamesCA
-        options.divingFiles = divingFiles
-        let app = App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
-        let status = app.run()
         throw ExitCode(status)
     }
 
     /// Checks --tab, --lang and --theme; a bad value is a usage error.
     func resolveChoices() -> StartupChoices {
-        var choices = StartupChoices(environmentLanguage: Language.fromEnvironment(environment),
-                                     colorAllowed: (environment["NO_COLOR"] ?? "").isEmpty)
+        var choices = startupChoices(theme: theme, shared: shared)
         if let tab {
             guard let value = Tab(rawValue: tab.lowercased()) else {
                 usageError(localizer.t("Unknown tab \"{value}\". Valid tabs: {values}.", ["value": tab, "values": validValues(Tab.self)]))
             }
             choices.tab = value
         }
-        if let lang = shared.lang { choices.language = checkedLanguage(lang) }
-        if let theme {
-            guard let value = ThemeChoice(rawValue: theme.lowercased()) else {
-                usageError(localizer.t("Unknown theme \"{value}\". Valid themes: {values}.", ["value": theme, "values": validValues(ThemeChoice.self)]))
-            }
-            choices.theme = value
-        }
         return choices
     }
+}
+
+/// Checks --lang and --theme; a bad value is a usage error.
+func startupChoices(theme: String?, shared: SharedOptions) -> StartupChoices {
+    var choices = StartupChoices(environmentLanguage: Language.fromEnvironment(environment),
+                                 colorAllowed: (environment["NO_COLOR"] ?? "").isEmpty)
+    if let lang = shared.lang { choices.language = checkedLanguage(lang) }
+    if let theme {
+        guard let value = ThemeChoice(rawValue: theme.lowercased()) else {
+            usageError(localizer.t("Unknown theme \"{value}\". Valid themes: {values}.", ["value": theme, "values": validValues(ThemeChoice.self)]))
+        }
+        choices.theme = value
+    }
+    return choices
+}
+
+/// Starts the terminal (or says why it cannot), builds the full-screen app with `make` and runs
+/// it until the user quits; returns the exit status.
+func runFullScreen(choices: StartupChoices, ascii: Bool, shared: SharedOptions, debugFault: DebugFault? = nil,
+                   make: (AppOptions, Terminal, [Notice]) -> App) -> Int32 {
+    let paths = shared.paths
+    let utf8 = Terminal.prepareLocale()
+    let terminal: Terminal
+    do {
+        terminal = try Terminal()
+    } catch TerminalError.notATerminal {
+        fail(localizer.t("Locker needs a terminal: run it in a terminal window, not through a pipe. Subcommands such as 'locker --help' work anywhere."), status: 1)
+    } catch TerminalError.unknownTerminal(let name) {
+        fail(localizer.t("Your terminal type \"{term}\" is not known to ncurses. Try TERM=xterm-256color.", ["term": name]), status: 1)
+    } catch {
+        fail(String(describing: error), status: 1)
+    }
+    var notices: [Notice] = []
+    if !utf8 {
+        notices.append(Notice(.warning, localizer.t("Your locale is not UTF-8; Locker draws with ASCII only. Set LANG to a UTF-8 locale such as en_US.UTF-8.")))
+    }
+    if !localizer.problems.isEmpty {
+        notices.append(Notice(.warning, localizer.t("A translation could not be loaded ({problem}); English is shown instead.",
+                                                    ["problem": localizer.problems.joined(separator: "; ")])))
+    }
+    var options = AppOptions(choices: choices, ascii: ascii || !utf8, paths: paths, resources: resources)
+    options.debugFault = debugFault
+    options.gamesServer = shared.gamesServer
+    options.gamesServerInsecure = shared.gamesServerInsecure
+    options.gamesCA = shared.gamesCA
+    options.divingFiles = divingFiles
+    return make(options, terminal, notices).run()
+}
+
+extension Locker {
 }
 
 /// The bundled rules digest of a language, or a clear error and exit status 1.

@@ -4,7 +4,7 @@ import TerminalUI
 
 /// A tab that draws nothing and takes no key: shell tests fill the tabs they do not look at
 /// with it (the shell needs a screen for every tab).
-final class BlankScreen: Screen {
+final class BlankScreen: TabScreen {
     let tab: Tab
     init(tab: Tab) { self.tab = tab }
     func keyTables(_ localizer: Localizer) -> [KeyTable] { [] }
@@ -13,7 +13,7 @@ final class BlankScreen: Screen {
     func render(into surface: Surface, rect: Rect, context: RenderContext) {}
 
     /// `screens`, with a blank screen for every tab they leave out.
-    static func filling(_ screens: [Screen]) -> [Screen] {
+    static func filling(_ screens: [TabScreen]) -> [TabScreen] {
         screens + Tab.allCases.filter { tab in !screens.contains { $0.tab == tab } }.map { BlankScreen(tab: $0) }
     }
 }

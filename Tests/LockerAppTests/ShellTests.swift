@@ -16,7 +16,7 @@ final class ShellTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func makeShell(language: Language = .en, glyphs: Glyphs = .unicode, screens: [Screen] = []) -> Shell {
+    func makeShell(language: Language = .en, glyphs: Glyphs = .unicode, screens: [TabScreen] = []) -> Shell {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         let repository = JSONRepository<Settings>(url: directory.appendingPathComponent("settings.json"))
@@ -160,7 +160,7 @@ final class ShellTests: XCTestCase {
         XCTAssertFalse(cut[19].contains("word"), "at most three rows")
     }
 
-    final class EditingScreen: Screen {
+    final class EditingScreen: TabScreen {
         let tab = Tab.grades
         var unsaved = true
         var typing = false

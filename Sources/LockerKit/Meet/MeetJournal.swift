@@ -15,11 +15,15 @@ public struct MeetSetup: Equatable, Sendable, Codable {
     public var synchro: Bool
     /// The event's height, when it has one ("3"); each dive names its own otherwise.
     public var height: String?
+    /// The last place that goes through to the next phase (12 for a semi-final), when there is one:
+    /// the console shows what each diver needs to reach it.
+    public var cut: Int?
 
     public static let currentFormat = 1
 
-    public init(format: Int = MeetSetup.currentFormat, event: String, pack: String, judges: Int, synchro: Bool, height: String?) {
+    public init(format: Int = MeetSetup.currentFormat, event: String, pack: String, judges: Int, synchro: Bool, height: String?, cut: Int? = nil) {
         self.format = format; self.event = event; self.pack = pack; self.judges = judges; self.synchro = synchro; self.height = height
+        self.cut = cut
     }
 }
 
@@ -70,9 +74,26 @@ public enum MeetEntry: Equatable, Sendable, Codable {
     /// New awards (or a new call) for an attempt already recorded, with why; the old ones stay
     /// in the journal and in the protocol.
     case corrected(MeetAward, reason: String)
+    /// The diver takes no further dive (injury, a late withdrawal), with why.
+    case withdrawn(diver: String, reason: String)
+    /// A planned dive replaced before it is dived (a late change), with why.
+    case changed(diver: String, dive: PlannedDive, reason: String)
+    /// Takes back the decision recorded on line `seq` (the latest one still standing): the line
+    /// stays, and replay leaves its decision out.
+    case undone(seq: Int)
+    /// Puts back the decision on line `seq` that the latest undo took back.
+    case redone(seq: Int)
 
-    private enum Kind: String, Codable { case created, entered, drawn, awarded, corrected }
-    private enum Keys: String, CodingKey { case kind, setup, entrants, seed, order, award, reason }
+    /// True for the decisions `undone` can take back.
+    public var isUndoable: Bool {
+        switch self {
+        case .awarded, .corrected, .withdrawn, .changed: return true
+        case .created, .entered, .drawn, .undone, .redone: return false
+        }
+    }
+
+    private enum Kind: String, Codable { case created, entered, drawn, awarded, corrected, withdrawn, changed, undone, redone }
+    private enum Keys: String, CodingKey { case kind, setup, entrants, seed, order, award, reason, diver, dive, seq }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
@@ -82,6 +103,12 @@ public enum MeetEntry: Equatable, Sendable, Codable {
         case .drawn: self = .drawn(seed: try c.decode(UInt64.self, forKey: .seed), order: try c.decode([String].self, forKey: .order))
         case .awarded: self = .awarded(try c.decode(MeetAward.self, forKey: .award))
         case .corrected: self = .corrected(try c.decode(MeetAward.self, forKey: .award), reason: try c.decode(String.self, forKey: .reason))
+        case .withdrawn: self = .withdrawn(diver: try c.decode(String.self, forKey: .diver), reason: try c.decode(String.self, forKey: .reason))
+        case .changed:
+            self = .changed(diver: try c.decode(String.self, forKey: .diver), dive: try c.decode(PlannedDive.self, forKey: .dive),
+                            reason: try c.decode(String.self, forKey: .reason))
+        case .undone: self = .undone(seq: try c.decode(Int.self, forKey: .seq))
+        case .redone: self = .redone(seq: try c.decode(Int.self, forKey: .seq))
         }
     }
 
@@ -95,6 +122,13 @@ public enum MeetEntry: Equatable, Sendable, Codable {
         case .awarded(let award): try c.encode(Kind.awarded, forKey: .kind); try c.encode(award, forKey: .award)
         case .corrected(let award, let reason):
             try c.encode(Kind.corrected, forKey: .kind); try c.encode(award, forKey: .award); try c.encode(reason, forKey: .reason)
+        case .withdrawn(let diver, let reason):
+            try c.encode(Kind.withdrawn, forKey: .kind); try c.encode(diver, forKey: .diver); try c.encode(reason, forKey: .reason)
+        case .changed(let diver, let dive, let reason):
+            try c.encode(Kind.changed, forKey: .kind); try c.encode(diver, forKey: .diver); try c.encode(dive, forKey: .dive)
+            try c.encode(reason, forKey: .reason)
+        case .undone(let seq): try c.encode(Kind.undone, forKey: .kind); try c.encode(seq, forKey: .seq)
+        case .redone(let seq): try c.encode(Kind.redone, forKey: .kind); try c.encode(seq, forKey: .seq)
         }
     }
 }
@@ -146,10 +180,12 @@ public struct MeetJournal: Sendable {
     /// Reads and checks every line; throws `altered` naming the first line that breaks the chain.
     public func read() throws -> Contents {
         guard let data = FileManager.default.contents(atPath: url.path) else { throw MeetJournalError.notAMeet(path: directory.path) }
-        return try MeetJournal.parse(data)
+        return try MeetJournal.parse(data, path: directory.path)
     }
 
-    static func parse(_ data: Data) throws -> Contents {
+    /// A line whose hash holds but whose entry this Locker does not know was written by a newer
+    /// Locker (`newerFormat`), not altered.
+    static func parse(_ data: Data, path: String) throws -> Contents {
         var pieces = data.split(separator: 0x0A, omittingEmptySubsequences: false)
         var torn: String?
         // The text after the last newline is a line cut off by a crash (or nothing).
@@ -157,9 +193,13 @@ public struct MeetJournal: Sendable {
         var lines: [MeetJournalLine] = []
         var prev = genesis
         for (index, piece) in pieces.enumerated() {
-            guard let line = decode(Data(piece)), line.seq == index + 1, line.prev == prev else {
-                throw MeetJournalError.altered(line: index + 1)
+            let line: MeetJournalLine
+            switch decode(Data(piece)) {
+            case .line(let read): line = read
+            case .unknownEntry: throw MeetJournalError.newerFormat(path: path)
+            case .broken: throw MeetJournalError.altered(line: index + 1)
             }
+            guard line.seq == index + 1, line.prev == prev else { throw MeetJournalError.altered(line: index + 1) }
             lines.append(line)
             prev = line.hash
         }
@@ -167,18 +207,21 @@ public struct MeetJournal: Sendable {
         return Contents(lines: lines, torn: torn)
     }
 
-    /// A line whose hash is the hash of its own text; nil otherwise.
-    static func decode(_ text: Data) -> MeetJournalLine? {
+    enum Decoded { case line(MeetJournalLine), unknownEntry, broken }
+
+    /// A line whose hash is the hash of its own text; `unknownEntry` when the hash holds but the
+    /// entry is not one this Locker knows.
+    static func decode(_ text: Data) -> Decoded {
         let prefix = Array(#"{"hash":""#.utf8)
         let bytes = Array(text)
         guard bytes.count > prefix.count + 66, Array(bytes[0..<prefix.count]) == prefix,
-              bytes[prefix.count + 64] == 0x22, bytes[prefix.count + 65] == 0x2C else { return nil }
+              bytes[prefix.count + 64] == 0x22, bytes[prefix.count + 65] == 0x2C else { return .broken }
         let hash = String(decoding: bytes[prefix.count..<prefix.count + 64], as: UTF8.self)
         let rest = [0x7B] + bytes[(prefix.count + 66)...]
-        guard SHA256.hex(SHA256.hash(Array(rest))) == hash,
-              var line = try? JSONDecoder().decode(MeetJournalLine.self, from: Data(rest)) else { return nil }
+        guard SHA256.hex(SHA256.hash(Array(rest))) == hash else { return .broken }
+        guard var line = try? JSONDecoder().decode(MeetJournalLine.self, from: Data(rest)) else { return .unknownEntry }
         line.hash = hash
-        return line
+        return .line(line)
     }
 
     /// The text of a line (without its newline).
@@ -217,6 +260,16 @@ public struct MeetJournal: Sendable {
     @discardableResult
     public func append(_ entries: [MeetEntry], at time: String,
                        check: ([MeetJournalLine]) throws -> Void = { _ in }) throws -> (lines: [MeetJournalLine], setAside: String?) {
+        try append(at: time) { lines in
+            try check(lines)
+            return entries
+        }
+    }
+
+    /// Appends the entries `prepare` makes from every line before them, read under the same
+    /// lock (an undo names the latest decision standing at that moment): all of them or none.
+    @discardableResult
+    public func append(at time: String, prepare: ([MeetJournalLine]) throws -> [MeetEntry]) throws -> (lines: [MeetJournalLine], setAside: String?) {
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw MeetJournalError.cannotWrite(path: url.path, code: errno) }
         defer { close(descriptor) }
@@ -224,9 +277,9 @@ public struct MeetJournal: Sendable {
         defer { flock(descriptor, LOCK_UN) }
         let data = MeetJournal.readAll(descriptor)
         var contents = Contents(lines: [], torn: nil)
-        if !data.isEmpty { contents = try MeetJournal.parse(data) }
+        if !data.isEmpty { contents = try MeetJournal.parse(data, path: directory.path) }
+        let entries = try prepare(contents.lines)
         if case .created = entries.first {} else if contents.lines.isEmpty { throw MeetJournalError.notAMeet(path: directory.path) }
-        try check(contents.lines)
         var setAside: String?
         var end = off_t(data.count)
         if let torn = contents.torn {

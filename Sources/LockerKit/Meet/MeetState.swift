@@ -14,6 +14,12 @@ public enum MeetError: Error, Equatable, Sendable {
     case nothingToCorrect(diver: String, round: Int, attempt: Int)
     case drawAfterDiving
     case reasonMissing
+    /// A withdrawn diver has no further dive.
+    case withdrawn(String)
+    /// A dive that has awards can no longer be changed.
+    case changeAfterDiving(diver: String, round: Int)
+    case nothingToUndo
+    case nothingToRedo
     case journal(MeetJournalError)
 }
 
@@ -29,21 +35,58 @@ public struct MeetState: Equatable, Sendable {
     public var awards: [MeetAward] = []
     /// Every correction, in journal order: the awards it replaced and why.
     public var corrections: [MeetCorrection] = []
+    /// Withdrawn divers and why, in journal order.
+    public var withdrawals: [(diver: String, reason: String)] { withdrawalList.map { ($0.diver, $0.reason) } }
+    private var withdrawalList: [Withdrawal] = []
+    /// Late changes, in journal order: the dive before, the dive after, why.
+    public var changes: [MeetChange] = []
+    /// The lines of the decisions still standing, latest last: `undo` takes back the last one.
+    public var undoable: [Int] = []
+    /// The lines an undo took back, latest last: `redo` puts back the last one, until a new decision.
+    public var redoable: [Int] = []
     /// Lines in the journal.
     public var lineCount = 0
 
-    /// Replays `lines`; a journal of a newer format is refused.
+    private struct Withdrawal: Equatable, Sendable { var diver: String; var reason: String }
+
+    /// Replays `lines`; a journal of a newer format is refused. Undo and redo entries decide which
+    /// decisions stand; the standing ones are applied in journal order.
     public init(lines: [MeetJournalLine], path: String) throws {
         guard let first = lines.first, case .created(let setup) = first.entry else { throw MeetError.journal(.notAMeet(path: path)) }
         guard setup.format <= MeetSetup.currentFormat else { throw MeetError.journal(.newerFormat(path: path)) }
         self.setup = setup
         lineCount = lines.count
-        for line in lines.dropFirst() { apply(line.entry) }
+        var standing = Set<Int>()
+        for line in lines {
+            switch line.entry {
+            case .undone(let seq):
+                standing.remove(seq)
+                undoable.removeAll { $0 == seq }
+                redoable.append(seq)
+            case .redone(let seq):
+                standing.insert(seq)
+                redoable.removeAll { $0 == seq }
+                undoable.append(seq)
+            case let entry where entry.isUndoable:
+                standing.insert(line.seq)
+                undoable.append(line.seq)
+                redoable.removeAll()
+            default: standing.insert(line.seq)
+            }
+        }
+        for line in lines.dropFirst() where standing.contains(line.seq) { apply(line.entry) }
     }
 
     mutating func apply(_ entry: MeetEntry) {
         switch entry {
-        case .created: break
+        case .created, .undone, .redone: break
+        case .withdrawn(let diver, let reason):
+            withdrawalList.append(Withdrawal(diver: entrant(diver)?.diver ?? diver, reason: reason))
+        case .changed(let diver, let dive, let reason):
+            guard let index = entrants.firstIndex(where: { $0.diver.lowercased() == diver.lowercased() }),
+                  let at = entrants[index].dives.firstIndex(where: { $0.round == dive.round }) else { break }
+            changes.append(MeetChange(diver: entrants[index].diver, before: entrants[index].dives[at], after: dive, reason: reason))
+            entrants[index].dives[at] = dive
         case .entered(let added):
             entrants += added
             order += added.map(\.diver)
@@ -65,11 +108,87 @@ public struct MeetState: Equatable, Sendable {
         entrants.first { $0.diver.lowercased() == name.lowercased() }
     }
 
+    /// Why `diver` withdrew, when they did.
+    public func withdrawal(of diver: String) -> String? {
+        withdrawalList.first { $0.diver.lowercased() == diver.lowercased() }?.reason
+    }
+
+    /// The awards that count for `diver`'s `round` (the latest attempt), if any.
+    public func latestAward(diver: String, round: Int) -> MeetAward? {
+        awards.filter { $0.diver == diver && $0.round == round }.max { $0.attempt < $1.attempt }
+    }
+
+    /// One dive of the event as the running order calls it.
+    public struct Call: Equatable, Sendable {
+        public var diver: String
+        public var round: Int
+        public init(diver: String, round: Int) { self.diver = diver; self.round = round }
+    }
+
+    /// Every dive of the event in the order it is called: round by round, each in running
+    /// order (art. 2.1.1). A withdrawn diver's dives not yet dived are left out.
+    public var callOrder: [Call] {
+        let rounds = Set(entrants.flatMap { $0.dives.map(\.round) }).sorted()
+        var calls: [Call] = []
+        for round in rounds {
+            for name in order {
+                guard let entrant = entrant(name), entrant.dives.contains(where: { $0.round == round }) else { continue }
+                if withdrawal(of: name) != nil && latestAward(diver: entrant.diver, round: round) == nil { continue }
+                calls.append(Call(diver: entrant.diver, round: round))
+            }
+        }
+        return calls
+    }
+
+    /// The first dive in calling order that has no awards yet (nil: the event is over).
+    public var nextCall: Call? {
+        callOrder.first { latestAward(diver: $0.diver, round: $0.round) == nil }
+    }
+
+    /// Refuses a withdrawal of a diver the meet does not have, one already withdrawn, or one without a reason.
+    public func checkWithdrawal(diver: String, reason: String) throws {
+        guard let entrant = entrant(diver) else { throw MeetError.noSuchDiver(diver) }
+        if withdrawal(of: entrant.diver) != nil { throw MeetError.withdrawn(entrant.diver) }
+        guard !reason.split(whereSeparator: \.isWhitespace).isEmpty else { throw MeetError.reasonMissing }
+    }
+
+    /// Refuses a change of a dive that has awards, of a round the diver has not, or without a reason.
+    public func checkChange(diver: String, dive: PlannedDive, reason: String) throws {
+        guard let entrant = entrant(diver) else { throw MeetError.noSuchDiver(diver) }
+        if withdrawal(of: entrant.diver) != nil { throw MeetError.withdrawn(entrant.diver) }
+        guard entrant.dives.contains(where: { $0.round == dive.round }) else { throw MeetError.noSuchRound(diver: entrant.diver, round: dive.round) }
+        if latestAward(diver: entrant.diver, round: dive.round) != nil { throw MeetError.changeAfterDiving(diver: entrant.diver, round: dive.round) }
+        guard !reason.split(whereSeparator: \.isWhitespace).isEmpty else { throw MeetError.reasonMissing }
+    }
+
+    /// The undo entry for the latest decision still standing.
+    public func undo() throws -> MeetEntry {
+        guard let seq = undoable.last else { throw MeetError.nothingToUndo }
+        return .undone(seq: seq)
+    }
+
+    /// The redo entry for the decision the latest undo took back.
+    public func redo() throws -> MeetEntry {
+        guard let seq = redoable.last else { throw MeetError.nothingToRedo }
+        return .redone(seq: seq)
+    }
+
+    /// Refuses an undo or redo that is not of the latest standing (or taken back) decision: two
+    /// consoles pressing `u` at once take back two decisions, never the same one twice.
+    public func checkUndoRedo(_ entry: MeetEntry) throws {
+        switch entry {
+        case .undone(let seq): guard seq == undoable.last else { throw MeetError.nothingToUndo }
+        case .redone(let seq): guard seq == redoable.last else { throw MeetError.nothingToRedo }
+        default: break
+        }
+    }
+
     /// Refuses `award` when it names a diver or round the meet does not have, has the wrong
     /// number of awards, repeats an attempt, or skips one. Called under the journal's lock.
     public func check(_ award: MeetAward) throws {
         guard let entrant = entrant(award.diver) else { throw MeetError.noSuchDiver(award.diver) }
         guard entrant.dives.contains(where: { $0.round == award.round }) else { throw MeetError.noSuchRound(diver: entrant.diver, round: award.round) }
+        if withdrawal(of: entrant.diver) != nil { throw MeetError.withdrawn(entrant.diver) }
         guard award.awards.count == setup.judges else { throw MeetError.wrongNumberOfAwards(given: award.awards.count, judges: setup.judges) }
         let earlier = awards.filter { $0.diver == entrant.diver && $0.round == award.round }.map(\.attempt)
         if earlier.contains(award.attempt) { throw MeetError.alreadyAwarded(diver: entrant.diver, round: award.round, attempt: award.attempt) }
@@ -106,14 +225,23 @@ public struct MeetState: Equatable, Sendable {
                                                       synchro: setup.synchro)
                 dives.append(MeetResults.Dive(planned: planned, attempts: attempts.count, score: score))
             }
-            rows.append(MeetResults.Row(place: 0, diver: entrant.diver, club: entrant.club, order: index, dives: dives))
+            rows.append(MeetResults.Row(place: 0, diver: entrant.diver, club: entrant.club, order: index, dives: dives,
+                                        withdrawn: withdrawal(of: entrant.diver) != nil))
         }
         rows.sort { ($0.totalHundredths, -$0.order) > ($1.totalHundredths, -$1.order) }
         for index in rows.indices {
             rows[index].place = index > 0 && rows[index].totalHundredths == rows[index - 1].totalHundredths ? rows[index - 1].place : index + 1
         }
-        return MeetResults(event: setup.event, pack: setup.pack, rows: rows)
+        return MeetResults(event: setup.event, pack: setup.pack, rows: rows, cut: setup.cut)
     }
+}
+
+/// A late change as the protocol lists it.
+public struct MeetChange: Equatable, Sendable {
+    public var diver: String
+    public var before: PlannedDive
+    public var after: PlannedDive
+    public var reason: String
 }
 
 /// A correction as the protocol lists it: the awards (and call) it replaced, the new ones, why.
@@ -139,10 +267,31 @@ public struct MeetResults: Equatable, Sendable {
         /// Place in the running order, from 0.
         public var order: Int
         public var dives: [Dive]
+        public var withdrawn = false
         public var totalHundredths: Int { dives.reduce(0) { $0 + ($1.score?.hundredths ?? 0) } }
     }
 
     public var event: String
     public var pack: String
     public var rows: [Row]
+    /// The last place that goes through to the next phase, when there is one.
+    public var cut: Int?
+
+    /// What a diver needs to reach a place: the points (hundredths) between their total and the
+    /// total now at that place (equal totals share a place, so reaching it is enough); nil when
+    /// they hold it already, or no one does yet.
+    public struct Needs: Equatable, Sendable {
+        public var first: Int?
+        public var third: Int?
+        public var cut: Int?
+    }
+
+    /// What `row` needs for first, third and the cut.
+    public func needs(_ row: Row) -> Needs {
+        func gap(to place: Int?) -> Int? {
+            guard let place, place >= 1, place <= rows.count, row.place > place else { return nil }
+            return rows[place - 1].totalHundredths - row.totalHundredths
+        }
+        return Needs(first: gap(to: 1), third: gap(to: 3), cut: gap(to: cut))
+    }
 }

@@ -1,0 +1,569 @@
+import FoundationEssentials
+import LockerKit
+import TerminalUI
+
+/// The referee's and recorder's console of `locker meet DIR`: the dive called now, its awards
+/// typed and read back before they count, the referee's call, and the ranking with what each
+/// diver needs for first, third and the cut. Every decision goes to the meet's journal through
+/// the view-model; the screen only keeps what is being typed.
+public final class MeetScreen: Screen {
+    let viewModel: MeetConsoleViewModel
+    /// The failed-dive penalties, to pick a failed dive's article from.
+    let failures: [Penalty]
+    private(set) var mode = MeetConsoleMode.browsing
+    @Expiring private var message: String?
+    public var messageExpiry: Date? { $message.expiresAt }
+    /// Laid out by `layout`: the ranking's rows on screen and its first row shown.
+    private var rankingHeight = 10
+    private var rankingOffset = 0
+    private var failureList = ListState()
+    private var token: ObservationToken?
+
+    public init(viewModel: MeetConsoleViewModel, failures: [Penalty]) {
+        self.viewModel = viewModel
+        self.failures = failures
+        viewModel.onOutcome = { [weak self] outcome in self?.take(outcome) }
+    }
+
+    /// A decision's outcome: the mode moves by `MeetConsoleMode.next`, the status says what happened.
+    private func take(_ outcome: MeetConsoleViewModel.Outcome) {
+        mode = MeetConsoleMode.next(mode, after: outcome)
+        switch outcome {
+        case .recorded(let text): $message.confirm(text)
+        case .refused(let text): message = text
+        }
+    }
+
+    public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? { viewModel.observe(callback) }
+
+    public var capturesText: Bool { mode.capturesText }
+
+    /// Typed awards or a reason not yet sent would be lost by quitting.
+    public var hasUnsavedChanges: Bool {
+        switch mode {
+        case .browsing: return false
+        default: return true
+        }
+    }
+
+    // MARK: Keys
+
+    public func handle(_ key: Key) -> Bool {
+        let l = viewModel.localizer
+        if !mode.capturesText { message = nil }
+        return activeKeys(l).handle(key)
+    }
+
+    public func keyTables(_ l: Localizer) -> [KeyTable] {
+        let draft = AwardDraft(diver: "", round: 1, attempt: 1, correcting: false, text: "")
+        return [browseKeys(l), awardKeys(l, draft, TextFieldState()), readBackKeys(l, draft), failureKeys(l, draft),
+                reasonKeys(l, .withdrawal(diver: ""), TextFieldState()), diveKeys(l, diver: "", round: 1, TextFieldState()), writingKeys(l)]
+    }
+
+    public func activeKeys(_ l: Localizer) -> KeyTable {
+        switch mode {
+        case .browsing: return browseKeys(l)
+        case .typingAwards(let draft, let field): return awardKeys(l, draft, field)
+        case .readingBack(let draft): return readBackKeys(l, draft)
+        case .choosingFailure(let draft, _): return failureKeys(l, draft)
+        case .typingReason(let purpose, let field): return reasonKeys(l, purpose, field)
+        case .typingDive(let diver, let round, let field): return diveKeys(l, diver: diver, round: round, field)
+        case .writing: return writingKeys(l)
+        }
+    }
+
+    /// Why the called dive cannot take new awards now (nil: it can).
+    private func awardsBlocked(_ l: Localizer) -> String? {
+        guard let called = viewModel.calledDive else { return noDive(l) }
+        if viewModel.meet?.state.withdrawal(of: called.entrant.diver) != nil {
+            return l.t("{diver} has withdrawn: no further dive is recorded for them.", ["diver": called.entrant.diver])
+        }
+        if called.latest != nil { return l.t("This dive has its awards: c corrects them, v records the redo of a void attempt.") }
+        return nil
+    }
+
+    private func noDive(_ l: Localizer) -> String {
+        viewModel.meet == nil ? l.t("The meet is still being read.") : l.t("No dive to call: import the entries with locker meet import.")
+    }
+
+    private func browseKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "meet", title: l.t("Meet"), [
+            KeyBinding([.up, .down, .character("k"), .character("j")], "↑ ↓ k j", help: l.t("Call the previous / next dive in the running order"),
+                       footer: l.t("call"), footerKeys: "↑↓") { key in
+                self.viewModel.callStep(key == .up || key == .character("k") ? -1 : 1)
+                return true
+            },
+            KeyBinding([.pageUp, .pageDown], "PgUp PgDn", help: l.t("Call the same diver's previous / next round")) { key in
+                self.viewModel.callStep((key == .pageUp ? -1 : 1) * max(1, self.viewModel.meet?.state.order.count ?? 1))
+                return true
+            },
+            KeyBinding([.character("n"), .home], "n Home", help: l.t("Call the next dive without awards"), footer: l.t("next")) {
+                self.viewModel.callNextUndived()
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Type the called dive's awards, in judge order"), footer: l.t("awards")) { _ in
+                guard let called = self.viewModel.calledDive else { return false }
+                let draft = AwardDraft(diver: called.entrant.diver, round: called.planned.round, attempt: 1, correcting: false, text: "")
+                self.mode = .typingAwards(draft, field: Self.awardField(""))
+                return true
+            }.disabled { self.awardsBlocked(l) },
+            KeyBinding([.character("c")], "c", help: l.t("Correct the called dive's awards or call, with a reason"), footer: l.t("correct")) { _ in
+                guard let called = self.viewModel.calledDive, let latest = called.latest else { return false }
+                let text = Self.awardsText(latest.awards, ascii: true, l)
+                var draft = AwardDraft(diver: latest.diver, round: latest.round, attempt: latest.attempt, correcting: true, text: text)
+                draft.call = latest.call
+                self.mode = .typingAwards(draft, field: Self.awardField(text))
+                return true
+            }.disabled { self.viewModel.calledDive?.latest == nil ? l.t("The called dive has no awards to correct.") : nil },
+            KeyBinding([.character("v")], "v", help: l.t("Void attempt (6.4.6, 6.4.10): type the redo's awards; the first ones stay in the journal")) { _ in
+                guard let called = self.viewModel.calledDive, let latest = called.latest else { return false }
+                let draft = AwardDraft(diver: latest.diver, round: latest.round, attempt: latest.attempt + 1, correcting: false, text: "")
+                self.mode = .typingAwards(draft, field: Self.awardField(""))
+                return true
+            }.disabled { self.viewModel.calledDive?.latest == nil ? l.t("The called dive has no awards: a void attempt is redone before any are given.") : nil },
+            KeyBinding([.character("e")], "e", help: l.t("Change the called dive before it is dived (a late change), with a reason")) { _ in
+                guard let called = self.viewModel.calledDive else { return false }
+                self.mode = .typingDive(diver: called.entrant.diver, round: called.planned.round, field: TextFieldState(maxLength: 40))
+                return true
+            }.disabled {
+                guard let called = self.viewModel.calledDive else { return self.noDive(l) }
+                return called.latest != nil ? l.t("{diver}'s round {round} has its awards: the dive can no longer be changed.",
+                                                  ["diver": called.entrant.diver, "round": String(called.planned.round)]) : nil
+            },
+            KeyBinding([.character("w")], "w", help: l.t("Withdraw the called diver from the event, with a reason")) { _ in
+                guard let called = self.viewModel.calledDive else { return false }
+                self.mode = .typingReason(.withdrawal(diver: called.entrant.diver), field: TextFieldState(maxLength: 200))
+                return true
+            }.disabled {
+                guard let called = self.viewModel.calledDive else { return self.noDive(l) }
+                return self.viewModel.meet?.state.withdrawal(of: called.entrant.diver) != nil
+                    ? l.t("{diver} has withdrawn: no further dive is recorded for them.", ["diver": called.entrant.diver]) : nil
+            },
+            KeyBinding([.character("u")], "u", help: l.t("Undo the latest decision (a new journal line; nothing is deleted)"), footer: l.t("undo")) {
+                self.viewModel.undo()
+            }.disabled { self.viewModel.meet?.state.undoable.isEmpty ?? true ? l.t("Nothing to undo.") : nil },
+            KeyBinding([.control("r")], "Ctrl-R", help: l.t("Redo what the latest undo took back")) {
+                self.viewModel.redo()
+            }.disabled { self.viewModel.meet?.state.redoable.isEmpty ?? true ? l.t("Nothing to redo.") : nil },
+        ])
+    }
+
+    /// The awards field: numbers, decimal point or comma, ½, and - or x for a missing award.
+    static func awardField(_ text: String) -> TextFieldState {
+        var field = TextFieldState(text, maxLength: 80)
+        field.allowed = { $0.isNumber && $0.isASCII || " .,;½-xX".contains($0) }
+        return field
+    }
+
+    private func awardKeys(_ l: Localizer, _ draft: AwardDraft, _ field: TextFieldState) -> KeyTable {
+        KeyTable(id: "meet-awards", title: l.t("Typing the awards"), [
+            KeyBinding([.enter], "Enter", help: l.t("Read the awards back before they count"), footer: l.t("read back")) { _ in
+                self.readBack(draft, field.text)
+                return true
+            },
+            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ in
+                self.mode = draft.correcting || draft.attempt > 1 || !draft.awards.isEmpty ? .browsing : .browsing
+                return true
+            },
+            KeyBinding(matching: { _ in true }, "0-9 . , ½ - x", help: l.t("Awards 0 to 10 in half points, in judge order; - or x for a missing one")) { key in
+                var edited = field
+                _ = edited.handle(key)
+                self.mode = .typingAwards(draft, field: edited)
+                return true
+            },
+        ])
+    }
+
+    /// Reads `text` as the panel's awards: read back when they are right, else says why.
+    private func readBack(_ draft: AwardDraft, _ text: String) {
+        let l = viewModel.localizer
+        let judges = viewModel.meet?.state.setup.judges ?? 0
+        do {
+            let awards = try PanelScore.parseAwards(text.replacing("x", with: "-").replacing("X", with: "-")).map { $0.map { Int(($0 * 2).rounded()) } }
+            guard awards.count == judges else {
+                message = MeetError.wrongNumberOfAwards(given: awards.count, judges: judges).localized(l)
+                return
+            }
+            var read = draft
+            read.text = text
+            read.awards = awards
+            mode = .readingBack(read)
+        } catch PanelScoreError.badAward(let bad) {
+            message = MeetError.badAward(bad).localized(l)
+        } catch {
+            message = MeetError.badAward(text).localized(l)
+        }
+    }
+
+    private func readBackKeys(_ l: Localizer, _ draft: AwardDraft) -> KeyTable {
+        func toggle(_ change: @escaping (inout RefereeCall) -> Void) -> () -> Void {
+            {
+                var edited = draft
+                change(&edited.call)
+                self.mode = .readingBack(edited)
+            }
+        }
+        return KeyTable(id: "meet-readback", title: l.t("Reading the awards back"), [
+            KeyBinding([.enter], "Enter", help: l.t("The awards count: record them in the journal"), footer: l.t("record")) {
+                if draft.correcting {
+                    self.mode = .typingReason(.correction(draft), field: TextFieldState(maxLength: 200))
+                } else {
+                    self.mode = .writing(back: .readingBack(draft))
+                    self.viewModel.record(draft.award)
+                }
+            },
+            KeyBinding([.character("r")], "r", help: l.t("Re-start: 2 points off every award, never below 0 (6.5.1, 6.5.2)"), footer: l.t("re-start"),
+                       perform: toggle { $0.restart.toggle() }),
+            KeyBinding([.character("p")], "p", help: l.t("Position other than announced: awards above 2 count as 2 (6.4.13)"),
+                       perform: toggle { $0.capHalfPoints = $0.capHalfPoints == 4 ? nil : 4 }),
+            KeyBinding([.character("a")], "a", help: l.t("Arms at entry: awards above 4½ count as 4½ (6.5.8)"),
+                       perform: toggle { $0.capHalfPoints = $0.capHalfPoints == 9 ? nil : 9 }),
+            KeyBinding([.character("s")], "s", help: l.t("Unsafe dive, by the judges' majority: awards above 2 count as 2 (8.5.4)"),
+                       perform: toggle { $0.unsafe.toggle() }),
+            KeyBinding([.character("f")], "f", help: l.t("Failed dive: choose the article from the penalties"), footer: l.t("failed")) {
+                if draft.call.failedArticle != nil {
+                    var edited = draft
+                    edited.call.failedArticle = nil
+                    self.mode = .readingBack(edited)
+                } else {
+                    self.mode = .choosingFailure(draft, selected: 0)
+                }
+            },
+            KeyBinding([.character("0")], "0", help: l.t("Clear the referee's call")) {
+                var edited = draft
+                edited.call = .none
+                self.mode = .readingBack(edited)
+            },
+            KeyBinding([.backspace, .character("e")], "Backspace e", help: l.t("Edit the awards"), footer: l.t("edit")) {
+                self.mode = .typingAwards(draft, field: Self.awardField(draft.text))
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Cancel: nothing is recorded"), footer: l.t("cancel")) { self.mode = .browsing },
+        ])
+    }
+
+    private func failureKeys(_ l: Localizer, _ draft: AwardDraft) -> KeyTable {
+        KeyTable(id: "meet-failed", title: l.t("Choosing why the dive failed"), [
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: l.t("Choose the penalty"),
+                       footer: l.t("move"), footerKeys: "↑↓") { key in
+                guard case .choosingFailure(let draft, let selected) = self.mode else { return false }
+                var list = ListState(count: self.failures.count, selected: selected)
+                _ = list.handle(key, pageSize: self.rankingHeight)
+                self.mode = .choosingFailure(draft, selected: list.selected)
+                return true
+            },
+            KeyBinding([.enter], "Enter", help: l.t("Fail the dive under this article"), footer: l.t("choose")) { _ in
+                guard case .choosingFailure(var draft, let selected) = self.mode, self.failures.indices.contains(selected) else { return false }
+                draft.call.failedArticle = self.failures[selected].articles.first ?? "?"
+                self.mode = .readingBack(draft)
+                return true
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Back to the awards"), footer: l.t("back")) { self.mode = .readingBack(draft) },
+        ])
+    }
+
+    private func reasonKeys(_ l: Localizer, _ purpose: ReasonPurpose, _ field: TextFieldState) -> KeyTable {
+        KeyTable(id: "meet-reason", title: l.t("Typing the reason"), [
+            KeyBinding([.enter], "Enter", help: l.t("Record it with this reason"), footer: l.t("record")) { _ in
+                let reason = field.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                guard !reason.isEmpty else {
+                    self.message = MeetError.reasonMissing.localized(l)
+                    return true
+                }
+                self.mode = .writing(back: .typingReason(purpose, field: field))
+                switch purpose {
+                case .correction(let draft): self.viewModel.correct(draft.award, reason: reason)
+                case .withdrawal(let diver): self.viewModel.withdraw(diver, reason: reason)
+                case .change(let diver, let dive): self.viewModel.change(diver, to: dive, reason: reason)
+                }
+                return true
+            },
+            KeyBinding([.escape], "Esc", help: l.t("Back"), footer: l.t("back")) { _ in
+                switch purpose {
+                case .correction(let draft): self.mode = .readingBack(draft)
+                case .withdrawal, .change: self.mode = .browsing
+                }
+                return true
+            },
+            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
+                var edited = field
+                _ = edited.handle(key)
+                self.mode = .typingReason(purpose, field: edited)
+                return true
+            },
+        ])
+    }
+
+    private func diveKeys(_ l: Localizer, diver: String, round: Int, _ field: TextFieldState) -> KeyTable {
+        KeyTable(id: "meet-dive", title: l.t("Typing the new dive"), [
+            KeyBinding([.enter], "Enter", help: l.t("Take this dive, then say why"), footer: l.t("next")) { _ in
+                switch MeetDiveEntry.parse(field.text, eventHeight: self.viewModel.meet?.state.setup.height) {
+                case .failure(let problem): self.message = problem.message(l)
+                case .success(let entry):
+                    let dd = self.viewModel.meet?.pack?.ddTenths(round: round, formula: entry.ddTenths) ?? entry.ddTenths
+                    let dive = PlannedDive(round: round, code: entry.code.text, height: entry.height.rawValue, ddTenths: dd)
+                    self.mode = .typingReason(.change(diver: diver, dive: dive), field: TextFieldState(maxLength: 200))
+                }
+                return true
+            },
+            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ in
+                self.mode = .browsing
+                return true
+            },
+            KeyBinding(matching: { _ in true }, "0-9 A-D ← → Backspace", help: l.t("The dive number, its height and, when the sheet claims one, its DD: 5253B 3 3.2")) { key in
+                var edited = field
+                _ = edited.handle(key)
+                self.mode = .typingDive(diver: diver, round: round, field: edited)
+                return true
+            },
+        ])
+    }
+
+    private func writingKeys(_ l: Localizer) -> KeyTable {
+        KeyTable(id: "meet-writing", title: l.t("Recording"), [
+            .described("…", help: l.t("Keys wait until the journal has the decision on disk")),
+        ])
+    }
+
+    // MARK: Status
+
+    public func status(_ l: Localizer) -> String? {
+        if let message { return message }
+        if let problem = viewModel.problem { return problem }
+        if case .writing = mode { return l.t("Recording in the journal…") }
+        if let torn = viewModel.tornLine, !torn.isEmpty {
+            return l.t("The journal's last line was cut off (a crash while it was written); it is left out: {text}",
+                       ["text": TerminalText.inert(String(torn.prefix(60)))])
+        }
+        guard let meet = viewModel.meet else { return l.t("Reading the meet…") }
+        let calls = meet.state.callOrder
+        let done = calls.filter { meet.state.latestAward(diver: $0.diver, round: $0.round) != nil }.count
+        return l.n("{done} of {count} dive recorded", "{done} of {count} dives recorded", count: calls.count, ["done": String(done)])
+    }
+
+    // MARK: Layout and drawing
+
+    /// The rows above the ranking: the called dive (two), the awards (two), a rule.
+    static let headerRows = 5
+
+    public func layout(_ area: Rect, context: RenderContext) {
+        rankingHeight = max(1, area.height - Self.headerRows - 1)
+        guard let meet = viewModel.meet, let called = viewModel.called else { return }
+        // The called diver's row stays in view.
+        if let at = meet.results.rows.firstIndex(where: { $0.diver == called.diver }) {
+            if at < rankingOffset { rankingOffset = at }
+            if at >= rankingOffset + rankingHeight { rankingOffset = at - rankingHeight + 1 }
+        }
+        rankingOffset = max(0, min(rankingOffset, meet.results.rows.count - rankingHeight))
+        if case .choosingFailure(_, let selected) = mode {
+            failureList = ListState(count: failures.count, selected: selected)
+            failureList.scrollToSelection(height: rankingHeight + 1)
+        }
+    }
+
+    public func render(into surface: Surface, rect: Rect, context: RenderContext) {
+        let l = context.localizer
+        guard let meet = viewModel.meet else {
+            let text = viewModel.problem ?? l.t("Reading the meet…")
+            for (i, line) in WordWrap.wrap(text, width: max(1, rect.width - 2)).prefix(rect.height).enumerated() {
+                surface.write(line, x: rect.x + 1, y: rect.y + i, style: Style(viewModel.problem == nil ? .muted : .warn), clip: rect)
+            }
+            return
+        }
+        renderCalled(meet, into: surface, rect: Rect(x: rect.x, y: rect.y, width: rect.width, height: min(rect.height, Self.headerRows)), context)
+        let rule = String(repeating: context.glyphs.horizontal, count: max(0, rect.width))
+        surface.write(rule, x: rect.x, y: rect.y + Self.headerRows - 1, style: Style(.border), clip: rect)
+        let below = Rect(x: rect.x, y: rect.y + Self.headerRows, width: rect.width, height: max(0, rect.height - Self.headerRows))
+        if case .choosingFailure = mode {
+            renderFailures(into: surface, rect: below, context)
+        } else {
+            renderRanking(meet, into: surface, rect: below, context)
+        }
+    }
+
+    /// A half-point award as the language writes it ("7,5" in French); "—" for a missing one.
+    static func award(_ halfPoints: Int?, ascii: Bool, _ l: Localizer) -> String {
+        guard let halfPoints else { return ascii ? "-" : "—" }
+        let text = halfPoints % 2 == 0 ? "\(halfPoints / 2)" : "\(halfPoints / 2).5"
+        return MeasureText.withDecimalSeparator(text, l)
+    }
+
+    /// Awards as they can be typed again ("7 7.5 - 6").
+    static func awardsText(_ awards: [Int?], ascii: Bool, _ l: Localizer) -> String {
+        awards.map { $0.map { $0 % 2 == 0 ? "\($0 / 2)" : "\($0 / 2).5" } ?? "-" }.joined(separator: " ")
+    }
+
+    static func points(_ hundredths: Int, _ l: Localizer) -> String {
+        MeasureText.withDecimalSeparator(PanelScore.formatHundredths(hundredths), l)
+    }
+
+    /// The referee's call in words, with its articles ("re-start (6.5.1)"); nil for none.
+    static func callText(_ call: RefereeCall, _ l: Localizer) -> String? {
+        var parts: [String] = []
+        if let article = call.failedArticle { parts.append(l.t("failed dive ({article})", ["article": article])) }
+        if call.restart { parts.append(l.t("re-start, −2 (6.5.1)")) }
+        if call.capHalfPoints == 4 { parts.append(l.t("position other than announced, max 2 (6.4.13)")) }
+        if call.capHalfPoints == 9 { parts.append(l.t("arms at entry, max 4½ (6.5.8)")) }
+        if call.unsafe { parts.append(l.t("unsafe dive, max 2 (8.5.4)")) }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    private func renderCalled(_ meet: MeetConsoleViewModel.Loaded, into surface: Surface, rect: Rect, _ context: RenderContext) {
+        let l = context.localizer
+        let ascii = context.glyphs.ascii
+        guard let called = viewModel.calledDive else {
+            surface.write(noDive(l), x: rect.x + 1, y: rect.y, style: Style(.muted), clip: rect)
+            return
+        }
+        let calls = meet.state.callOrder
+        let position = calls.firstIndex(of: MeetState.Call(diver: called.entrant.diver, round: called.planned.round)).map { $0 + 1 } ?? 0
+        let rounds = Set(meet.state.entrants.flatMap { $0.dives.map(\.round) }).count
+        var first = l.t("Round {round} of {rounds} · dive {n} of {count}", ["round": String(called.planned.round), "rounds": String(rounds),
+                                                                           "n": String(position), "count": String(calls.count)])
+        first += " · "
+        let x = surface.write(first, x: rect.x + 1, y: rect.y, style: Style(.muted), clip: rect)
+        var name = called.entrant.diver
+        if !called.entrant.club.isEmpty { name += " (\(called.entrant.club))" }
+        let after = surface.write(TerminalText.inert(name), x: x, y: rect.y, style: Style(.title, [.bold]), clip: rect)
+        if let reason = meet.state.withdrawal(of: called.entrant.diver) {
+            surface.write("  " + l.t("withdrawn: {reason}", ["reason": TerminalText.inert(reason)]), x: after, y: rect.y, style: Style(.warn), clip: rect)
+        }
+        let planned = called.planned
+        let diveName = (try? DiveCode(parsing: planned.code))?.name(l) ?? ""
+        let height = DiveHeight(rawValue: planned.height)?.label(l) ?? planned.height
+        let line2 = "\(planned.code)  \(diveName) · \(height) · " + l.t("DD {dd}", ["dd": DegreeOfDifficulty.format(tenths: planned.ddTenths, l)])
+        surface.write(line2, x: rect.x + 1, y: rect.y + 1, style: Style(.text), clip: rect)
+        let row3 = Rect(x: rect.x + 1, y: rect.y + 2, width: max(0, rect.width - 2), height: 1)
+        let row4 = Rect(x: rect.x + 1, y: rect.y + 3, width: max(0, rect.width - 2), height: 1)
+        switch mode {
+        case .typingAwards(let draft, let field):
+            let label = draft.correcting ? l.t("Corrected awards:") : draft.attempt > 1 ? l.t("Awards, attempt {n}:", ["n": String(draft.attempt)]) : l.t("Awards:")
+            let start = surface.write(label + " ", x: row3.x, y: row3.y, style: Style(.accent, [.bold]), clip: row3)
+            TextField().render(field, into: surface, rect: Rect(x: start, y: row3.y, width: max(1, row3.maxX - start), height: 1), focused: true)
+            surface.write(l.n("{count} award in judge order; - for a missing one (7.9, 7.10)", "{count} awards in judge order; - for a missing one (7.9, 7.10)",
+                              count: meet.state.setup.judges), x: row4.x, y: row4.y, style: Style(.muted), clip: row4)
+        case .readingBack(let draft), .choosingFailure(let draft, _), .writing(back: .readingBack(let draft)),
+             .typingReason(.correction(let draft), _), .writing(back: .typingReason(.correction(let draft), _)):
+            renderReadBack(draft, planned: planned, meet: meet, row3: row3, row4: row4, surface, context)
+        case .typingDive(_, let round, let field):
+            let start = surface.write(l.t("New dive for round {round}:", ["round": String(round)]) + " ", x: row3.x, y: row3.y, style: Style(.accent, [.bold]), clip: row3)
+            TextField(placeholder: "5253B 3").render(field, into: surface, rect: Rect(x: start, y: row3.y, width: max(1, row3.maxX - start), height: 1), focused: true)
+            switch MeetDiveEntry.parse(field.text, eventHeight: meet.state.setup.height) {
+            case .success(let entry):
+                var text = "\(entry.code.text)  \(entry.code.name(l)) · \(entry.height.label(l)) · " + l.t("DD {dd}", ["dd": DegreeOfDifficulty.format(tenths: entry.ddTenths, l)])
+                if entry.claimMismatch, let claimed = entry.claimedTenths {
+                    text += " · " + l.t("the sheet claims {dd}: the formula's DD counts", ["dd": DegreeOfDifficulty.format(tenths: claimed, l)])
+                }
+                surface.write(text, x: row4.x, y: row4.y, style: Style(entry.claimMismatch ? .warn : .good), clip: row4)
+            case .failure(let problem):
+                surface.write(problem.message(l), x: row4.x, y: row4.y, style: Style(.muted), clip: row4)
+            }
+        case .typingReason(let purpose, let field), .writing(back: .typingReason(let purpose, let field)):
+            let label: String
+            switch purpose {
+            case .correction: label = l.t("Why the correction:")
+            case .withdrawal(let diver): label = l.t("Why {diver} withdraws:", ["diver": diver])
+            case .change(_, let dive):
+                label = l.t("Why the change to {code}:", ["code": dive.code])
+            }
+            let start = surface.write(label + " ", x: row3.x, y: row3.y, style: Style(.accent, [.bold]), clip: row3)
+            TextField().render(field, into: surface, rect: Rect(x: start, y: row3.y, width: max(1, row3.maxX - start), height: 1),
+                               focused: mode.capturesText)
+            surface.write(l.t("The protocol shows it beside the decision."), x: row4.x, y: row4.y, style: Style(.muted), clip: row4)
+        default:
+            guard let latest = called.latest else {
+                surface.write(l.t("No awards yet: Enter types them."), x: row3.x, y: row3.y, style: Style(.muted), clip: row3)
+                return
+            }
+            var text = l.t("Awards:") + " " + latest.awards.map { Self.award($0, ascii: ascii, l) }.joined(separator: "  ")
+            if latest.attempt > 1 { text += "  " + l.t("(attempt {n})", ["n": String(latest.attempt)]) }
+            if let call = Self.callText(latest.call, l) { text += " · " + call }
+            surface.write(text, x: row3.x, y: row3.y, style: Style(.text), clip: row3)
+            if let row = meet.results.rows.first(where: { $0.diver == called.entrant.diver }),
+               let dive = row.dives.first(where: { $0.planned.round == called.planned.round }), let score = dive.score {
+                let line = l.t("Score {score} · total {total} · place {place}", ["score": Self.points(score.hundredths, l),
+                                                                               "total": Self.points(row.totalHundredths, l), "place": String(row.place)])
+                surface.write(line, x: row4.x, y: row4.y, style: Style(.good, [.bold]), clip: row4)
+            }
+        }
+    }
+
+    private func renderReadBack(_ draft: AwardDraft, planned: PlannedDive, meet: MeetConsoleViewModel.Loaded, row3: Rect, row4: Rect,
+                                _ surface: Surface, _ context: RenderContext) {
+        let l = context.localizer
+        let ascii = context.glyphs.ascii
+        let judges = draft.awards.enumerated().map { l.t("J{n}", ["n": String($0.offset + 1)]) + " " + Self.award($0.element, ascii: ascii, l) }
+        let start = surface.write(l.t("Read back:") + " ", x: row3.x, y: row3.y, style: Style(.accent, [.bold]), clip: row3)
+        surface.write(judges.joined(separator: "  "), x: start, y: row3.y, style: Style(.text, [.bold]), clip: row3)
+        var line = Self.callText(draft.call, l).map { l.t("Call: {call}", ["call": $0]) } ?? l.t("Call: none")
+        if let score = try? MeetDiveScore.compute(given: draft.awards, call: draft.call, difficultyTenths: planned.ddTenths, synchro: meet.state.setup.synchro) {
+            line += " · " + l.t("score {score}", ["score": Self.points(score.hundredths, l)])
+        }
+        surface.write(line, x: row4.x, y: row4.y, style: Style(draft.call.isNone ? .muted : .warn), clip: row4)
+    }
+
+    private func renderFailures(into surface: Surface, rect: Rect, _ context: RenderContext) {
+        let l = context.localizer
+        for row in 0..<rect.height {
+            let index = failureList.offset + row
+            guard failures.indices.contains(index) else { break }
+            let penalty = failures[index]
+            let selected = index == failureList.selected
+            let text = (penalty.articles.first ?? "") + "  " + penalty.description.text(l.language)
+            let style = selected ? Style(.selection) : Style(.text)
+            if selected { surface.fill(Rect(x: rect.x, y: rect.y + row, width: rect.width, height: 1), style: style) }
+            surface.write((selected ? context.glyphs.pointer : " ") + " " + text, x: rect.x, y: rect.y + row, style: style, clip: rect)
+            if selected { surface.parkCursor(x: rect.x, y: rect.y + row) }
+        }
+    }
+
+    private func renderRanking(_ meet: MeetConsoleViewModel.Loaded, into surface: Surface, rect: Rect, _ context: RenderContext) {
+        guard rect.height > 0 else { return }
+        let l = context.localizer
+        let results = meet.results
+        let rounds = Set(meet.state.entrants.flatMap { $0.dives.map(\.round) }).sorted()
+        let showRounds = rect.width >= 60 + rounds.count * 8
+        let hasCut = results.cut != nil
+        // Columns: place, diver, [rounds], total, needs for 1st, 3rd, cut.
+        var right: [(String, (MeetResults.Row) -> String, Int)] = []
+        if showRounds {
+            for round in rounds {
+                right.append((l.t("R{n}", ["n": String(round)]), { row in
+                    row.dives.first { $0.planned.round == round }?.score.map { Self.points($0.hundredths, l) } ?? ""
+                }, 7))
+            }
+        }
+        right.append((l.t("Total"), { Self.points($0.totalHundredths, l) }, 8))
+        right.append((l.t("For 1st"), { results.needs($0).first.map { Self.points($0, l) } ?? "" }, 8))
+        right.append((l.t("For 3rd"), { results.needs($0).third.map { Self.points($0, l) } ?? "" }, 8))
+        if hasCut { right.append((l.t("For cut"), { results.needs($0).cut.map { Self.points($0, l) } ?? "" }, 8)) }
+        let rightWidth = right.reduce(0) { $0 + $1.2 + 1 }
+        let nameWidth = max(6, rect.width - 5 - rightWidth - 1)
+        func draw(_ cells: [String], y: Int, style: Style) {
+            var x = rect.x
+            surface.write(cells[0].padded(toWidth: 4, alignment: .right), x: x, y: y, style: style, clip: rect)
+            x += 5
+            surface.write(cells[1].truncated(toWidth: nameWidth, ellipsis: context.glyphs.ellipsis), x: x, y: y, style: style, clip: rect)
+            x += nameWidth + 1
+            for (index, column) in right.enumerated() {
+                surface.write(cells[index + 2].padded(toWidth: column.2, alignment: .right), x: x, y: y, style: style, clip: rect)
+                x += column.2 + 1
+            }
+        }
+        draw([l.t("Pl"), l.t("Diver")] + right.map(\.0), y: rect.y, style: Style(.muted, [.bold]))
+        let called = viewModel.called?.diver
+        for line in 0..<max(0, rect.height - 1) {
+            let index = rankingOffset + line
+            guard results.rows.indices.contains(index) else { break }
+            let row = results.rows[index]
+            var name = row.diver
+            if !row.club.isEmpty && nameWidth >= 30 { name += " · " + row.club }
+            if row.withdrawn { name += " " + l.t("(withdrawn)") }
+            let isCalled = row.diver == called
+            let y = rect.y + 1 + line
+            if isCalled { surface.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), style: Style(.selection)) }
+            let place = row.dives.contains { $0.score != nil } ? String(row.place) : ""
+            draw([place, TerminalText.inert(name)] + right.map { $0.1(row) }, y: y,
+                 style: isCalled ? Style(.selection) : Style(row.withdrawn ? .muted : .text))
+            if isCalled { surface.parkCursor(x: rect.x, y: y) }
+        }
+    }
+}

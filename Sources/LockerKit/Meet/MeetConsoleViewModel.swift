@@ -1,0 +1,309 @@
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The meet as the console shows it: the state its journal makes, the results, the rule pack,
+/// and the dive called now. Every decision is appended to the journal off the UI thread, on
+/// disk before the console says so; the journal is then read again, so what is shown is always
+/// what the journal holds — also what another Locker process recorded meanwhile (the console
+/// looks at the journal's size twice a second).
+public final class MeetConsoleViewModel: ViewModel {
+    /// The meet as last read from the journal.
+    public struct Loaded: Sendable {
+        public var state: MeetState
+        public var results: MeetResults
+        /// The event's rule pack (nil when this Locker does not have it; the console still runs).
+        public var pack: MeetPack?
+    }
+
+    /// What became of a decision the console sent to the journal (the screen's next mode is a
+    /// pure function of its mode and this).
+    public enum Outcome: Equatable, Sendable {
+        /// On disk: what was recorded, in the interface language.
+        case recorded(String)
+        /// Refused, nothing written: why.
+        case refused(String)
+    }
+
+    public let localizer: Localizer
+    public let journal: MeetJournal
+    private let packsDirectory: URL
+    private let work: BackgroundWork
+    public private(set) var meet: Loaded?
+    /// Why the meet cannot be shown (not a meet folder, newer format, altered journal).
+    public private(set) var problem: String?
+    /// A line the last read found cut off by a crash (the next decision sets it aside).
+    public private(set) var tornLine: String?
+    /// The dive the console has called: the awards typed next are for it.
+    public private(set) var called: MeetState.Call?
+    private var reading = false
+    private var readAgain = false
+    /// Called on the UI thread with each decision's outcome.
+    public var onOutcome: ((Outcome) -> Void)?
+    private var watcher: JournalWatcher?
+
+    public init(directory: URL, packsDirectory: URL, localizer: Localizer, work: BackgroundWork) {
+        self.localizer = localizer
+        journal = MeetJournal(directory: directory)
+        self.packsDirectory = packsDirectory
+        self.work = work
+        super.init()
+    }
+
+    deinit { watcher?.stop() }
+
+    /// Reads the journal (off the UI thread) and starts following it.
+    public func start() {
+        reload()
+        guard watcher == nil else { return }
+        let changed = work.channel { [weak self] (_: Int) in self?.reload() }
+        watcher = JournalWatcher(path: journal.url.path, changed: changed)
+    }
+
+    /// Reads the journal again, unless a read or a write is under way (a write reads it after).
+    public func reload() {
+        guard !reading, queue.isEmpty else { readAgain = true; return }
+        reading = true
+        let journal = self.journal, packs = packsDirectory
+        work.start({ _ in try MeetConsoleViewModel.read(journal, packs: packs) }) { [weak self] result in
+            guard let self else { return }
+            self.reading = false
+            self.take(result)
+            if self.readAgain {
+                self.readAgain = false
+                self.reload()
+            }
+        }
+    }
+
+    private func take(_ result: Result<(Loaded, String?), Error>) {
+        switch result {
+        case .success(let (loaded, torn)):
+            meet = loaded
+            tornLine = torn
+            problem = nil
+            // The call stays where it was while that dive exists; otherwise the next dive.
+            if let called, loaded.state.callOrder.contains(called) || loaded.state.latestAward(diver: called.diver, round: called.round) != nil {
+            } else {
+                called = loaded.state.nextCall ?? loaded.state.callOrder.last
+            }
+        case .failure(let error):
+            problem = MeetConsoleViewModel.describe(error, localizer)
+        }
+        notifyChanged()
+    }
+
+    static func read(_ journal: MeetJournal, packs: URL) throws -> (Loaded, String?) {
+        let contents = try journal.read()
+        let state = try MeetState(lines: contents.lines, path: journal.directory.path)
+        let results = try state.results()
+        let pack = try? MeetPack.load(state.setup.pack, from: packs)
+        return (Loaded(state: state, results: results, pack: pack), contents.torn)
+    }
+
+    static func describe(_ error: Error, _ l: Localizer) -> String {
+        if let error = error as? MeetError { return error.localized(l) }
+        if let error = error as? MeetJournalError { return error.localized(l) }
+        if let error = error as? StorageError { return error.localized(l) }
+        if let error = error as? PanelScoreError { return error.message(l) }
+        return String(describing: error)
+    }
+
+    // MARK: The called dive
+
+    /// Calls `call` (any diver, any round: a recorder catching up from paper).
+    public func call(_ call: MeetState.Call) {
+        called = call
+        notifyChanged()
+    }
+
+    /// Calls the dive `offset` places after (or before) the called one in calling order.
+    public func callStep(_ offset: Int) {
+        guard let order = meet?.state.callOrder, !order.isEmpty else { return }
+        let at = called.flatMap { order.firstIndex(of: $0) } ?? 0
+        called = order[min(order.count - 1, max(0, at + offset))]
+        notifyChanged()
+    }
+
+    /// Calls the first dive that has no awards yet.
+    public func callNextUndived() {
+        guard let next = meet?.state.nextCall else { return }
+        called = next
+        notifyChanged()
+    }
+
+    /// The called dive's entrant, planned dive and awards so far.
+    public var calledDive: (entrant: MeetEntrant, planned: PlannedDive, latest: MeetAward?)? {
+        guard let called, let state = meet?.state, let entrant = state.entrant(called.diver),
+              let planned = entrant.dives.first(where: { $0.round == called.round }) else { return nil }
+        return (entrant, planned, state.latestAward(diver: entrant.diver, round: called.round))
+    }
+
+    // MARK: Decisions
+
+    /// Records the awards of the called dive's next attempt (`attempt` 1, or the redo of a void one).
+    public func record(_ award: MeetAward) {
+        send(.decision(.awarded(award), check: { try $0.check(award) }))
+    }
+
+    /// Records new awards (or call) for an attempt already recorded, with why.
+    public func correct(_ award: MeetAward, reason: String) {
+        send(.decision(.corrected(award, reason: reason), check: { try $0.checkCorrection(award, reason: reason) }))
+    }
+
+    /// Records that `diver` withdrew, with why.
+    public func withdraw(_ diver: String, reason: String) {
+        send(.decision(.withdrawn(diver: diver, reason: reason), check: { try $0.checkWithdrawal(diver: diver, reason: reason) }))
+    }
+
+    /// Records a late change of `diver`'s dive in `dive.round`, with why.
+    public func change(_ diver: String, to dive: PlannedDive, reason: String) {
+        send(.decision(.changed(diver: diver, dive: dive, reason: reason), check: { try $0.checkChange(diver: diver, dive: dive, reason: reason) }))
+    }
+
+    /// Takes back the latest decision still standing (of any process), as a new journal line.
+    public func undo() { send(.undo) }
+
+    /// Puts back the decision the latest undo took back.
+    public func redo() { send(.redo) }
+
+    /// One decision on its way to the journal.
+    enum Write: Sendable {
+        case decision(MeetEntry, check: @Sendable (MeetState) throws -> Void)
+        case undo, redo
+
+        /// The entries to append, made and checked from the journal's lines under its lock.
+        func entries(_ lines: [MeetJournalLine], path: String) throws -> [MeetEntry] {
+            let state = try MeetState(lines: lines, path: path)
+            switch self {
+            case .decision(let entry, let check):
+                try check(state)
+                return [entry]
+            case .undo: return [try state.undo()]
+            case .redo: return [try state.redo()]
+            }
+        }
+    }
+
+    /// What a write brought back from the worker: the meet as read after it, and the entry
+    /// written with, for an undo or redo, the decision it names.
+    struct Written: Sendable {
+        var loaded: Loaded
+        var entry: MeetEntry
+        var target: MeetEntry?
+    }
+
+    private var queue: [Write] = []
+    /// True while a decision waits for the journal.
+    public var isWriting: Bool { !queue.isEmpty }
+
+    private func send(_ write: Write) {
+        queue.append(write)
+        notifyChanged()
+        if queue.count == 1 { writeNext() }
+    }
+
+    private func writeNext() {
+        guard let next = queue.first else { return }
+        let journal = self.journal, packs = packsDirectory
+        let path = journal.directory.path
+        work.start({ _ -> Written in
+            let result = try journal.append(at: Instant.string(Date().timeIntervalSince1970)) { lines in
+                try next.entries(lines, path: path)
+            }
+            let (loaded, _) = try MeetConsoleViewModel.read(journal, packs: packs)
+            let entry = result.lines[0].entry
+            var target: MeetEntry?
+            if case .undone(let seq) = entry { target = try journal.read().lines.first { $0.seq == seq }?.entry }
+            if case .redone(let seq) = entry { target = try journal.read().lines.first { $0.seq == seq }?.entry }
+            return Written(loaded: loaded, entry: entry, target: target)
+        }) { [weak self] result in self?.finishWrite(result) }
+    }
+
+    private func finishWrite(_ result: Result<Written, Error>) {
+        if !queue.isEmpty { queue.removeFirst() }
+        switch result {
+        case .success(let written):
+            let before = called
+            meet = written.loaded
+            tornLine = nil
+            problem = nil
+            let state = written.loaded.state
+            // After a dive's awards, the next dive without awards after it is called.
+            if case .awarded = written.entry, let before, state.latestAward(diver: before.diver, round: before.round) != nil {
+                let order = state.callOrder
+                let after = order.firstIndex(of: before).map { order[($0 + 1)...].first { state.latestAward(diver: $0.diver, round: $0.round) == nil } }
+                called = after ?? state.nextCall ?? before
+            } else if called.map({ !state.callOrder.contains($0) }) ?? true {
+                called = state.nextCall ?? state.callOrder.last
+            }
+            onOutcome?(.recorded(describeWritten(written)))
+        case .failure(let error):
+            onOutcome?(.refused(MeetConsoleViewModel.describe(error, localizer)))
+        }
+        notifyChanged()
+        if !queue.isEmpty { writeNext() } else if readAgain { readAgain = false; reload() }
+    }
+
+    private func describeWritten(_ written: Written) -> String {
+        let l = localizer
+        switch written.entry {
+        case .awarded(let award):
+            guard let row = written.loaded.results.rows.first(where: { $0.diver.lowercased() == award.diver.lowercased() }),
+                  let dive = row.dives.first(where: { $0.planned.round == award.round }), let score = dive.score else {
+                return l.t("Recorded: {diver}, round {round}.", ["diver": award.diver, "round": String(award.round)])
+            }
+            return l.t("Recorded: {diver}, round {round}: {score}; total {total}, place {place}.",
+                       ["diver": row.diver, "round": String(award.round), "score": PanelScore.formatHundredths(score.hundredths),
+                        "total": PanelScore.formatHundredths(row.totalHundredths), "place": String(row.place)])
+        case .corrected(let award, _):
+            return l.t("Corrected: {diver}, round {round}.", ["diver": award.diver, "round": String(award.round)])
+        case .withdrawn(let diver, _): return l.t("{diver} withdrawn.", ["diver": diver])
+        case .changed(let diver, let dive, _):
+            return l.t("{diver}'s round {round} is now {code}.", ["diver": diver, "round": String(dive.round), "code": dive.code])
+        case .undone:
+            return l.t("Undone: {decision}. Ctrl-R redoes it.", ["decision": written.target.map { Self.describeDecision($0, l) } ?? ""])
+        case .redone:
+            return l.t("Redone: {decision}.", ["decision": written.target.map { Self.describeDecision($0, l) } ?? ""])
+        default: return ""
+        }
+    }
+
+    /// A decision in a few words ("the awards of Bea, round 2").
+    public static func describeDecision(_ entry: MeetEntry, _ l: Localizer) -> String {
+        switch entry {
+        case .awarded(let award): return l.t("the awards of {diver}, round {round}", ["diver": award.diver, "round": String(award.round)])
+        case .corrected(let award, _): return l.t("the correction of {diver}, round {round}", ["diver": award.diver, "round": String(award.round)])
+        case .withdrawn(let diver, _): return l.t("the withdrawal of {diver}", ["diver": diver])
+        case .changed(let diver, let dive, _): return l.t("the change of {diver}'s round {round}", ["diver": diver, "round": String(dive.round)])
+        default: return ""
+        }
+    }
+}
+
+/// Looks at a journal's size twice a second on a timer of its own and says when it changed.
+final class JournalWatcher: @unchecked Sendable {
+    private let timer: DispatchSourceTimer
+
+    init(path: String, changed: @escaping @Sendable (Int) -> Void) {
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "locker.meet-journal-watcher", qos: .utility))
+        var last = JournalWatcher.size(path)
+        timer.setEventHandler {
+            let now = JournalWatcher.size(path)
+            guard now != last else { return }
+            last = now
+            changed(now)
+        }
+        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
+        timer.resume()
+    }
+
+    func stop() { timer.cancel() }
+
+    static func size(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : -1
+    }
+}

@@ -1,0 +1,75 @@
+import FoundationEssentials
+
+/// A dive typed as a recorder writes it on a sheet: `5253B 3`, or `5253B 3 3.2` with the DD the
+/// diver claimed. The number and height give the dive's name and its DD from the formula; a
+/// claimed DD that differs is flagged, never taken.
+public struct MeetDiveEntry: Equatable, Sendable {
+    public var code: DiveCode
+    public var height: DiveHeight
+    /// The DD from the formula, in tenths.
+    public var ddTenths: Int
+    /// The DD the sheet claimed, in tenths, when one was typed.
+    public var claimedTenths: Int?
+
+    /// True when a claimed DD differs from the formula's.
+    public var claimMismatch: Bool { claimedTenths.map { $0 != ddTenths } ?? false }
+
+    /// Why typed text is not a dive yet.
+    public enum Problem: Error, Equatable, Sendable {
+        case empty
+        case noHeight
+        case badHeight(String)
+        case badClaim(String)
+        case notADive(code: String, height: DiveHeight, DiveCodeError)
+
+        public func message(_ l: Localizer) -> String {
+            switch self {
+            case .empty: return l.t("Type the dive number and height, e.g. 5253B 3 (a claimed DD may follow).")
+            case .noHeight: return l.t("Add the height after the dive number, e.g. 5253B 3.")
+            case .badHeight(let text): return l.t("“{value}” is not a height: 1, 3, 5, 7.5 or 10.", ["value": TerminalText.inert(text)])
+            case .badClaim(let text): return l.t("“{value}” is not a DD: write it as 3.2.", ["value": TerminalText.inert(text)])
+            case .notADive(let code, let height, let error): return error.message(l, code: code, height: height)
+            }
+        }
+    }
+
+    /// Parses `text`; the height may be left out when the event has one.
+    public static func parse(_ text: String, eventHeight: String?) -> Result<MeetDiveEntry, Problem> {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let codeText = words.first else { return .failure(.empty) }
+        var heightText: String? = words.count > 1 ? words[1] : eventHeight
+        var claimText: String? = words.count > 2 ? words[2] : nil
+        // Two words and an event height: the second is the height if it is one, else a claimed DD.
+        if words.count == 2, let eventHeight, DiveHeight(parsing: words[1]) == nil, Self.tenths(words[1]) != nil {
+            heightText = eventHeight
+            claimText = words[1]
+        }
+        guard let heightText else { return .failure(.noHeight) }
+        guard let height = DiveHeight(parsing: heightText) else { return .failure(.badHeight(heightText)) }
+        var claimed: Int?
+        if let claimText {
+            guard let value = Self.tenths(claimText) else { return .failure(.badClaim(claimText)) }
+            claimed = value
+        }
+        do {
+            let code = try DiveCode(parsing: codeText)
+            let dd = try DegreeOfDifficulty.compute(code, height: height).tenths
+            return .success(MeetDiveEntry(code: code, height: height, ddTenths: dd, claimedTenths: claimed))
+        } catch let error as DiveCodeError {
+            return .failure(.notADive(code: codeText.uppercased(), height: height, error))
+        } catch {
+            return .failure(.notADive(code: codeText.uppercased(), height: height, .malformed))
+        }
+    }
+
+    /// "3.2" or "3,2" in tenths; nil for anything else (more than one decimal, out of 1.0–5.0).
+    static func tenths(_ text: String) -> Int? {
+        let parts = text.replacing(",", with: ".").split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) }),
+              let whole = Int(parts[0]), whole >= 0 else { return nil }
+        let tenth = parts.count == 2 ? Int(parts[1]) : 0
+        guard let tenth, parts.count == 1 || parts[1].count == 1 else { return nil }
+        let value = whole * 10 + tenth
+        return (10...50).contains(value) ? value : nil
+    }
+}
