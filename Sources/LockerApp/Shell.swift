@@ -164,7 +164,7 @@ public final class Shell {
                 return true
             },
         ]
-        return KeyTable(id: "global", title: l.t("Global keys"), [help] + (console == nil ? tabs : []) + [
+        return KeyTable(id: console == nil ? "global" : "console-global", title: l.t("Global keys"), [help] + (console == nil ? tabs : []) + [
             KeyBinding([.character("L")], "L", help: l.t("Next language: en → fr → es → it"), footer: l.t("language")) { [unowned self] in
                 self.viewModel.cycleLanguage()
             },

@@ -16,7 +16,8 @@ struct MeetCommand: ParsableCommand {
         abstract: localizer.t("Run a diving meet: entries, awards, results, all kept in the meet folder's journal."),
         discussion: localizer.t("locker meet DIR opens the meet's full-screen console: call each dive, type its awards, read them back, record them; ? lists its keys."),
         subcommands: [MeetConsoleCommand.self, MeetNewCommand.self, MeetPacksCommand.self, MeetImportCommand.self, MeetCheckCommand.self, MeetDrawCommand.self,
-                      MeetAwardCommand.self, MeetCorrectCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self],
+                      MeetAwardCommand.self, MeetCorrectCommand.self, MeetWithdrawCommand.self, MeetChangeCommand.self, MeetUndoCommand.self,
+                      MeetRedoCommand.self, MeetPhaseCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self],
         defaultSubcommand: MeetConsoleCommand.self)
 }
 
@@ -98,6 +99,37 @@ enum Meet {
         }
     }
 
+    /// Appends the entries `prepare` makes from the meet as the journal holds at that moment
+    /// (under its lock), or exits saying why there are none.
+    static func record(_ path: String, prepare: @escaping (MeetState) throws -> [MeetEntry]) -> MeetJournalLine {
+        do {
+            let result = try journal(path).append(at: Instant.string(Date().timeIntervalSince1970)) { lines in
+                try prepare(try MeetState(lines: lines, path: path))
+            }
+            return result.lines[0]
+        } catch let error as MeetJournalError {
+            fail(message(error), status: 1)
+        } catch let error as MeetError {
+            fail(message(error), status: 1)
+        } catch {
+            fail(String(describing: error), status: 1)
+        }
+    }
+
+    /// "Undone: the awards of Bea, round 2." for an undo or redo line just written.
+    static func undoRedoText(_ line: MeetJournalLine, directory: String) -> String {
+        let (contents, _) = read(directory)
+        switch line.entry {
+        case .undone(let seq):
+            let what = contents.lines.first { $0.seq == seq }.map { MeetConsoleViewModel.describeDecision($0.entry, localizer) } ?? ""
+            return localizer.t("Undone: {decision}.", ["decision": TerminalText.inert(what)])
+        case .redone(let seq):
+            let what = contents.lines.first { $0.seq == seq }.map { MeetConsoleViewModel.describeDecision($0.entry, localizer) } ?? ""
+            return localizer.t("Redone: {decision}.", ["decision": TerminalText.inert(what)])
+        default: return ""
+        }
+    }
+
     /// The pack `id` of the bundled packs, or exit (64 for an unknown id: a value the option cannot take).
     static func pack(_ id: String) -> MeetPack {
         do {
@@ -130,6 +162,7 @@ struct MeetNewCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(localizer.t("The rule pack, e.g. wa2024-individual-women."), valueName: "pack")) var pack: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("Judges on the panel: 5 or 7; synchronised 9 or 11."), valueName: "n")) var judges: Int
     @Option(name: .long, help: ArgumentHelp(localizer.t("The event's height in metres: 1, 3, 5, 7.5 or 10."), valueName: "h")) var height: String?
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The last place that goes through to the next phase (12 for a semi-final): the console shows what each diver needs for it."), valueName: "place")) var cut: Int?
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
@@ -152,8 +185,9 @@ struct MeetNewCommand: ParsableCommand {
         guard !directory.split(whereSeparator: \.isWhitespace).isEmpty else { usageError(localizer.t("Name the meet folder to make.")) }
         let trimmed = event.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard !trimmed.isEmpty, !GamesLimits.hasForbiddenCharacters(trimmed) else { usageError(localizer.t("Give the event a name.")) }
+        if let cut, !(1...999).contains(cut) { usageError(localizer.t("--cut is a place from 1 to 999.")) }
         let setup = MeetSetup(format: MeetSetup.currentFormat, event: trimmed, pack: pack, judges: judges, synchro: rules.isSynchro,
-                              height: eventHeight)
+                              height: eventHeight, cut: cut)
         do {
             try Meet.journal(directory).create(setup, at: Instant.string(Date().timeIntervalSince1970))
         } catch let error as MeetJournalError {
@@ -387,6 +421,138 @@ struct MeetCorrectCommand: ParsableCommand {
         guard !GamesLimits.hasForbiddenCharacters(text) else { usageError(Meet.message(.reasonMissing)) }
         Meet.record(directory, .corrected(award, reason: text)) { state in try state.checkCorrection(award, reason: text) }
         print(localizer.t("Corrected: {diver}, round {round}.", ["diver": TerminalText.inert(dive.diver), "round": String(dive.round)]))
+    }
+}
+
+/// A reason as the journal keeps it: one line, blanks joined; a usage error when there is none.
+func meetReason(_ text: String) -> String {
+    let reason = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    guard !reason.isEmpty, !GamesLimits.hasForbiddenCharacters(reason) else { usageError(Meet.message(.reasonMissing)) }
+    return reason
+}
+
+struct MeetWithdrawCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "withdraw", abstract: localizer.t("Withdraw a diver from the event, with the reason; the dives done still count."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Why the diver withdraws."), valueName: "text")) var reason: String
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let text = meetReason(reason)
+        // The name as entered ("Bea"), also when typed "bea".
+        let name = Meet.read(directory).1.entrant(diver)?.diver ?? diver
+        Meet.record(directory, .withdrawn(diver: name, reason: text)) { state in try state.checkWithdrawal(diver: name, reason: text) }
+        print(localizer.t("{diver} withdrawn.", ["diver": TerminalText.inert(name)]))
+    }
+}
+
+struct MeetChangeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "change", abstract: localizer.t("Change a diver's planned dive before it is dived (a late change), with the reason."),
+        discussion: localizer.t("The dive is written as on a sheet: 5253B 3, or 5253B 3 3.2 with the DD the sheet claims; the DD from the formula counts, and a claimed one that differs is said."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The new dive: number and height, e.g. \"5253B 3\"."), valueName: "dive")) var dive: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Why the dive is changed."), valueName: "text")) var reason: String
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let text = meetReason(reason)
+        let (_, state) = Meet.read(directory)
+        let entry: MeetDiveEntry
+        switch MeetDiveEntry.parse(dive, eventHeight: state.setup.height) {
+        case .success(let parsed): entry = parsed
+        case .failure(let problem): usageError(problem.message(localizer))
+        }
+        let pack = Meet.pack(state.setup.pack)
+        let planned = PlannedDive(round: round, code: entry.code.text, height: entry.height.rawValue,
+                                  ddTenths: pack.ddTenths(round: round, formula: entry.ddTenths))
+        if entry.claimMismatch, let claimed = entry.claimedTenths {
+            Meet.warn(localizer.t("The sheet claims DD {claimed} for {code}; the formula gives {dd}, which counts.",
+                                  ["claimed": DegreeOfDifficulty.format(tenths: claimed, localizer), "code": entry.code.text,
+                                   "dd": DegreeOfDifficulty.format(tenths: entry.ddTenths, localizer)]))
+        }
+        let name = state.entrant(diver)?.diver ?? diver
+        Meet.record(directory, .changed(diver: name, dive: planned, reason: text)) { state in
+            try state.checkChange(diver: name, dive: planned, reason: text)
+        }
+        print(localizer.t("{diver}'s round {round} is now {code}.", ["diver": TerminalText.inert(name), "round": String(round), "code": planned.code]))
+        for problem in pack.check(state.entrant(diver).map { entrant in
+            var changed = entrant
+            changed.dives = entrant.dives.map { $0.round == round ? planned : $0 }
+            return changed
+        } ?? MeetEntrant(diver: diver, club: "", dives: []), height: state.setup.height, language: localizer.language) {
+            let round = problem.round.map { ", " + localizer.t("round {round}", ["round": String($0)]) } ?? ""
+            Meet.warn("\(TerminalText.inert(problem.diver))\(round): \(problem.foundText(localizer)) — \(problem.says) (\(problem.article))")
+        }
+    }
+}
+
+struct MeetUndoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "undo", abstract: localizer.t("Take back the latest decision still standing (a new journal line; nothing is deleted)."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let line = Meet.record(directory, prepare: { try [$0.undo()] })
+        print(Meet.undoRedoText(line, directory: directory))
+    }
+}
+
+struct MeetRedoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "redo", abstract: localizer.t("Put back the decision the latest undo took back."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let line = Meet.record(directory, prepare: { try [$0.redo()] })
+        print(Meet.undoRedoText(line, directory: directory))
+    }
+}
+
+struct MeetPhaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "phase", abstract: localizer.t("Start the next phase (semi-final, final) in a new meet folder: the best divers of this one, in reverse ranking order."),
+        discussion: localizer.t("The divers placed up to --top go through with their dive sheets (all of those tied at the last place go through). They dive in reverse order of this phase's ranking, the best last; divers tied with each other are ordered by a seeded draw (art. 2.1.1). The seed is kept in the new journal."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder of the phase that ended."), valueName: "dir")) var directory: String
+    @Argument(help: ArgumentHelp(localizer.t("The new meet folder."), valueName: "new-dir")) var next: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("How many go through: 12 for a semi-final or a final."), valueName: "n")) var top: Int
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The new phase's name."), valueName: "name")) var event: String?
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The draw's seed for tied divers, to draw the same order again."), valueName: "n")) var seed: UInt64?
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        guard (1...999).contains(top) else { usageError(localizer.t("--top is a number of divers from 1 to 999.")) }
+        let (_, state) = Meet.read(directory)
+        let results: MeetResults
+        do { results = try state.results() } catch { fail(String(describing: error), status: 1) }
+        let seed = self.seed ?? UInt64.random(in: 1...UInt64(UInt32.max))
+        let order = MeetPhase.reverseRankingOrder(results, top: top, seed: seed)
+        guard !order.isEmpty else { fail(localizer.t("No diver has a score yet: the next phase cannot be drawn."), status: 1) }
+        var setup = state.setup
+        if let event {
+            let trimmed = event.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            guard !trimmed.isEmpty, !GamesLimits.hasForbiddenCharacters(trimmed) else { usageError(localizer.t("Give the event a name.")) }
+            setup.event = trimmed
+        }
+        setup.cut = nil
+        let entrants = order.compactMap { state.entrant($0) }
+        do {
+            let journal = Meet.journal(next)
+            try journal.create(setup, at: Instant.string(Date().timeIntervalSince1970))
+            try journal.append([.entered(entrants), .drawn(seed: seed, order: order)], at: Instant.string(Date().timeIntervalSince1970))
+        } catch let error as MeetJournalError {
+            fail(Meet.message(error), status: 1)
+        }
+        for (index, diver) in order.enumerated() { print("\(index + 1). \(TerminalText.inert(diver))") }
+        print(localizer.t("Seed: {seed}", ["seed": String(seed)]))
     }
 }
 

@@ -71,6 +71,22 @@ enum MeetProtocolHTML {
             }
             html += "</tbody></table>\n"
         }
+        if !state.changes.isEmpty {
+            html += "<h2>\(escape(l.t("Late changes")))</h2>\n<table><thead><tr><th>\(escape(l.t("Diver")))</th><th>\(escape(l.t("Round")))</th><th>\(escape(l.t("Planned")))</th><th>\(escape(l.t("Changed to")))</th><th>\(escape(l.t("Why")))</th></tr></thead><tbody>\n"
+            func dive(_ planned: PlannedDive) -> String { "\(planned.code) \(planned.height) m, DD " + DegreeOfDifficulty.format(tenths: planned.ddTenths, l) }
+            for change in state.changes {
+                html += "<tr><td>\(escape(change.diver))</td><td class=\"n\">\(change.after.round)</td><td>\(escape(dive(change.before)))</td>"
+                html += "<td>\(escape(dive(change.after)))</td><td>\(escape(change.reason))</td></tr>\n"
+            }
+            html += "</tbody></table>\n"
+        }
+        if !state.withdrawals.isEmpty {
+            html += "<h2>\(escape(l.t("Withdrawals")))</h2>\n<table><thead><tr><th>\(escape(l.t("Diver")))</th><th>\(escape(l.t("Why")))</th></tr></thead><tbody>\n"
+            for withdrawal in state.withdrawals {
+                html += "<tr><td>\(escape(withdrawal.diver))</td><td>\(escape(withdrawal.reason))</td></tr>\n"
+            }
+            html += "</tbody></table>\n"
+        }
         let footer = l.n("Rule pack: {pack}. Journal: {count} entry, last hash {hash}.", "Rule pack: {pack}. Journal: {count} entries, last hash {hash}.",
                          count: state.lineCount, ["pack": results.pack, "hash": lastHash])
         html += "<footer>" + escape(footer) + "</footer>\n"

@@ -64,7 +64,8 @@ enum MeetReport {
             let place = String(row.place) + "."
             let club = row.club.isEmpty ? "" : " (" + TerminalText.inert(row.club) + ")"
             let total = PanelScore.formatHundredths(row.totalHundredths)
-            Swift.print(String(repeating: " ", count: max(0, 4 - place.count)) + place + " " + TerminalText.inert(row.diver) + club + "  " + total)
+            let withdrawn = row.withdrawn ? "  " + localizer.t("(withdrawn)") : ""
+            Swift.print(String(repeating: " ", count: max(0, 4 - place.count)) + place + " " + TerminalText.inert(row.diver) + club + "  " + total + withdrawn)
             for dive in row.dives {
                 var line = "       " + localizer.t("round {round}", ["round": String(dive.planned.round)]) + "  \(dive.planned.code) \(dive.planned.height) m  DD "
                     + DegreeOfDifficulty.format(tenths: dive.planned.ddTenths, localizer)

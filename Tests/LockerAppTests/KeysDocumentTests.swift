@@ -51,7 +51,11 @@ final class KeysDocumentTests: XCTestCase {
                                        choices: StartupChoices(language: .en), writable: true)
         let shell = Shell(viewModel: viewModel, screens: screens, glyphs: .unicode)
         let byTab = Dictionary(screens.map { ($0.tab, $0) }, uniquingKeysWith: { first, _ in first })
-        return [shell.globalKeys()] + Tab.allCases.flatMap { byTab[$0]?.keyTables(localizer) ?? [] }
+        // The meet console (locker meet DIR): its own global keys (no tabs) and its screen's.
+        let meet = MeetScreen(viewModel: MeetConsoleViewModel(directory: directory, packsDirectory: directory, localizer: localizer,
+                                                              work: BackgroundWork()), failures: [])
+        let console = Shell(viewModel: viewModel, console: meet, title: { $0.t("Meet") }, glyphs: .unicode)
+        return [shell.globalKeys()] + Tab.allCases.flatMap { byTab[$0]?.keyTables(localizer) ?? [] } + [console.globalKeys()] + meet.keyTables(localizer)
     }
 
     static func block(_ table: KeyTable) -> String {

@@ -186,6 +186,114 @@ final class MeetJournalTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: journal.url), before)
     }
 
+    func testUndoTakesBackTheLatestDecisionAndRedoPutsItBackAsNewLines() throws {
+        let journal = try meet()
+        try award(journal, "Ada", 1, [14, 14, 14, 14, 14])
+        try award(journal, "Bea", 1, [12, 12, 12, 12, 12])
+        let undo = { try journal.append(at: "t") { lines in [try MeetState(lines: lines, path: "").undo()] } }
+        let redo = { try journal.append(at: "t") { lines in [try MeetState(lines: lines, path: "").redo()] } }
+        XCTAssertEqual(try undo().lines[0].entry, .undone(seq: 4), "Bea's awards, the latest")
+        XCTAssertEqual(try state(journal).awards.map(\.diver), ["Ada"])
+        XCTAssertEqual(try undo().lines[0].entry, .undone(seq: 3))
+        XCTAssertEqual(try state(journal).awards, [])
+        XCTAssertEqual(try redo().lines[0].entry, .redone(seq: 3), "the latest undone comes back first")
+        XCTAssertEqual(try state(journal).awards.map(\.diver), ["Ada"])
+        // A new decision ends what can be redone.
+        try award(journal, "Cat", 1, [10, 10, 10, 10, 10])
+        XCTAssertThrowsError(try redo()) { XCTAssertEqual($0 as? MeetError, .nothingToRedo) }
+        XCTAssertEqual(try state(journal).awards.map(\.diver), ["Ada", "Cat"])
+        XCTAssertEqual(try journal.read().lines.count, 8, "nothing was deleted: every undo and redo is a line")
+        // An undo checked against a stale state is refused under the lock (two consoles at once).
+        let stale = try state(journal)
+        _ = try undo()
+        XCTAssertThrowsError(try journal.append(try stale.undo(), at: "t") { lines in
+            try MeetState(lines: lines, path: "").checkUndoRedo(try stale.undo())
+        }) { XCTAssertEqual($0 as? MeetError, .nothingToUndo) }
+    }
+
+    func testAWithdrawnDiverIsCalledNoMoreAndKeepsTheDivesDone() throws {
+        let journal = try meet()
+        try award(journal, "Ada", 1, [14, 14, 14, 14, 14])
+        try journal.append(.withdrawn(diver: "ada", reason: "injury"), at: "t") { lines in
+            try MeetState(lines: lines, path: "").checkWithdrawal(diver: "ada", reason: "injury")
+        }
+        let withdrawn = try state(journal)
+        XCTAssertEqual(withdrawn.withdrawal(of: "Ada"), "injury")
+        XCTAssertEqual(withdrawn.callOrder.map(\.diver), ["Ada", "Bea", "Cat", "Bea", "Cat"], "her round 1 stays; round 2 is not called")
+        XCTAssertThrowsError(try withdrawn.check(MeetAward(diver: "Ada", round: 2, attempt: 1, awards: [10, 10, 10, 10, 10], call: .none))) {
+            XCTAssertEqual($0 as? MeetError, .withdrawn("Ada"))
+        }
+        XCTAssertThrowsError(try withdrawn.checkWithdrawal(diver: "Ada", reason: "again")) { XCTAssertEqual($0 as? MeetError, .withdrawn("Ada")) }
+        XCTAssertThrowsError(try withdrawn.checkWithdrawal(diver: "Bea", reason: "  ")) { XCTAssertEqual($0 as? MeetError, .reasonMissing) }
+        let results = try withdrawn.results()
+        XCTAssertEqual(results.rows.first { $0.diver == "Ada" }?.totalHundredths, 5040)
+        XCTAssertEqual(results.rows.first { $0.diver == "Ada" }?.withdrawn, true)
+    }
+
+    func testALateChangeReplacesTheDiveUntilItHasAwards() throws {
+        let journal = try meet()
+        let dive = PlannedDive(round: 2, code: "405B", height: "3", ddTenths: 30)
+        try journal.append(.changed(diver: "Bea", dive: dive, reason: "coach"), at: "t") { lines in
+            try MeetState(lines: lines, path: "").checkChange(diver: "Bea", dive: dive, reason: "coach")
+        }
+        let changed = try state(journal)
+        XCTAssertEqual(changed.entrant("Bea")?.dives.last, dive)
+        XCTAssertEqual(changed.changes.first?.before.code, "5253B")
+        try award(journal, "Ada", 1, [14, 14, 14, 14, 14])
+        XCTAssertThrowsError(try state(journal).checkChange(diver: "Ada", dive: PlannedDive(round: 1, code: "101A", height: "3", ddTenths: 14), reason: "late")) {
+            XCTAssertEqual($0 as? MeetError, .changeAfterDiving(diver: "Ada", round: 1))
+        }
+    }
+
+    func testWhatEachDiverNeedsForFirstThirdAndTheCut() throws {
+        let journal = MeetJournal(directory: folder)
+        try journal.create(MeetSetup(format: 1, event: "Women 3 m", pack: "custom", judges: 5, synchro: false, height: "3", cut: 2), at: "t")
+        let sheets = "diver,club,round,code,height\nAda,,1,105B,3\nBea,,1,105B,3\nCat,,1,105B,3\nDee,,1,105B,3"
+        try journal.append(.entered(try MeetSheetCSV.read(sheets, eventHeight: "3")), at: "t")
+        try award(journal, "Ada", 1, [16, 16, 16, 16, 16])   // 57.60
+        try award(journal, "Bea", 1, [14, 14, 14, 14, 14])   // 50.40
+        try award(journal, "Cat", 1, [14, 14, 14, 14, 14])   // 50.40
+        try award(journal, "Dee", 1, [10, 10, 10, 10, 10])   // 36.00
+        let results = try state(journal).results()
+        XCTAssertEqual(results.rows.map(\.place), [1, 2, 2, 4])
+        XCTAssertEqual(results.needs(results.rows[0]), MeetResults.Needs(first: nil, third: nil, cut: nil))
+        XCTAssertEqual(results.needs(results.rows[1]), MeetResults.Needs(first: 720, third: nil, cut: nil), "tied at 2nd: inside the cut")
+        XCTAssertEqual(results.needs(results.rows[3]), MeetResults.Needs(first: 2160, third: 1440, cut: 1440))
+        // The next phase: the best 2 and everyone tied with the 2nd, in reverse ranking order, the tie drawn.
+        let order = MeetPhase.reverseRankingOrder(results, top: 2, seed: 5)
+        XCTAssertEqual(order.count, 3)
+        XCTAssertEqual(Set(order.prefix(2)), ["Bea", "Cat"])
+        XCTAssertEqual(order.last, "Ada")
+        XCTAssertEqual(MeetPhase.reverseRankingOrder(results, top: 2, seed: 5), order, "the seed draws the same order again")
+    }
+
+    func testAnEntryOfANewerLockerIsSaidSoNotCalledAnAlteration() throws {
+        let journal = try meet()
+        // A line whose hash holds but whose kind this Locker does not know.
+        let rest = #"{"at":"t","entry":{"kind":"judged"},"prev":"\#(try journal.read().lines.last!.hash)","seq":3}"#
+        let hash = SHA256.hex(SHA256.hash(Array(rest.utf8)))
+        let handle = try FileHandle(forWritingTo: journal.url)
+        handle.seekToEndOfFile()
+        handle.write(Data((#"{"hash":"\#(hash)","# + rest.dropFirst() + "\n").utf8))
+        try handle.close()
+        XCTAssertThrowsError(try journal.read()) { XCTAssertEqual($0 as? MeetJournalError, .newerFormat(path: self.folder.path)) }
+    }
+
+    func testADiveTypedAsOnASheetFillsItsDDAndFlagsAClaimThatDiffers() {
+        let typed = try? MeetDiveEntry.parse("5253b 3", eventHeight: nil).get()
+        XCTAssertEqual(typed?.code.text, "5253B")
+        XCTAssertEqual(typed?.ddTenths, 34)
+        XCTAssertEqual(typed?.claimMismatch, false)
+        XCTAssertEqual(try? MeetDiveEntry.parse("5253B 3 3.0", eventHeight: nil).get().claimMismatch, true)
+        XCTAssertEqual(try? MeetDiveEntry.parse("5253B 3,4", eventHeight: "3").get().claimedTenths, 34, "the event's height, a claimed DD")
+        XCTAssertEqual(try? MeetDiveEntry.parse("5253B 7.5", eventHeight: "3").get().height, .m7_5, "7.5 is a height")
+        XCTAssertEqual(MeetDiveEntry.parse("", eventHeight: nil), .failure(.empty))
+        XCTAssertEqual(MeetDiveEntry.parse("5253B", eventHeight: nil), .failure(.noHeight))
+        XCTAssertEqual(MeetDiveEntry.parse("5253B 4", eventHeight: nil), .failure(.badHeight("4")))
+        XCTAssertEqual(MeetDiveEntry.parse("5253B 3 99", eventHeight: nil), .failure(.badClaim("99")))
+        guard case .failure(.notADive) = MeetDiveEntry.parse("9999Z 3", eventHeight: nil) else { return XCTFail("not a dive") }
+    }
+
     func testResultsJSONWritesExactDecimals() throws {
         let journal = MeetJournal(directory: folder)
         try journal.create(MeetSetup(format: 1, event: "Synchro 3 m", pack: "wa2024-synchro-women", judges: 9, synchro: true, height: "3"),

@@ -57,6 +57,8 @@ public struct MeetResultsJSON: Encodable, Sendable {
         public var diver: String
         public var club: String
         public var total: Double
+        /// True for a diver who withdrew (the dives done still count).
+        public var withdrawn: Bool
         public var dives: [Dive]
     }
 
@@ -68,6 +70,6 @@ public struct MeetResultsJSON: Encodable, Sendable {
         event = results.event
         pack = results.pack
         ranking = results.rows.map { Row(place: $0.place, diver: $0.diver, club: $0.club, total: Double($0.totalHundredths) / 100,
-                                           dives: $0.dives.map(Dive.init)) }
+                                           withdrawn: $0.withdrawn, dives: $0.dives.map(Dive.init)) }
     }
 }

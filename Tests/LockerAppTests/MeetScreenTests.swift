@@ -1,0 +1,137 @@
+import Foundation
+import LockerKit
+import TerminalUI
+import XCTest
+@testable import LockerApp
+
+/// The meet console's modes and keys, in memory on a real meet folder: what a decision's outcome
+/// does to the mode (one pure function), and keys that read back, refuse, and say why.
+final class MeetScreenTests: XCTestCase {
+    var folder: URL!
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("meet-screen-\(UUID().uuidString)")
+        let journal = MeetJournal(directory: folder)
+        try journal.create(MeetSetup(event: "Women 3 m", pack: "wa2024-individual-women", judges: 5, synchro: false, height: "3"), at: "t")
+        let sheets = "diver,club,round,code,height\nAda,A,1,105B,3\nAda,A,2,203C,3\nBea,B,1,105B,3\nBea,B,2,203C,3"
+        try journal.append(.entered(try MeetSheetCSV.read(sheets, eventHeight: "3")), at: "t")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func testTheModeAfterAnOutcomeIsOnePureFunction() {
+        let draft = AwardDraft(diver: "Ada", round: 1, attempt: 1, correcting: false, text: "7 7 7 7 7", awards: [14, 14, 14, 14, 14])
+        let reading = MeetConsoleMode.readingBack(draft)
+        let reason = MeetConsoleMode.typingReason(.withdrawal(diver: "Ada"), field: TextFieldState("injury"))
+        let recorded = MeetConsoleViewModel.Outcome.recorded("Recorded")
+        let refused = MeetConsoleViewModel.Outcome.refused("Attempt 1 already has its awards")
+        let table: [(MeetConsoleMode, MeetConsoleViewModel.Outcome, MeetConsoleMode)] = [
+            (.writing(back: reading), recorded, .browsing),
+            (.writing(back: reading), refused, reading),
+            (.writing(back: reason), recorded, .browsing),
+            (.writing(back: reason), refused, reason),
+            // Outcomes of decisions not sent from this mode (an undo, another console) leave it alone.
+            (.browsing, recorded, .browsing),
+            (reading, refused, reading),
+            (.typingAwards(draft, field: TextFieldState("7 7")), recorded, .typingAwards(draft, field: TextFieldState("7 7"))),
+            (.choosingFailure(draft, selected: 2), refused, .choosingFailure(draft, selected: 2)),
+            (.typingDive(diver: "Ada", round: 2, field: TextFieldState("5253B")), recorded, .typingDive(diver: "Ada", round: 2, field: TextFieldState("5253B"))),
+        ]
+        for (mode, outcome, expected) in table {
+            XCTAssertEqual(MeetConsoleMode.next(mode, after: outcome), expected, "\(mode) after \(outcome)")
+        }
+    }
+
+    func makeShell(_ language: Language = .en) -> (Shell, MeetScreen, BackgroundWork) {
+        let localizer = Localizer(directory: Self.root.appendingPathComponent("Localization"), language: language)
+        let work = BackgroundWork()
+        let viewModel = MeetConsoleViewModel(directory: folder, packsDirectory: MeetPack.directory(Self.root), localizer: localizer, work: work)
+        viewModel.reload()
+        XCTAssertTrue(work.waitUntilIdle())
+        let screen = MeetScreen(viewModel: viewModel, failures: [])
+        let shellModel = ShellViewModel(localizer: localizer, repository: JSONRepository<Settings>(url: folder.appendingPathComponent("settings.json")),
+                                        choices: StartupChoices(language: language), writable: true)
+        return (Shell(viewModel: shellModel, console: screen, title: { $0.t("Meet") }, glyphs: .unicode), screen, work)
+    }
+
+    func screen(_ shell: Shell, _ width: Int = 80, _ height: Int = 24) -> String {
+        let surface = MemorySurface(width: width, height: height)
+        shell.render(into: surface)
+        return surface.text
+    }
+
+    func type(_ shell: Shell, _ text: String) {
+        for character in text { _ = shell.handle(.character(character), size: Size(width: 80, height: 24)) }
+    }
+
+    func key(_ shell: Shell, _ key: Key) { _ = shell.handle(key, size: Size(width: 80, height: 24)) }
+
+    func testAwardsAreReadBackThenRecordedAndTheNextDiveIsCalled() throws {
+        let (shell, screen, work) = makeShell()
+        XCTAssertTrue(self.screen(shell).contains("Round 1 of 2 · dive 1 of 4 · Ada (A)"), self.screen(shell))
+        key(shell, .enter)
+        type(shell, "7 7.5 6,5 x 7")
+        key(shell, .enter)
+        XCTAssertTrue(self.screen(shell).contains("Read back: J1 7  J2 7.5  J3 6.5  J4 —  J5 7"), self.screen(shell))
+        key(shell, .character("r"))
+        XCTAssertTrue(self.screen(shell).contains("re-start, −2 (6.5.1) · score 36.00"), self.screen(shell))
+        key(shell, .enter)
+        guard case .writing = screen.mode else { return XCTFail("\(screen.mode)") }
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(screen.mode, .browsing)
+        let after = self.screen(shell)
+        XCTAssertTrue(after.contains("Recorded: Ada, round 1: 36.00; total 36.00, place 1."), after)
+        XCTAssertTrue(after.contains("dive 2 of 4 · Bea (B)"), after)
+        XCTAssertEqual(try MeetJournal(directory: folder).read().lines.count, 3, "on disk before the console said so")
+    }
+
+    func testWrongAwardsAreRefusedWhereTheyAreTypedAndNothingIsRecorded() throws {
+        let (shell, screen, _) = makeShell()
+        key(shell, .enter)
+        type(shell, "7 7 7")
+        key(shell, .enter)
+        XCTAssertTrue(self.screen(shell).contains("This panel has 5 judges: give 5 awards (3 given)."), self.screen(shell))
+        guard case .typingAwards(_, let field) = screen.mode else { return XCTFail("\(screen.mode)") }
+        XCTAssertEqual(field.text, "7 7 7", "what was typed stays")
+        type(shell, " 7 11")
+        key(shell, .enter)
+        XCTAssertTrue(self.screen(shell).contains("“11” is not an award"), self.screen(shell))
+        type(shell, "q")
+        XCTAssertFalse(shell.isAskingToQuit, "q is typed, not a quit, while the awards are typed")
+        key(shell, .escape)
+        XCTAssertEqual(screen.mode, .browsing)
+        XCTAssertEqual(try MeetJournal(directory: folder).read().lines.count, 2)
+        // Keys that cannot act say why.
+        key(shell, .character("c"))
+        XCTAssertTrue(self.screen(shell).contains("The called dive has no awards to correct."), self.screen(shell))
+        key(shell, .character("u"))
+        XCTAssertTrue(self.screen(shell).contains("Nothing to undo."), self.screen(shell))
+    }
+
+    func testAnAwardRecordedElsewhereFirstIsRefusedAndTheTypedAwardsComeBack() throws {
+        let (shell, screen, work) = makeShell()
+        key(shell, .enter)
+        type(shell, "7 7 7 7 7")
+        key(shell, .enter)
+        // Another process records Ada's round 1 first.
+        try MeetJournal(directory: folder).append(.awarded(MeetAward(diver: "Ada", round: 1, attempt: 1, awards: [12, 12, 12, 12, 12], call: .none)), at: "t")
+        key(shell, .enter)
+        XCTAssertTrue(work.waitUntilIdle())
+        guard case .readingBack(let draft) = screen.mode else { return XCTFail("\(screen.mode)") }
+        XCTAssertEqual(draft.awards, [14, 14, 14, 14, 14])
+        XCTAssertTrue(self.screen(shell).contains("Attempt 1 of Ada's round 1 already has its awards"), self.screen(shell))
+    }
+
+    func testTheConsoleFitsEverySizeFromTheMinimumUp() {
+        let (shell, _, _) = makeShell(.fr)
+        for (width, height) in [(60, 20), (80, 24), (200, 60)] {
+            let text = screen(shell, width, height)
+            XCTAssertTrue(text.contains("Ada"), "\(width)×\(height)\n\(text)")
+            XCTAssertTrue(text.split(separator: "\n").allSatisfy { String($0).displayWidth <= width })
+        }
+        XCTAssertTrue(screen(shell, 59, 19).contains("59×19"), "below the minimum the shell asks for more room")
+    }
+}
