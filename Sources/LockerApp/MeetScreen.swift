@@ -219,7 +219,7 @@ public final class MeetScreen: Screen {
                        perform: toggle { $0.capHalfPoints = $0.capHalfPoints == 9 ? nil : 9 }),
             KeyBinding([.character("s")], "s", help: l.t("Unsafe dive, by the judges' majority: awards above 2 count as 2 (8.5.4)"),
                        perform: toggle { $0.unsafe.toggle() }),
-            KeyBinding([.character("f")], "f", help: l.t("Failed dive: choose the article from the penalties"), footer: l.t("failed")) {
+            KeyBinding([.character("f")], "f", help: l.t("Failed dive: choose the article from the penalties"), footer: l.t("failed", context: "failed dive")) {
                 if draft.call.failedArticle != nil {
                     var edited = draft
                     edited.call.failedArticle = nil

@@ -76,7 +76,7 @@ final class MeetConsoleEndToEndTests: XCTestCase {
         try makeMeet()
         let session = try TmuxSession(arguments: ["meet", meet, "--lang", language], width: width, height: height,
                                       dataDirectory: folder.appendingPathComponent("data"))
-        try session.waitFor(language == "fr" ? "Manche 1" : "Round 1")
+        try session.waitFor(language == "fr" ? "Tour 1" : "Round 1")
         var lines = try journalLines()
         var previous: (diver: String, round: Int)?
         for _ in 0..<15 {
