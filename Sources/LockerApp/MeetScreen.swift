@@ -334,9 +334,8 @@ public final class MeetScreen: Screen {
                        ["text": TerminalText.inert(String(torn.prefix(60)))])
         }
         guard let meet = viewModel.meet else { return l.t("Reading the meet…") }
-        let calls = meet.state.callOrder
-        let done = calls.filter { meet.state.latestAward(diver: $0.diver, round: $0.round) != nil }.count
-        return l.n("{done} of {count} dive recorded", "{done} of {count} dives recorded", count: calls.count, ["done": String(done)])
+        let done = meet.calls.filter { meet.recorded.contains($0) }.count
+        return l.n("{done} of {count} dive recorded", "{done} of {count} dives recorded", count: meet.calls.count, ["done": String(done)])
     }
 
     // MARK: Layout and drawing
@@ -413,9 +412,9 @@ public final class MeetScreen: Screen {
             surface.write(noDive(l), x: rect.x + 1, y: rect.y, style: Style(.muted), clip: rect)
             return
         }
-        let calls = meet.state.callOrder
+        let calls = meet.calls
         let position = calls.firstIndex(of: MeetState.Call(diver: called.entrant.diver, round: called.planned.round)).map { $0 + 1 } ?? 0
-        let rounds = Set(meet.state.entrants.flatMap { $0.dives.map(\.round) }).count
+        let rounds = meet.rounds
         var first = l.t("Round {round} of {rounds} · dive {n} of {count}", ["round": String(called.planned.round), "rounds": String(rounds),
                                                                            "n": String(position), "count": String(calls.count)])
         first += " · "

@@ -16,6 +16,29 @@ public final class MeetConsoleViewModel: ViewModel {
         public var results: MeetResults
         /// The event's rule pack (nil when this Locker does not have it; the console still runs).
         public var pack: MeetPack?
+        /// Every dive in calling order, the dives that have awards, and the rounds: worked out
+        /// once per read, off the UI thread, so a key only looks them up.
+        public let calls: [MeetState.Call]
+        public let recorded: Set<MeetState.Call>
+        public let rounds: Int
+
+        init(state: MeetState, results: MeetResults, pack: MeetPack?) {
+            self.state = state
+            self.results = results
+            self.pack = pack
+            calls = state.callOrder
+            recorded = Set(state.awards.map { MeetState.Call(diver: $0.diver, round: $0.round) })
+            rounds = Set(state.entrants.flatMap { $0.dives.map(\.round) }).count
+        }
+
+        /// The first dive in calling order without awards (nil: the event is over).
+        public var nextCall: MeetState.Call? { calls.first { !recorded.contains($0) } }
+
+        /// The first dive without awards after `call` in calling order, else the first one at all.
+        public func nextCall(after call: MeetState.Call) -> MeetState.Call? {
+            guard let at = calls.firstIndex(of: call) else { return nextCall }
+            return calls[(at + 1)...].first { !recorded.contains($0) } ?? nextCall
+        }
     }
 
     /// What became of a decision the console sent to the journal (the screen's next mode is a
@@ -85,9 +108,9 @@ public final class MeetConsoleViewModel: ViewModel {
             tornLine = torn
             problem = nil
             // The call stays where it was while that dive exists; otherwise the next dive.
-            if let called, loaded.state.callOrder.contains(called) || loaded.state.latestAward(diver: called.diver, round: called.round) != nil {
+            if let called, loaded.calls.contains(called) || loaded.recorded.contains(called) {
             } else {
-                called = loaded.state.nextCall ?? loaded.state.callOrder.last
+                called = loaded.nextCall ?? loaded.calls.last
             }
         case .failure(let error):
             problem = MeetConsoleViewModel.describe(error, localizer)
@@ -121,7 +144,7 @@ public final class MeetConsoleViewModel: ViewModel {
 
     /// Calls the dive `offset` places after (or before) the called one in calling order.
     public func callStep(_ offset: Int) {
-        guard let order = meet?.state.callOrder, !order.isEmpty else { return }
+        guard let order = meet?.calls, !order.isEmpty else { return }
         let at = called.flatMap { order.firstIndex(of: $0) } ?? 0
         called = order[min(order.count - 1, max(0, at + offset))]
         notifyChanged()
@@ -129,7 +152,7 @@ public final class MeetConsoleViewModel: ViewModel {
 
     /// Calls the first dive that has no awards yet.
     public func callNextUndived() {
-        guard let next = meet?.state.nextCall else { return }
+        guard let next = meet?.nextCall else { return }
         called = next
         notifyChanged()
     }
@@ -230,14 +253,12 @@ public final class MeetConsoleViewModel: ViewModel {
             meet = written.loaded
             tornLine = nil
             problem = nil
-            let state = written.loaded.state
+            let loaded = written.loaded
             // After a dive's awards, the next dive without awards after it is called.
-            if case .awarded = written.entry, let before, state.latestAward(diver: before.diver, round: before.round) != nil {
-                let order = state.callOrder
-                let after = order.firstIndex(of: before).map { order[($0 + 1)...].first { state.latestAward(diver: $0.diver, round: $0.round) == nil } }
-                called = after ?? state.nextCall ?? before
-            } else if called.map({ !state.callOrder.contains($0) }) ?? true {
-                called = state.nextCall ?? state.callOrder.last
+            if case .awarded = written.entry, let before, loaded.recorded.contains(before) {
+                called = loaded.nextCall(after: before) ?? before
+            } else if called.map({ !loaded.calls.contains($0) && !loaded.recorded.contains($0) }) ?? true {
+                called = loaded.nextCall ?? loaded.calls.last
             }
             onOutcome?(.recorded(describeWritten(written)))
         case .failure(let error):

@@ -119,7 +119,7 @@ public struct MeetState: Equatable, Sendable {
     }
 
     /// One dive of the event as the running order calls it.
-    public struct Call: Equatable, Sendable {
+    public struct Call: Hashable, Sendable {
         public var diver: String
         public var round: Int
         public init(diver: String, round: Int) { self.diver = diver; self.round = round }
