@@ -59,6 +59,19 @@ public final class App {
         }
     }
 
+    /// A judge's pad (`locker meet judge DIR --seat N`): its own screen under the seat and the
+    /// event, down to a phone's 40×12.
+    public convenience init(judge directory: URL, seat: Int, options: AppOptions, localizer: Localizer,
+                            terminal: Terminal, startupNotices: [Notice] = []) {
+        self.init(options: options, localizer: localizer, terminal: terminal, startupNotices: startupNotices) { viewModel, work, glyphs in
+            let pad = MeetPadViewModel(directory: directory, seat: seat, localizer: localizer, work: work)
+            pad.start()
+            return Shell(viewModel: viewModel, console: JudgePadScreen(viewModel: pad), title: { l in
+                l.t("Judge {seat}", ["seat": String(seat)])
+            }, glyphs: glyphs, minimumSize: Size(width: 40, height: 12))
+        }
+    }
+
     /// The shared start: settings, glyphs, background work and the surface; `makeShell` frames the screens.
     private init(options: AppOptions, localizer: Localizer, terminal: Terminal, startupNotices: [Notice],
                  makeShell: (ShellViewModel, BackgroundWork, Glyphs) -> Shell) {

@@ -72,8 +72,14 @@ public final class MeetScreen: Screen {
         }
     }
 
+    /// Why this console records nothing: another console leads the meet.
+    private func readOnly(_ l: Localizer) -> String? {
+        viewModel.isLeading ? nil : l.t("Another console leads this meet: this one follows it and records nothing.")
+    }
+
     /// Why the called dive cannot take new awards now (nil: it can).
     private func awardsBlocked(_ l: Localizer) -> String? {
+        if let reason = readOnly(l) { return reason }
         guard let called = viewModel.calledDive else { return noDive(l) }
         if viewModel.meet?.state.withdrawal(of: called.entrant.diver) != nil {
             return l.t("{diver} has withdrawn: no further dive is recorded for them.", ["diver": called.entrant.diver])
@@ -94,18 +100,33 @@ public final class MeetScreen: Screen {
                 return true
             },
             KeyBinding([.pageUp, .pageDown], "PgUp PgDn", help: l.t("Call the same diver's previous / next round")) { key in
-                self.viewModel.callStep((key == .pageUp ? -1 : 1) * max(1, self.viewModel.meet?.state.order.count ?? 1))
+                self.viewModel.callRound(key == .pageUp ? -1 : 1)
                 return true
             },
             KeyBinding([.character("n"), .home], "n Home", help: l.t("Call the next dive without awards"), footer: l.t("next")) {
                 self.viewModel.callNextUndived()
             },
+            KeyBinding([.end], "End", help: l.t("Call the event's last dive")) { self.viewModel.callLast() },
             KeyBinding([.enter], "Enter", help: l.t("Type the called dive's awards, in judge order"), footer: l.t("awards")) { _ in
                 guard let called = self.viewModel.calledDive else { return false }
-                let draft = AwardDraft(diver: called.entrant.diver, round: called.planned.round, attempt: 1, correcting: false, text: "")
-                self.mode = .typingAwards(draft, field: Self.awardField(""))
+                // With pads, the awards the seats sent are filled in; a silent seat is "-" until
+                // the referee types its flash card or leaves it missing (7.9, 7.10).
+                let judges = self.viewModel.meet?.state.setup.judges ?? 0
+                let text = self.viewModel.padAwards.map { sent in
+                    (1...max(1, judges)).map { seat in sent[seat].map { Self.awardsText([$0], ascii: true, l) } ?? "-" }.joined(separator: " ")
+                } ?? ""
+                let draft = AwardDraft(diver: called.entrant.diver, round: called.planned.round, attempt: 1, correcting: false, text: text)
+                self.mode = .typingAwards(draft, field: Self.awardField(text))
                 return true
             }.disabled { self.awardsBlocked(l) },
+            KeyBinding([.character(" ")], "Space", help: l.t("Show the called dive on the judges' pads (13.3); after each dive the next one goes there by itself"),
+                       footer: l.t("pads")) { _ in
+                self.viewModel.callOnPads()
+                return true
+            }.disabled {
+                if let reason = self.awardsBlocked(l) { return reason }
+                return self.viewModel.padAwards != nil ? l.t("This dive is on the pads already.") : nil
+            },
             KeyBinding([.character("c")], "c", help: l.t("Correct the called dive's awards or call, with a reason"), footer: l.t("correct")) { _ in
                 guard let called = self.viewModel.calledDive, let latest = called.latest else { return false }
                 let text = Self.awardsText(latest.awards, ascii: true, l)
@@ -113,18 +134,19 @@ public final class MeetScreen: Screen {
                 draft.call = latest.call
                 self.mode = .typingAwards(draft, field: Self.awardField(text))
                 return true
-            }.disabled { self.viewModel.calledDive?.latest == nil ? l.t("The called dive has no awards to correct.") : nil },
+            }.disabled { self.readOnly(l) ?? (self.viewModel.calledDive?.latest == nil ? l.t("The called dive has no awards to correct.") : nil) },
             KeyBinding([.character("v")], "v", help: l.t("Void attempt (6.4.6, 6.4.10): type the redo's awards; the first ones stay in the journal")) { _ in
                 guard let called = self.viewModel.calledDive, let latest = called.latest else { return false }
                 let draft = AwardDraft(diver: latest.diver, round: latest.round, attempt: latest.attempt + 1, correcting: false, text: "")
                 self.mode = .typingAwards(draft, field: Self.awardField(""))
                 return true
-            }.disabled { self.viewModel.calledDive?.latest == nil ? l.t("The called dive has no awards: a void attempt is redone before any are given.") : nil },
+            }.disabled { self.readOnly(l) ?? (self.viewModel.calledDive?.latest == nil ? l.t("The called dive has no awards: a void attempt is redone before any are given.") : nil) },
             KeyBinding([.character("e")], "e", help: l.t("Change the called dive before it is dived (a late change), with a reason")) { _ in
                 guard let called = self.viewModel.calledDive else { return false }
                 self.mode = .typingDive(diver: called.entrant.diver, round: called.planned.round, field: TextFieldState(maxLength: 40))
                 return true
             }.disabled {
+                if let reason = self.readOnly(l) { return reason }
                 guard let called = self.viewModel.calledDive else { return self.noDive(l) }
                 return called.latest != nil ? l.t("{diver}'s round {round} has its awards: the dive can no longer be changed.",
                                                   ["diver": called.entrant.diver, "round": String(called.planned.round)]) : nil
@@ -134,17 +156,33 @@ public final class MeetScreen: Screen {
                 self.mode = .typingReason(.withdrawal(diver: called.entrant.diver), field: TextFieldState(maxLength: 200))
                 return true
             }.disabled {
+                if let reason = self.readOnly(l) { return reason }
                 guard let called = self.viewModel.calledDive else { return self.noDive(l) }
                 return self.viewModel.meet?.state.withdrawal(of: called.entrant.diver) != nil
                     ? l.t("{diver} has withdrawn: no further dive is recorded for them.", ["diver": called.entrant.diver]) : nil
             },
             KeyBinding([.character("u")], "u", help: l.t("Undo the latest decision (a new journal line; nothing is deleted)"), footer: l.t("undo")) {
                 self.viewModel.undo()
-            }.disabled { self.viewModel.meet?.state.undoable.isEmpty ?? true ? l.t("Nothing to undo.") : nil },
+            }.disabled { self.readOnly(l) ?? (self.viewModel.meet?.state.undoable.isEmpty ?? true ? l.t("Nothing to undo.") : nil) },
             KeyBinding([.control("r")], "Ctrl-R", help: l.t("Redo what the latest undo took back")) {
                 self.viewModel.redo()
-            }.disabled { self.viewModel.meet?.state.redoable.isEmpty ?? true ? l.t("Nothing to redo.") : nil },
+            }.disabled { self.readOnly(l) ?? (self.viewModel.meet?.state.redoable.isEmpty ?? true ? l.t("Nothing to redo.") : nil) },
         ])
+    }
+
+    /// Awards as typed with ½ and x written as `PanelScore.parseAwards` reads them ("7½ x" → "7.5 -").
+    static func plainAwards(_ text: String) -> String {
+        var plain = ""
+        var previous: Character = " "
+        for character in text {
+            switch character {
+            case "½": plain += previous.isNumber ? ".5" : "0.5"
+            case "x", "X": plain.append("-")
+            default: plain.append(character)
+            }
+            previous = character
+        }
+        return plain
     }
 
     /// The awards field: numbers, decimal point or comma, ½, and - or x for a missing award.
@@ -178,7 +216,7 @@ public final class MeetScreen: Screen {
         let l = viewModel.localizer
         let judges = viewModel.meet?.state.setup.judges ?? 0
         do {
-            let awards = try PanelScore.parseAwards(text.replacing("x", with: "-").replacing("X", with: "-")).map { $0.map { Int(($0 * 2).rounded()) } }
+            let awards = try PanelScore.parseAwards(Self.plainAwards(text)).map { $0.map { Int(($0 * 2).rounded()) } }
             guard awards.count == judges else {
                 message = MeetError.wrongNumberOfAwards(given: awards.count, judges: judges).localized(l)
                 return
@@ -186,6 +224,15 @@ public final class MeetScreen: Screen {
             var read = draft
             read.text = text
             read.awards = awards
+            // Awards the panel cannot score (two missing in a group) are refused here, not at Enter.
+            if let planned = viewModel.calledDive?.planned, let meet = viewModel.meet {
+                do {
+                    _ = try MeetDiveScore.compute(given: awards, call: draft.call, difficultyTenths: planned.ddTenths, synchro: meet.state.setup.synchro)
+                } catch let error as PanelScoreError {
+                    message = error.message(l)
+                    return
+                }
+            }
             mode = .readingBack(read)
         } catch PanelScoreError.badAward(let bad) {
             message = MeetError.badAward(bad).localized(l)
@@ -279,7 +326,9 @@ public final class MeetScreen: Screen {
             KeyBinding([.escape], "Esc", help: l.t("Back"), footer: l.t("back")) { _ in
                 switch purpose {
                 case .correction(let draft): self.mode = .readingBack(draft)
-                case .withdrawal, .change: self.mode = .browsing
+                case .withdrawal: self.mode = .browsing
+                case .change(let diver, let dive):
+                    self.mode = .typingDive(diver: diver, round: dive.round, field: TextFieldState("\(dive.code) \(dive.height)", maxLength: 40))
                 }
                 return true
             },
@@ -354,7 +403,7 @@ public final class MeetScreen: Screen {
         rankingOffset = max(0, min(rankingOffset, meet.results.rows.count - rankingHeight))
         if case .choosingFailure(_, let selected) = mode {
             failureList = ListState(count: failures.count, selected: selected)
-            failureList.scrollToSelection(height: rankingHeight + 1)
+            failureList.scrollToSelection(height: max(1, rankingHeight + 1 - Self.failureTextRows))
         }
     }
 
@@ -439,8 +488,7 @@ public final class MeetScreen: Screen {
             TextField().render(field, into: surface, rect: Rect(x: start, y: row3.y, width: max(1, row3.maxX - start), height: 1), focused: true)
             surface.write(l.n("{count} award in judge order; - for a missing one (7.9, 7.10)", "{count} awards in judge order; - for a missing one (7.9, 7.10)",
                               count: meet.state.setup.judges), x: row4.x, y: row4.y, style: Style(.muted), clip: row4)
-        case .readingBack(let draft), .choosingFailure(let draft, _), .writing(back: .readingBack(let draft)),
-             .typingReason(.correction(let draft), _), .writing(back: .typingReason(.correction(let draft), _)):
+        case .readingBack(let draft), .choosingFailure(let draft, _), .writing(back: .readingBack(let draft)):
             renderReadBack(draft, planned: planned, meet: meet, row3: row3, row4: row4, surface, context)
         case .typingDive(_, let round, let field):
             let start = surface.write(l.t("New dive for round {round}:", ["round": String(round)]) + " ", x: row3.x, y: row3.y, style: Style(.accent, [.bold]), clip: row3)
@@ -451,7 +499,11 @@ public final class MeetScreen: Screen {
                 if entry.claimMismatch, let claimed = entry.claimedTenths {
                     text += " · " + l.t("the sheet claims {dd}: the formula's DD counts", ["dd": DegreeOfDifficulty.format(tenths: claimed, l)])
                 }
-                surface.write(text, x: row4.x, y: row4.y, style: Style(entry.claimMismatch ? .warn : .good), clip: row4)
+                // What the changed sheet would break, said before it is recorded.
+                let broken = brokenRules(entry, round: round, meet: meet, l)
+                if let first = broken.first { text = first + " · " + text }
+                surface.write(text.truncated(toWidth: row4.width, ellipsis: context.glyphs.ellipsis), x: row4.x, y: row4.y,
+                              style: Style(entry.claimMismatch || !broken.isEmpty ? .warn : .good), clip: row4)
             case .failure(let problem):
                 surface.write(problem.message(l), x: row4.x, y: row4.y, style: Style(.muted), clip: row4)
             }
@@ -469,6 +521,20 @@ public final class MeetScreen: Screen {
             surface.write(l.t("The protocol shows it beside the decision."), x: row4.x, y: row4.y, style: Style(.muted), clip: row4)
         default:
             guard let latest = called.latest else {
+                if let sent = viewModel.padAwards {
+                    // What each seat sent, for the referee alone (13.3.2.7); "…" for a silent one.
+                    let seats = (1...max(1, meet.state.setup.judges)).map { seat in
+                        "\(seat) " + (sent[seat].map { Self.award($0, ascii: ascii, l) } ?? context.glyphs.ellipsis)
+                    }
+                    let x = surface.write(l.t("On the pads:") + " ", x: row3.x, y: row3.y, style: Style(.accent, [.bold]), clip: row3)
+                    surface.write(seats.joined(separator: "  "), x: x, y: row3.y, style: Style(.text), clip: row3)
+                    let silent = (1...max(1, meet.state.setup.judges)).filter { sent[$0] == nil }
+                    let hint = silent.isEmpty ? l.t("Every seat has sent its award: Enter reads them back.")
+                        : MeetError.silentSeats(silent).localized(l)
+                    surface.write(hint.truncated(toWidth: row4.width, ellipsis: context.glyphs.ellipsis), x: row4.x, y: row4.y,
+                                  style: Style(silent.isEmpty ? .good : .muted), clip: row4)
+                    return
+                }
                 surface.write(l.t("No awards yet: Enter types them."), x: row3.x, y: row3.y, style: Style(.muted), clip: row3)
                 return
             }
@@ -485,6 +551,21 @@ public final class MeetScreen: Screen {
         }
     }
 
+    /// The rules of the pack the called diver's sheet would break with `entry` in `round`, and a
+    /// height the event is not dived at.
+    private func brokenRules(_ entry: MeetDiveEntry, round: Int, meet: MeetConsoleViewModel.Loaded, _ l: Localizer) -> [String] {
+        if let event = meet.state.setup.height, entry.height.rawValue != event {
+            return [MeetError.wrongHeight(code: entry.code.text, height: entry.height.rawValue, event: event).localized(l)]
+        }
+        guard let pack = meet.pack, var entrant = viewModel.calledDive?.entrant else { return [] }
+        let dive = PlannedDive(round: round, code: entry.code.text, height: entry.height.rawValue, ddTenths: pack.ddTenths(round: round, formula: entry.ddTenths))
+        entrant.dives = entrant.dives.map { $0.round == round ? dive : $0 }
+        let before = Set(viewModel.calledDive.map { pack.check($0.entrant, height: meet.state.setup.height, language: l.language).map(\.rule) } ?? [])
+        return pack.check(entrant, height: meet.state.setup.height, language: l.language)
+            .filter { !before.contains($0.rule) }
+            .map { "\($0.says) (\($0.article))" }
+    }
+
     private func renderReadBack(_ draft: AwardDraft, planned: PlannedDive, meet: MeetConsoleViewModel.Loaded, row3: Rect, row4: Rect,
                                 _ surface: Surface, _ context: RenderContext) {
         let l = context.localizer
@@ -492,25 +573,45 @@ public final class MeetScreen: Screen {
         let judges = draft.awards.enumerated().map { l.t("J{n}", ["n": String($0.offset + 1)]) + " " + Self.award($0.element, ascii: ascii, l) }
         let start = surface.write(l.t("Read back:") + " ", x: row3.x, y: row3.y, style: Style(.accent, [.bold]), clip: row3)
         surface.write(judges.joined(separator: "  "), x: start, y: row3.y, style: Style(.text, [.bold]), clip: row3)
-        var line = Self.callText(draft.call, l).map { l.t("Call: {call}", ["call": $0]) } ?? l.t("Call: none")
-        if let score = try? MeetDiveScore.compute(given: draft.awards, call: draft.call, difficultyTenths: planned.ddTenths, synchro: meet.state.setup.synchro) {
-            line += " · " + l.t("score {score}", ["score": Self.points(score.hundredths, l)])
+        // The score first: a long call must not push it off a narrow screen.
+        let call = Self.callText(draft.call, l).map { l.t("Call: {call}", ["call": $0]) } ?? l.t("Call: none")
+        let line: String
+        do {
+            let score = try MeetDiveScore.compute(given: draft.awards, call: draft.call, difficultyTenths: planned.ddTenths, synchro: meet.state.setup.synchro)
+            line = l.t("score {score}", ["score": Self.points(score.hundredths, l)]) + " · " + call
+        } catch let error as PanelScoreError {
+            line = error.message(l)
+        } catch {
+            line = call
         }
-        surface.write(line, x: row4.x, y: row4.y, style: Style(draft.call.isNone ? .muted : .warn), clip: row4)
+        surface.write(line.truncated(toWidth: row4.width, ellipsis: context.glyphs.ellipsis), x: row4.x, y: row4.y,
+                      style: Style(draft.call.isNone ? .muted : .warn), clip: row4)
     }
+
+    /// Rows above the failed-dive list for the chosen penalty's whole text.
+    static let failureTextRows = 3
 
     private func renderFailures(into surface: Surface, rect: Rect, _ context: RenderContext) {
         let l = context.localizer
-        for row in 0..<rect.height {
+        // The chosen penalty in full, then the list, one line each.
+        if failures.indices.contains(failureList.selected) {
+            let penalty = failures[failureList.selected]
+            let text = penalty.articles.joined(separator: ", ") + "  " + penalty.description.text(l.language)
+            for (i, line) in WordWrap.wrap(text, width: max(1, rect.width - 2)).prefix(Self.failureTextRows).enumerated() {
+                surface.write(line, x: rect.x + 1, y: rect.y + i, style: Style(.accent), clip: rect)
+            }
+        }
+        let list = Rect(x: rect.x, y: rect.y + Self.failureTextRows, width: rect.width, height: max(0, rect.height - Self.failureTextRows))
+        for row in 0..<list.height {
             let index = failureList.offset + row
             guard failures.indices.contains(index) else { break }
             let penalty = failures[index]
             let selected = index == failureList.selected
-            let text = (penalty.articles.first ?? "") + "  " + penalty.description.text(l.language)
+            let text = (selected ? context.glyphs.pointer : " ") + " " + (penalty.articles.first ?? "") + "  " + penalty.description.text(l.language)
             let style = selected ? Style(.selection) : Style(.text)
-            if selected { surface.fill(Rect(x: rect.x, y: rect.y + row, width: rect.width, height: 1), style: style) }
-            surface.write((selected ? context.glyphs.pointer : " ") + " " + text, x: rect.x, y: rect.y + row, style: style, clip: rect)
-            if selected { surface.parkCursor(x: rect.x, y: rect.y + row) }
+            if selected { surface.fill(Rect(x: list.x, y: list.y + row, width: list.width, height: 1), style: style) }
+            surface.write(text.truncated(toWidth: list.width, ellipsis: context.glyphs.ellipsis), x: list.x, y: list.y + row, style: style, clip: list)
+            if selected { surface.parkCursor(x: list.x, y: list.y + row) }
         }
     }
 

@@ -13,6 +13,9 @@ public final class Shell {
 
     /// Below this size the shell asks for a larger terminal instead of drawing screens.
     public static let minimumSize = Size(width: 60, height: 20)
+    /// This shell's smallest size: the tabs' `minimumSize`, or a console's own (a judge's pad
+    /// fits a phone's 40×12).
+    public let minimumSize: Size
 
     public let viewModel: ShellViewModel
     public private(set) var glyphs: Glyphs
@@ -43,6 +46,7 @@ public final class Shell {
         precondition(byTab.count == Tab.allCases.count, "the shell needs a screen for every tab")
         self.screens = byTab
         console = nil
+        minimumSize = Shell.minimumSize
         self.viewModel = viewModel
         self.attention = attention
         self.glyphs = glyphs
@@ -50,9 +54,11 @@ public final class Shell {
     }
 
     /// A console's shell: one screen, its title where the tab bar would be, and no tab keys.
-    public init(viewModel: ShellViewModel, console screen: Screen, title: @escaping (Localizer) -> String, glyphs: Glyphs) {
+    public init(viewModel: ShellViewModel, console screen: Screen, title: @escaping (Localizer) -> String, glyphs: Glyphs,
+                minimumSize: Size = Shell.minimumSize) {
         screens = [:]
         console = (screen, title)
+        self.minimumSize = minimumSize
         self.viewModel = viewModel
         attention = []
         self.glyphs = glyphs
@@ -101,7 +107,7 @@ public final class Shell {
         case .resize: return .none
         default: break
         }
-        if size.width < Shell.minimumSize.width || size.height < Shell.minimumSize.height {
+        if size.width < minimumSize.width || size.height < minimumSize.height {
             return key == .character("q") ? requestQuit() : .none
         }
         if frameIsStale { layout(size: size) }
@@ -328,7 +334,7 @@ public final class Shell {
     /// before every frame, and before a key when the frame on screen is stale. The only place
     /// layout changes; drawing then only reads.
     public func layout(size: Size) {
-        guard size.width >= Shell.minimumSize.width, size.height >= Shell.minimumSize.height else {
+        guard size.width >= minimumSize.width, size.height >= minimumSize.height else {
             frame = nil
             return
         }
@@ -519,7 +525,7 @@ public final class Shell {
 
     private func renderTooSmall(into surface: Surface, size: Size) {
         let text = localizer.t("Locker needs a terminal of at least {min}. This one is {size}. Please enlarge it.",
-                               ["min": "\(Shell.minimumSize.width)×\(Shell.minimumSize.height)",
+                               ["min": "\(minimumSize.width)×\(minimumSize.height)",
                                 "size": "\(size.width)×\(size.height)"])
         let lines = WordWrap.wrap(text, width: max(1, size.width - 2))
         let top = max(0, (size.height - lines.count) / 2)

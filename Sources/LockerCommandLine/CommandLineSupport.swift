@@ -173,3 +173,11 @@ public enum CommandLineEntry {
         exit(usageStatus)
     }
 }
+
+/// `value` as one line of JSON (keys sorted), for feeds read line by line.
+public func printJSONLine<T: Encodable>(_ value: T) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { fail("JSON encoding failed", status: 1) }
+    print(inertJSON(String(decoding: data, as: UTF8.self)))
+}

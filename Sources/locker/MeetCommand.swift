@@ -17,7 +17,8 @@ struct MeetCommand: ParsableCommand {
         discussion: localizer.t("locker meet DIR opens the meet's full-screen console: call each dive, type its awards, read them back, record them; ? lists its keys."),
         subcommands: [MeetConsoleCommand.self, MeetNewCommand.self, MeetPacksCommand.self, MeetImportCommand.self, MeetCheckCommand.self, MeetDrawCommand.self,
                       MeetAwardCommand.self, MeetCorrectCommand.self, MeetWithdrawCommand.self, MeetChangeCommand.self, MeetUndoCommand.self,
-                      MeetRedoCommand.self, MeetPhaseCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self],
+                      MeetRedoCommand.self, MeetPhaseCommand.self, MeetCallCommand.self, MeetAcceptCommand.self, MeetJudgeCommand.self,
+                      MeetFeedCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self],
         defaultSubcommand: MeetConsoleCommand.self)
 }
 
@@ -27,20 +28,17 @@ struct MeetConsoleCommand: ParsableCommand {
         commandName: "console", abstract: localizer.t("Open the meet's full-screen console (also: locker meet DIR)."))
 
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir"), completion: .directory) var directory: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Colour theme: {values}. NO_COLOR also turns colour off.", ["values": validValues(ThemeChoice.self)]), valueName: "theme"), completion: .list(ThemeChoice.allCases.map(\.rawValue)))
-    var theme: String?
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Draw with ASCII only (no box drawing or braille)."))) var ascii = false
+    /// `--theme` and `--ascii` are the root command's, before or after `meet`.
+    @ParentCommand var root: Locker
     @OptionGroup var shared: SharedOptions
 
-    func validate() throws { _ = startupChoices(theme: theme, shared: shared) }
+    func validate() throws { _ = startupChoices(theme: root.theme, shared: shared) }
 
     func run() throws {
         // The folder is checked before the screen is taken, so a wrong path is one line in the shell.
-        _ = Meet.read(directory)
-        let failures = ((try? divingFiles?.penalties.value.get()) ?? (try? PenaltyBook.load(from: bundledData().appendingPathComponent("diving/penalties.json"))))?
-            .penalties.filter { $0.sanction == .failed } ?? []
+        let failures = Meet.failures(synchro: Meet.read(directory).1.setup.synchro)
         let folder = URL(fileURLWithPath: directory, isDirectory: true)
-        let status = runFullScreen(choices: startupChoices(theme: theme, shared: shared), ascii: ascii, shared: shared) { options, terminal, notices in
+        let status = runFullScreen(choices: startupChoices(theme: root.theme, shared: shared), ascii: root.ascii, shared: shared) { options, terminal, notices in
             App(meet: folder, packs: Meet.packs, failures: failures, options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         }
         throw ExitCode(status)
@@ -144,6 +142,25 @@ enum Meet {
     }
 
     static var packs: URL { MeetPack.directory(bundledData().deletingLastPathComponent()) }
+
+    /// The penalties that fail a dive in this kind of event (the synchronised ones, art. 9, only
+    /// in synchro): the list the console picks a failed dive's article from.
+    static func failures(synchro: Bool) -> [Penalty] {
+        let book = (try? divingFiles?.penalties.value.get()) ?? (try? PenaltyBook.load(from: bundledData().appendingPathComponent("diving/penalties.json")))
+        return (book?.penalties ?? []).filter { penalty in
+            penalty.sanction == .failed && (synchro || !penalty.articles.allSatisfy { $0.hasPrefix("9.") })
+        }
+    }
+
+    /// Exits 64 when `article` is not one that fails a dive in this kind of event.
+    static func checkFailedArticle(_ article: String?, synchro: Bool) {
+        guard let article else { return }
+        let articles = failures(synchro: synchro).flatMap(\.articles)
+        guard articles.isEmpty || articles.contains(article) else {
+            usageError(localizer.t("{article} is not an article that fails a dive in this event; the penalties that do: {articles}.",
+                                   ["article": TerminalText.inert(article), "articles": Array(Set(articles)).sorted().joined(separator: ", ")]))
+        }
+    }
 
     static func warn(_ text: String) {
         fputs("locker: " + text + "\n", stderr)
@@ -344,10 +361,7 @@ struct DiveAwardOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
     @Option(name: .long, help: ArgumentHelp(localizer.t("The awards in judge order, separated by commas or spaces; x for a missing one (or -, then write --awards=LIST)."), valueName: "list")) var awards: String
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("A re-start: 2 points off every award (6.5.1, 6.5.2)."))) var restart = false
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The highest award that counts: 2 or 4.5."), valueName: "award")) var max: String?
-    @Option(name: .long, help: ArgumentHelp(localizer.t("A failed dive, and the article that fails it."), valueName: "article")) var failed: String?
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("The unsafe-dive majority (8.5.4): every award above 2 counts as 2."))) var unsafe = false
+    @OptionGroup var referee: RefereeCallOptions
     @Option(name: .long, help: ArgumentHelp(localizer.t("The attempt (2 for a void dive done again)."), valueName: "n")) var attempt = 1
 
     /// The award the options describe, or exit 64 naming the value that is not one.
@@ -360,6 +374,20 @@ struct DiveAwardOptions: ParsableArguments {
         } catch {
             fail(Meet.message(MeetError.badAward(awards)), status: 64)
         }
+        guard round >= 1, attempt >= 1 else { usageError(localizer.t("Rounds and attempts count from 1.")) }
+        return MeetAward(diver: diver, round: round, attempt: attempt, awards: given, call: referee.call())
+    }
+}
+
+/// The referee's call, as `award`, `correct` and `accept` take it.
+struct RefereeCallOptions: ParsableArguments {
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("A re-start: 2 points off every award (6.5.1, 6.5.2)."))) var restart = false
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The highest award that counts: 2 or 4.5."), valueName: "award")) var max: String?
+    @Option(name: .long, help: ArgumentHelp(localizer.t("A failed dive, and the article that fails it."), valueName: "article")) var failed: String?
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("The unsafe-dive majority (8.5.4): every award above 2 counts as 2."))) var unsafe = false
+
+    /// The call the options describe, or exit 64 naming the value that is not one.
+    func call() -> RefereeCall {
         var cap: Int?
         if let max {
             switch max.replacing(",", with: ".") {
@@ -368,10 +396,8 @@ struct DiveAwardOptions: ParsableArguments {
             default: usageError(localizer.t("--max is 2 (position other than announced) or 4.5 (arms at entry)."))
             }
         }
-        guard round >= 1, attempt >= 1 else { usageError(localizer.t("Rounds and attempts count from 1.")) }
         if let failed, failed.isEmpty || GamesLimits.hasForbiddenCharacters(failed) { usageError(localizer.t("--failed takes the article that fails the dive, e.g. 6.4.12.")) }
-        return MeetAward(diver: diver, round: round, attempt: attempt, awards: given,
-                         call: RefereeCall(restart: restart, capHalfPoints: cap, unsafe: unsafe, failedArticle: failed))
+        return RefereeCall(restart: restart, capHalfPoints: cap, unsafe: unsafe, failedArticle: failed)
     }
 }
 
@@ -387,6 +413,7 @@ struct MeetAwardCommand: ParsableCommand {
 
     func run() throws {
         let award = dive.award()
+        Meet.checkFailedArticle(award.call.failedArticle, synchro: Meet.read(directory).1.setup.synchro)
         _ = Meet.record(directory, .awarded(award)) { state in try state.check(award) }
         let (_, state) = Meet.read(directory)
         let name = state.entrant(award.diver)?.diver ?? award.diver
@@ -417,6 +444,7 @@ struct MeetCorrectCommand: ParsableCommand {
 
     func run() throws {
         let award = dive.award()
+        Meet.checkFailedArticle(award.call.failedArticle, synchro: Meet.read(directory).1.setup.synchro)
         let text = reason.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard !GamesLimits.hasForbiddenCharacters(text) else { usageError(Meet.message(.reasonMissing)) }
         Meet.record(directory, .corrected(award, reason: text)) { state in try state.checkCorrection(award, reason: text) }

@@ -67,8 +67,8 @@ enum MeetReport {
             let withdrawn = row.withdrawn ? "  " + localizer.t("(withdrawn)") : ""
             Swift.print(String(repeating: " ", count: max(0, 4 - place.count)) + place + " " + TerminalText.inert(row.diver) + club + "  " + total + withdrawn)
             for dive in row.dives {
-                var line = "       " + localizer.t("round {round}", ["round": String(dive.planned.round)]) + "  \(dive.planned.code) \(dive.planned.height) m  DD "
-                    + DegreeOfDifficulty.format(tenths: dive.planned.ddTenths, localizer)
+                var line = "       " + localizer.t("round {round}", ["round": String(dive.planned.round)]) + "  \(dive.planned.code) \(dive.planned.height) m  "
+                    + localizer.t("DD {dd}", ["dd": DegreeOfDifficulty.format(tenths: dive.planned.ddTenths, localizer)])
                 if let score = dive.score {
                     line += "  " + awardsText(score) + "  " + PanelScore.formatHundredths(score.hundredths)
                     let calls = callText(score.call)

@@ -39,6 +39,20 @@ final class MeetCommandTests: XCTestCase {
         XCTAssertEqual(imported.status, 0, imported.stderr)
     }
 
+    func testAwardsThatCannotBeScoredOrAnArticleThatFailsNoDiveAreRefusedAndNothingIsWritten() throws {
+        try makeMeet()
+        let journal = folder.appendingPathComponent("meet/journal.jsonl")
+        let before = try Data(contentsOf: journal)
+        let missing = try locker(["meet", "award", meet, "--diver", "Diver 1", "--round", "1", "--awards=x,x,x,x,x"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.hasPrefix("locker: ") && !missing.stderr.contains("tooManyMissing"), missing.stderr)
+        let article = try locker(["meet", "award", meet, "--diver", "Diver 1", "--round", "1", "--awards", "7 7 7 7 7", "--failed", "99.99"])
+        XCTAssertEqual(article.status, 64, article.stderr)
+        XCTAssertTrue(article.stderr.contains("6.4.8"), "the articles that do fail a dive are named: \(article.stderr)")
+        XCTAssertEqual(try Data(contentsOf: journal), before)
+        XCTAssertEqual(try locker(["meet", "results", meet]).status, 0)
+    }
+
     func testAWholeEventFromTheCommandLineEndsOnTheRightRanking() throws {
         try makeMeet()
         // Out of order, as a recorder catching up from paper.

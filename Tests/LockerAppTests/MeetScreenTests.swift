@@ -125,6 +125,33 @@ final class MeetScreenTests: XCTestCase {
         XCTAssertTrue(self.screen(shell).contains("Attempt 1 of Ada's round 1 already has its awards"), self.screen(shell))
     }
 
+    func testHalvesTypedAsTheCardsShowThemAndACorrectionAsksWhyOnScreen() throws {
+        let (shell, screen, work) = makeShell()
+        key(shell, .enter)
+        type(shell, "7½ 7 ½ 7 x")
+        key(shell, .enter)
+        XCTAssertTrue(self.screen(shell).contains("Read back: J1 7.5  J2 7  J3 0.5  J4 7  J5 —"), self.screen(shell))
+        key(shell, .enter)
+        XCTAssertTrue(work.waitUntilIdle())
+        key(shell, .character("k"))                       // back to Ada's round 1
+        key(shell, .character("c"))
+        key(shell, .enter)
+        key(shell, .enter)
+        guard case .typingReason(.correction, _) = screen.mode else { return XCTFail("\(screen.mode)") }
+        type(shell, "wrong card")
+        XCTAssertTrue(self.screen(shell).contains("Why the correction: wrong card"), self.screen(shell))
+    }
+
+    func testPageKeysCallTheSameDiversOtherRound() throws {
+        let (shell, _, _) = makeShell()
+        key(shell, .pageDown)
+        XCTAssertTrue(self.screen(shell).contains("Round 2 of 2 · dive 3 of 4 · Ada (A)"), self.screen(shell))
+        key(shell, .pageUp)
+        XCTAssertTrue(self.screen(shell).contains("Round 1 of 2 · dive 1 of 4 · Ada (A)"), self.screen(shell))
+        key(shell, .end)
+        XCTAssertTrue(self.screen(shell).contains("dive 4 of 4 · Bea (B)"), self.screen(shell))
+    }
+
     func testTheConsoleFitsEverySizeFromTheMinimumUp() {
         let (shell, _, _) = makeShell(.fr)
         for (width, height) in [(60, 20), (80, 24), (200, 60)] {

@@ -294,6 +294,26 @@ final class MeetJournalTests: XCTestCase {
         guard case .failure(.notADive) = MeetDiveEntry.parse("9999Z 3", eventHeight: nil) else { return XCTFail("not a dive") }
     }
 
+    func testAwardsThePanelCannotScoreAreRefusedBeforeTheyAreWritten() throws {
+        let journal = try meet()
+        let before = try Data(contentsOf: journal.url)
+        XCTAssertThrowsError(try award(journal, "Ada", 1, [nil, nil, nil, nil, nil])) {
+            XCTAssertEqual($0 as? MeetError, .unscoreable(.tooManyMissing(.execution)))
+        }
+        XCTAssertEqual(try Data(contentsOf: journal.url), before, "nothing the results could not replay is written")
+        XCTAssertNoThrow(try state(journal).results())
+    }
+
+    func testALateChangeToAHeightTheEventIsNotDivedAtIsRefused() throws {
+        let journal = try meet()
+        let platform = PlannedDive(round: 2, code: "5253B", height: "10", ddTenths: 32)
+        XCTAssertThrowsError(try state(journal).checkChange(diver: "Bea", dive: platform, reason: "coach")) {
+            XCTAssertEqual($0 as? MeetError, .wrongHeight(code: "5253B", height: "10", event: "3"))
+        }
+        XCTAssertEqual(MeetDiveEntry.parse("5253B 2", eventHeight: "3"), .failure(.badHeight("2")), "a bare 2 is no DD")
+        XCTAssertEqual(MeetDiveEntry.parse("5253B 3 3.2 extra", eventHeight: "3"), .failure(.extra("extra")))
+    }
+
     func testResultsJSONWritesExactDecimals() throws {
         let journal = MeetJournal(directory: folder)
         try journal.create(MeetSetup(format: 1, event: "Synchro 3 m", pack: "wa2024-synchro-women", judges: 9, synchro: true, height: "3"),

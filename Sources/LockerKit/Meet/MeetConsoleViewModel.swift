@@ -66,6 +66,10 @@ public final class MeetConsoleViewModel: ViewModel {
     /// Called on the UI thread with each decision's outcome.
     public var onOutcome: ((Outcome) -> Void)?
     private var watcher: JournalWatcher?
+    /// The referee's lock: held, this console leads the meet; another console leading, this one
+    /// only follows and records nothing.
+    private var lead: MeetLock?
+    public private(set) var isLeading = true
 
     public init(directory: URL, packsDirectory: URL, localizer: Localizer, work: BackgroundWork) {
         self.localizer = localizer
@@ -77,8 +81,13 @@ public final class MeetConsoleViewModel: ViewModel {
 
     deinit { watcher?.stop() }
 
-    /// Reads the journal (off the UI thread) and starts following it.
+    /// Takes the lead (unless another console has it), reads the journal (off the UI thread)
+    /// and starts following it.
     public func start() {
+        if lead == nil {
+            lead = (try? MeetLock.claim(MeetLock.referee, in: journal.directory)) ?? nil
+            isLeading = lead != nil
+        }
         reload()
         guard watcher == nil else { return }
         let changed = work.channel { [weak self] (_: Int) in self?.reload() }
@@ -150,6 +159,22 @@ public final class MeetConsoleViewModel: ViewModel {
         notifyChanged()
     }
 
+    /// Calls the same diver's next (`step` 1) or previous (−1) round that is in the calling order.
+    public func callRound(_ step: Int) {
+        guard let meet, let current = called else { return }
+        let rounds = meet.calls.filter { $0.diver == current.diver }.sorted { $0.round < $1.round }
+        guard let at = rounds.firstIndex(of: current) else { return }
+        called = rounds[min(rounds.count - 1, max(0, at + step))]
+        notifyChanged()
+    }
+
+    /// Calls the last dive of the event.
+    public func callLast() {
+        guard let last = meet?.calls.last else { return }
+        called = last
+        notifyChanged()
+    }
+
     /// Calls the first dive that has no awards yet.
     public func callNextUndived() {
         guard let next = meet?.nextCall else { return }
@@ -186,6 +211,23 @@ public final class MeetConsoleViewModel: ViewModel {
         send(.decision(.changed(diver: diver, dive: dive, reason: reason), check: { try $0.checkChange(diver: diver, dive: dive, reason: reason) }))
     }
 
+    /// Calls the called dive on the judges' pads.
+    public func callOnPads() {
+        guard let called else { return }
+        send(.callPads(called))
+    }
+
+    /// True when the pads are in use in this meet (a dive was ever called on them).
+    public var padsInUse: Bool { meet?.state.calledOnPads != nil }
+
+    /// The called dive as the pads see it, when it is the one on the pads and not accepted yet:
+    /// each seat's award so far.
+    public var padAwards: [Int: Int]? {
+        guard let state = meet?.state, let called, let onPads = state.calledOnPads,
+              onPads.diver == called.diver, onPads.round == called.round, !state.isAccepted(onPads) else { return nil }
+        return state.judged[onPads] ?? [:]
+    }
+
     /// Takes back the latest decision still standing (of any process), as a new journal line.
     public func undo() { send(.undo) }
 
@@ -196,6 +238,8 @@ public final class MeetConsoleViewModel: ViewModel {
     enum Write: Sendable {
         case decision(MeetEntry, check: @Sendable (MeetState) throws -> Void)
         case undo, redo
+        /// Calls a dive on the pads (its attempt is worked out under the lock).
+        case callPads(MeetState.Call)
 
         /// The entries to append, made and checked from the journal's lines under its lock.
         func entries(_ lines: [MeetJournalLine], path: String) throws -> [MeetEntry] {
@@ -206,6 +250,7 @@ public final class MeetConsoleViewModel: ViewModel {
                 return [entry]
             case .undo: return [try state.undo()]
             case .redo: return [try state.redo()]
+            case .callPads(let call): return [try state.call(diver: call.diver, round: call.round)]
             }
         }
     }
@@ -223,6 +268,10 @@ public final class MeetConsoleViewModel: ViewModel {
     public var isWriting: Bool { !queue.isEmpty }
 
     private func send(_ write: Write) {
+        guard isLeading else {
+            onOutcome?(.refused(localizer.t("Another console leads this meet: this one follows it and records nothing.")))
+            return
+        }
         queue.append(write)
         notifyChanged()
         if queue.count == 1 { writeNext() }
@@ -257,6 +306,8 @@ public final class MeetConsoleViewModel: ViewModel {
             // After a dive's awards, the next dive without awards after it is called.
             if case .awarded = written.entry, let before, loaded.recorded.contains(before) {
                 called = loaded.nextCall(after: before) ?? before
+                // With pads in use, the next dive goes to them at once.
+                if loaded.state.calledOnPads != nil, let next = called, !loaded.recorded.contains(next) { queue.append(.callPads(next)) }
             } else if called.map({ !loaded.calls.contains($0) && !loaded.recorded.contains($0) }) ?? true {
                 called = loaded.nextCall ?? loaded.calls.last
             }
@@ -277,8 +328,8 @@ public final class MeetConsoleViewModel: ViewModel {
                 return l.t("Recorded: {diver}, round {round}.", ["diver": award.diver, "round": String(award.round)])
             }
             return l.t("Recorded: {diver}, round {round}: {score}; total {total}, place {place}.",
-                       ["diver": row.diver, "round": String(award.round), "score": PanelScore.formatHundredths(score.hundredths),
-                        "total": PanelScore.formatHundredths(row.totalHundredths), "place": String(row.place)])
+                       ["diver": row.diver, "round": String(award.round), "score": MeasureText.withDecimalSeparator(PanelScore.formatHundredths(score.hundredths), l),
+                        "total": MeasureText.withDecimalSeparator(PanelScore.formatHundredths(row.totalHundredths), l), "place": String(row.place)])
         case .corrected(let award, _):
             return l.t("Corrected: {diver}, round {round}.", ["diver": award.diver, "round": String(award.round)])
         case .withdrawn(let diver, _): return l.t("{diver} withdrawn.", ["diver": diver])
@@ -288,6 +339,8 @@ public final class MeetConsoleViewModel: ViewModel {
             return l.t("Undone: {decision}. Ctrl-R redoes it.", ["decision": written.target.map { Self.describeDecision($0, l) } ?? ""])
         case .redone:
             return l.t("Redone: {decision}.", ["decision": written.target.map { Self.describeDecision($0, l) } ?? ""])
+        case .called(let diver, let round, _):
+            return l.t("On the judges' pads: {diver}, round {round}.", ["diver": diver, "round": String(round)])
         default: return ""
         }
     }
@@ -306,7 +359,7 @@ public final class MeetConsoleViewModel: ViewModel {
 
 /// Says when a journal changes: at once through inotify (Linux), and by looking at its size
 /// twice a second besides (a journal on a file system inotify does not see, such as NFS).
-final class JournalWatcher: @unchecked Sendable {
+public final class JournalWatcher: @unchecked Sendable {
     private let timer: DispatchSourceTimer
     private let inotify: Int32
     private let queue = DispatchQueue(label: "locker.meet-journal-watcher", qos: .userInitiated)
@@ -346,7 +399,7 @@ final class JournalWatcher: @unchecked Sendable {
     /// console): closing its descriptor under it could hand the number to another file.
     func stop() { timer.cancel() }
 
-    static func size(_ path: String) -> Int {
+    public static func size(_ path: String) -> Int {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : -1
     }

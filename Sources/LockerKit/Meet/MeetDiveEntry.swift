@@ -20,6 +20,8 @@ public struct MeetDiveEntry: Equatable, Sendable {
         case noHeight
         case badHeight(String)
         case badClaim(String)
+        /// Words after the claimed DD.
+        case extra(String)
         case notADive(code: String, height: DiveHeight, DiveCodeError)
 
         public func message(_ l: Localizer) -> String {
@@ -28,6 +30,8 @@ public struct MeetDiveEntry: Equatable, Sendable {
             case .noHeight: return l.t("Add the height after the dive number, e.g. 5253B 3.")
             case .badHeight(let text): return l.t("“{value}” is not a height: 1, 3, 5, 7.5 or 10.", ["value": TerminalText.inert(text)])
             case .badClaim(let text): return l.t("“{value}” is not a DD: write it as 3.2.", ["value": TerminalText.inert(text)])
+            case .extra(let text):
+                return l.t("“{value}” is left over: type the dive number, its height and, when the sheet claims one, its DD.", ["value": TerminalText.inert(text)])
             case .notADive(let code, let height, let error): return error.message(l, code: code, height: height)
             }
         }
@@ -37,10 +41,13 @@ public struct MeetDiveEntry: Equatable, Sendable {
     public static func parse(_ text: String, eventHeight: String?) -> Result<MeetDiveEntry, Problem> {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let codeText = words.first else { return .failure(.empty) }
+        if words.count > 3 { return .failure(.extra(words[3...].joined(separator: " "))) }
         var heightText: String? = words.count > 1 ? words[1] : eventHeight
         var claimText: String? = words.count > 2 ? words[2] : nil
-        // Two words and an event height: the second is the height if it is one, else a claimed DD.
-        if words.count == 2, let eventHeight, DiveHeight(parsing: words[1]) == nil, Self.tenths(words[1]) != nil {
+        // Two words and an event height: the second is the height if it is one, else a claimed DD
+        // written with its decimal ("3.2"; a bare "2" is a height that does not exist, not DD 2.0).
+        if words.count == 2, let eventHeight, DiveHeight(parsing: words[1]) == nil, words[1].contains(where: { $0 == "." || $0 == "," }),
+           Self.tenths(words[1]) != nil {
             heightText = eventHeight
             claimText = words[1]
         }

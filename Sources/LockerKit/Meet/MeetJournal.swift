@@ -83,17 +83,22 @@ public enum MeetEntry: Equatable, Sendable, Codable {
     case undone(seq: Int)
     /// Puts back the decision on line `seq` that the latest undo took back.
     case redone(seq: Int)
+    /// The referee calls a dive: the judges' pads show it and take its awards.
+    case called(diver: String, round: Int, attempt: Int)
+    /// One judge's award for the called dive, from the pad at `seat` (half points), before the
+    /// referee accepts the dive (13.3.2.7); an `awarded` line is that acceptance.
+    case judged(seat: Int, diver: String, round: Int, attempt: Int, award: Int)
 
     /// True for the decisions `undone` can take back.
     public var isUndoable: Bool {
         switch self {
         case .awarded, .corrected, .withdrawn, .changed: return true
-        case .created, .entered, .drawn, .undone, .redone: return false
+        case .created, .entered, .drawn, .undone, .redone, .called, .judged: return false
         }
     }
 
-    private enum Kind: String, Codable { case created, entered, drawn, awarded, corrected, withdrawn, changed, undone, redone }
-    private enum Keys: String, CodingKey { case kind, setup, entrants, seed, order, award, reason, diver, dive, seq }
+    private enum Kind: String, Codable { case created, entered, drawn, awarded, corrected, withdrawn, changed, undone, redone, called, judged }
+    private enum Keys: String, CodingKey { case kind, setup, entrants, seed, order, award, reason, diver, dive, seq, round, attempt, seat }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
@@ -109,6 +114,13 @@ public enum MeetEntry: Equatable, Sendable, Codable {
                             reason: try c.decode(String.self, forKey: .reason))
         case .undone: self = .undone(seq: try c.decode(Int.self, forKey: .seq))
         case .redone: self = .redone(seq: try c.decode(Int.self, forKey: .seq))
+        case .called:
+            self = .called(diver: try c.decode(String.self, forKey: .diver), round: try c.decode(Int.self, forKey: .round),
+                           attempt: try c.decode(Int.self, forKey: .attempt))
+        case .judged:
+            self = .judged(seat: try c.decode(Int.self, forKey: .seat), diver: try c.decode(String.self, forKey: .diver),
+                           round: try c.decode(Int.self, forKey: .round), attempt: try c.decode(Int.self, forKey: .attempt),
+                           award: try c.decode(Int.self, forKey: .award))
         }
     }
 
@@ -129,6 +141,12 @@ public enum MeetEntry: Equatable, Sendable, Codable {
             try c.encode(reason, forKey: .reason)
         case .undone(let seq): try c.encode(Kind.undone, forKey: .kind); try c.encode(seq, forKey: .seq)
         case .redone(let seq): try c.encode(Kind.redone, forKey: .kind); try c.encode(seq, forKey: .seq)
+        case .called(let diver, let round, let attempt):
+            try c.encode(Kind.called, forKey: .kind); try c.encode(diver, forKey: .diver); try c.encode(round, forKey: .round)
+            try c.encode(attempt, forKey: .attempt)
+        case .judged(let seat, let diver, let round, let attempt, let award):
+            try c.encode(Kind.judged, forKey: .kind); try c.encode(seat, forKey: .seat); try c.encode(diver, forKey: .diver)
+            try c.encode(round, forKey: .round); try c.encode(attempt, forKey: .attempt); try c.encode(award, forKey: .award)
         }
     }
 }

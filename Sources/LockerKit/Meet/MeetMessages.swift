@@ -42,6 +42,22 @@ extension MeetError {
             return localizer.t("{diver}'s round {round} has its awards: the dive can no longer be changed.", ["diver": TerminalText.inert(diver), "round": String(round)])
         case .nothingToUndo: return localizer.t("Nothing to undo.")
         case .nothingToRedo: return localizer.t("Nothing to redo.")
+        case .notCalled(let diver, let round):
+            if diver.isEmpty { return localizer.t("No dive is called on the judges' pads.") }
+            return localizer.t("{diver}'s round {round} is not the dive called now: nothing was sent.", ["diver": TerminalText.inert(diver), "round": String(round)])
+        case .noSuchSeat(let seat): return localizer.t("There is no seat {seat} on this panel.", ["seat": String(seat)])
+        case .alreadyJudged(let seat, let award):
+            return localizer.t("Seat {seat} has already sent {award} for this dive; it cannot be changed.",
+                               ["seat": String(seat), "award": MeasureText.withDecimalSeparator(award % 2 == 0 ? "\(award / 2)" : "\(award / 2).5", localizer)])
+        case .alreadyAccepted(let diver, let round):
+            return localizer.t("The referee has accepted {diver}'s round {round}: its awards can no longer be sent.", ["diver": TerminalText.inert(diver), "round": String(round)])
+        case .unscoreable(let error): return error.message(localizer)
+        case .wrongHeight(let code, let height, let event):
+            return localizer.t("{code} at {height} m: this event is dived at {event} m.", ["code": code, "height": height, "event": event])
+        case .silentSeats(let seats):
+            return localizer.n("Seat {seats} has sent no award: wait for it, type its flash card, or declare it missing.",
+                               "Seats {seats} have sent no award: wait for them, type their flash cards, or declare them missing.",
+                               count: seats.count, ["seats": seats.map(String.init).joined(separator: ", ")])
         case .journal(let error): return error.localized(localizer)
         }
     }

@@ -20,6 +20,20 @@ public enum MeetError: Error, Equatable, Sendable {
     case changeAfterDiving(diver: String, round: Int)
     case nothingToUndo
     case nothingToRedo
+    /// A pad's award for a dive the referee has not called (or no longer calls).
+    case notCalled(diver: String, round: Int)
+    /// A pad's seat beyond the panel.
+    case noSuchSeat(Int)
+    /// This seat already sent another award for this dive.
+    case alreadyJudged(seat: Int, award: Int)
+    /// The referee has accepted this dive: its awards can no longer be sent.
+    case alreadyAccepted(diver: String, round: Int)
+    /// Seats that have sent nothing for the called dive (the referee must accept each).
+    case silentSeats([Int])
+    /// Awards the panel cannot score (more than one missing in a judge group, 7.9, 7.10).
+    case unscoreable(PanelScoreError)
+    /// A late change to a height the event is not dived at.
+    case wrongHeight(code: String, height: String, event: String)
     case journal(MeetJournalError)
 }
 
@@ -46,6 +60,18 @@ public struct MeetState: Equatable, Sendable {
     public var redoable: [Int] = []
     /// Lines in the journal.
     public var lineCount = 0
+    /// The dive the referee called last for the judges' pads.
+    public var calledOnPads: CalledDive?
+    /// The pads' awards (half points) by dive and seat.
+    public var judged: [CalledDive: [Int: Int]] = [:]
+
+    /// One attempt of one diver's round, as the pads see it.
+    public struct CalledDive: Hashable, Sendable, Codable {
+        public var diver: String
+        public var round: Int
+        public var attempt: Int
+        public init(diver: String, round: Int, attempt: Int) { self.diver = diver; self.round = round; self.attempt = attempt }
+    }
 
     private struct Withdrawal: Equatable, Sendable { var diver: String; var reason: String }
 
@@ -80,6 +106,10 @@ public struct MeetState: Equatable, Sendable {
     mutating func apply(_ entry: MeetEntry) {
         switch entry {
         case .created, .undone, .redone: break
+        case .called(let diver, let round, let attempt):
+            calledOnPads = CalledDive(diver: entrant(diver)?.diver ?? diver, round: round, attempt: attempt)
+        case .judged(let seat, let diver, let round, let attempt, let award):
+            judged[CalledDive(diver: entrant(diver)?.diver ?? diver, round: round, attempt: attempt), default: [:]][seat] = award
         case .withdrawn(let diver, let reason):
             withdrawalList.append(Withdrawal(diver: entrant(diver)?.diver ?? diver, reason: reason))
         case .changed(let diver, let dive, let reason):
@@ -145,6 +175,59 @@ public struct MeetState: Equatable, Sendable {
         callOrder.first { latestAward(diver: $0.diver, round: $0.round) == nil }
     }
 
+    /// True when the referee has accepted `dive` (its attempt has awards).
+    public func isAccepted(_ dive: CalledDive) -> Bool {
+        awards.contains { $0.diver == dive.diver && $0.round == dive.round && $0.attempt == dive.attempt }
+    }
+
+    /// The entries that call `dive` on the pads, after checking it: its diver and round exist,
+    /// the diver has not withdrawn; the attempt is the next one without awards.
+    public func call(diver: String, round: Int) throws -> MeetEntry {
+        guard let entrant = entrant(diver) else { throw MeetError.noSuchDiver(diver) }
+        guard entrant.dives.contains(where: { $0.round == round }) else { throw MeetError.noSuchRound(diver: entrant.diver, round: round) }
+        if withdrawal(of: entrant.diver) != nil { throw MeetError.withdrawn(entrant.diver) }
+        let attempt = (latestAward(diver: entrant.diver, round: round)?.attempt ?? 0) + 1
+        return .called(diver: entrant.diver, round: round, attempt: attempt)
+    }
+
+    /// The pad entries for `seat`'s `award` of `dive`: none when the journal holds that very award
+    /// already (a resend after a dropped link is harmless), else one `judged` line. Refuses a dive
+    /// that is not the one called, one the referee has accepted, a seat beyond the panel, an award
+    /// outside 0–10, and a second, different award from the same seat.
+    public func judge(seat: Int, dive: CalledDive, award: Int) throws -> [MeetEntry] {
+        guard (1...setup.judges).contains(seat) else { throw MeetError.noSuchSeat(seat) }
+        guard (0...20).contains(award) else { throw MeetError.badAward(String(Double(award) / 2)) }
+        if let sent = judged[dive]?[seat] {
+            guard sent == award else { throw MeetError.alreadyJudged(seat: seat, award: sent) }
+            return []
+        }
+        if isAccepted(dive) { throw MeetError.alreadyAccepted(diver: dive.diver, round: dive.round) }
+        guard calledOnPads == dive else { throw MeetError.notCalled(diver: dive.diver, round: dive.round) }
+        return [.judged(seat: seat, diver: dive.diver, round: dive.round, attempt: dive.attempt, award: award)]
+    }
+
+    /// The called dive's awards as the referee accepts them: each seat's from its pad, unless
+    /// `typed` gives one (the judge's flash card) or `missing` names it (7.9, 7.10). Throws the
+    /// seats left silent.
+    public func acceptedAwards(typed: [Int: Int], missing: Set<Int>) throws -> (dive: CalledDive, awards: [Int?]) {
+        guard let dive = calledOnPads else { throw MeetError.notCalled(diver: "", round: 0) }
+        if isAccepted(dive) { throw MeetError.alreadyAccepted(diver: dive.diver, round: dive.round) }
+        for seat in Set(typed.keys).union(missing) where !(1...setup.judges).contains(seat) { throw MeetError.noSuchSeat(seat) }
+        let sent = judged[dive] ?? [:]
+        var awards: [Int?] = []
+        var silent: [Int] = []
+        for seat in 1...setup.judges {
+            if let value = typed[seat] { awards.append(value) } else if missing.contains(seat) { awards.append(nil) } else if let value = sent[seat] {
+                awards.append(value)
+            } else {
+                silent.append(seat)
+                awards.append(nil)
+            }
+        }
+        if !silent.isEmpty { throw MeetError.silentSeats(silent) }
+        return (dive, awards)
+    }
+
     /// Refuses a withdrawal of a diver the meet does not have, one already withdrawn, or one without a reason.
     public func checkWithdrawal(diver: String, reason: String) throws {
         guard let entrant = entrant(diver) else { throw MeetError.noSuchDiver(diver) }
@@ -158,6 +241,7 @@ public struct MeetState: Equatable, Sendable {
         if withdrawal(of: entrant.diver) != nil { throw MeetError.withdrawn(entrant.diver) }
         guard entrant.dives.contains(where: { $0.round == dive.round }) else { throw MeetError.noSuchRound(diver: entrant.diver, round: dive.round) }
         if latestAward(diver: entrant.diver, round: dive.round) != nil { throw MeetError.changeAfterDiving(diver: entrant.diver, round: dive.round) }
+        if let event = setup.height, dive.height != event { throw MeetError.wrongHeight(code: dive.code, height: dive.height, event: event) }
         guard !reason.split(whereSeparator: \.isWhitespace).isEmpty else { throw MeetError.reasonMissing }
     }
 
@@ -190,10 +274,21 @@ public struct MeetState: Equatable, Sendable {
         guard entrant.dives.contains(where: { $0.round == award.round }) else { throw MeetError.noSuchRound(diver: entrant.diver, round: award.round) }
         if withdrawal(of: entrant.diver) != nil { throw MeetError.withdrawn(entrant.diver) }
         guard award.awards.count == setup.judges else { throw MeetError.wrongNumberOfAwards(given: award.awards.count, judges: setup.judges) }
+        try checkScoreable(award, entrant)
         let earlier = awards.filter { $0.diver == entrant.diver && $0.round == award.round }.map(\.attempt)
         if earlier.contains(award.attempt) { throw MeetError.alreadyAwarded(diver: entrant.diver, round: award.round, attempt: award.attempt) }
         guard award.attempt == 1 || earlier.contains(award.attempt - 1) else {
             throw MeetError.attemptOutOfOrder(diver: entrant.diver, round: award.round, attempt: award.attempt)
+        }
+    }
+
+    /// Refuses awards the panel cannot score, so that no line the results cannot replay is written.
+    func checkScoreable(_ award: MeetAward, _ entrant: MeetEntrant) throws {
+        guard let planned = entrant.dives.first(where: { $0.round == award.round }) else { return }
+        do {
+            _ = try MeetDiveScore.compute(given: award.awards, call: award.call, difficultyTenths: planned.ddTenths, synchro: setup.synchro)
+        } catch let error as PanelScoreError {
+            throw MeetError.unscoreable(error)
         }
     }
 
@@ -204,6 +299,7 @@ public struct MeetState: Equatable, Sendable {
         guard awards.contains(where: { $0.diver == entrant.diver && $0.round == award.round && $0.attempt == award.attempt }) else {
             throw MeetError.nothingToCorrect(diver: entrant.diver, round: award.round, attempt: award.attempt)
         }
+        try checkScoreable(award, entrant)
         guard !reason.split(whereSeparator: \.isWhitespace).isEmpty else { throw MeetError.reasonMissing }
     }
 

@@ -1,0 +1,137 @@
+// Electronic judging on the recorder's machine (World Aquatics art. 13.3): the referee calls a
+// dive, each judge's pad (`locker meet judge DIR --seat N`, over SSH) sends its award to the
+// journal, the referee accepts the dive, and only then do the pads, the board and the feed
+// show its awards. Every step is a line of the meet's journal, appended as every other.
+import ArgumentParser
+import FoundationEssentials
+import LockerApp
+import LockerCommandLine
+import LockerKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct MeetCallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call", abstract: localizer.t("Call a dive on the judges' pads: they show it and take its awards."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        guard round >= 1 else { usageError(localizer.t("Rounds and attempts count from 1.")) }
+        let line = Meet.record(directory, prepare: { [try $0.call(diver: diver, round: round)] })
+        guard case .called(let name, let round, let attempt) = line.entry else { return }
+        print(localizer.t("Called on the pads: {diver}, round {round}, attempt {attempt}.",
+                          ["diver": TerminalText.inert(name), "round": String(round), "attempt": String(attempt)]))
+    }
+}
+
+struct MeetAcceptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "accept", abstract: localizer.t("Accept the called dive with the awards the pads sent (art. 13.3.2.7): only then do the pads and the board show them."),
+        discussion: localizer.t("A seat that sent nothing must be given: --award SEAT=VALUE types the judge's flash card, --missing SEAT declares the award missing (7.9, 7.10). Exit 1 names the seats still silent."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("A seat whose award is missing (7.9, 7.10); repeat for more."), valueName: "seat")) var missing: [Int] = []
+    @Option(name: .long, help: ArgumentHelp(localizer.t("A seat's award typed from its flash card, as SEAT=VALUE (3=7.5); repeat for more."), valueName: "seat=value")) var award: [String] = []
+    @OptionGroup var referee: RefereeCallOptions
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        var typed: [Int: Int] = [:]
+        for item in award {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[0].utf8.count <= 2, let seat = Int(parts[0]),
+                  let value = try? PanelScore.parseAwards(parts[1]), value.count == 1, let points = value[0] else {
+                usageError(localizer.t("--award takes SEAT=VALUE, e.g. 3=7.5; “{value}” is not one.", ["value": TerminalText.inert(item)]))
+            }
+            typed[seat] = Int((points * 2).rounded())
+        }
+        let call = referee.call()
+        let state = Meet.read(directory).1
+        Meet.checkFailedArticle(call.failedArticle, synchro: state.setup.synchro)
+        let missing = Set(self.missing)
+        let line = Meet.record(directory, prepare: { state in
+            let (dive, awards) = try state.acceptedAwards(typed: typed, missing: missing)
+            let award = MeetAward(diver: dive.diver, round: dive.round, attempt: dive.attempt, awards: awards, call: call)
+            try state.check(award)
+            return [.awarded(award)]
+        })
+        guard case .awarded(let award) = line.entry else { return }
+        let results: MeetResults
+        do { results = try Meet.read(directory).1.results() } catch { fail(String(describing: error), status: 1) }
+        guard let row = results.rows.first(where: { $0.diver == award.diver }),
+              let scored = row.dives.first(where: { $0.planned.round == award.round }), let score = scored.score else { return }
+        if json {
+            printJSON(MeetResultsJSON.Dive(scored))
+            return
+        }
+        print(localizer.t("{diver}, round {round} ({code}, DD {dd}): {score}; total {total}, place {place}.",
+                          ["diver": TerminalText.inert(row.diver), "round": String(award.round), "code": scored.planned.code,
+                           "dd": DegreeOfDifficulty.format(tenths: scored.planned.ddTenths, localizer),
+                           "score": PanelScore.formatHundredths(score.hundredths),
+                           "total": PanelScore.formatHundredths(row.totalHundredths), "place": String(row.place)]))
+    }
+}
+
+struct MeetJudgeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "judge", abstract: localizer.t("A judge's pad, full screen (40×12 and up): the called dive, your award, sent and accepted."),
+        discussion: localizer.t("Meant to be the command an SSH server runs for a judge's account (see the README). One process per seat: a second one is refused."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Your seat on the panel, from 1."), valueName: "n")) var seat: Int
+    @ParentCommand var root: Locker
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        let state = Meet.read(directory).1
+        guard (1...state.setup.judges).contains(seat) else { usageError(MeetError.noSuchSeat(seat).localized(localizer)) }
+        let folder = URL(fileURLWithPath: directory, isDirectory: true)
+        let lock: MeetLock
+        do {
+            guard let claimed = try MeetLock.claim(MeetLock.seat(seat), in: folder) else {
+                fail(localizer.t("Seat {seat} is taken: another pad is open on it.", ["seat": String(seat)]), status: 1)
+            }
+            lock = claimed
+        } catch let error as MeetJournalError {
+            fail(Meet.message(error), status: 1)
+        }
+        let seat = self.seat
+        let status = runFullScreen(choices: startupChoices(theme: root.theme, shared: shared), ascii: root.ascii, shared: shared) { options, terminal, notices in
+            App(judge: folder, seat: seat, options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
+        }
+        withExtendedLifetime(lock) {}
+        throw ExitCode(status)
+    }
+}
+
+struct MeetFeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feed", abstract: localizer.t("Every accepted dive as one JSON line, for scoreboards, video graphics or a web page; --follow keeps printing new ones."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Keep following the journal after the dives accepted so far."))) var follow = false
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        var printed = 0
+        var size = -1
+        while true {
+            let now = JournalWatcher.size(Meet.journal(directory).url.path)
+            if now != size {
+                size = now
+                let (contents, _) = Meet.read(directory)
+                for line in MeetFeed.lines(contents.lines, after: printed) { printJSONLine(line) }
+                printed = contents.lines.count
+                fflush(stdout)
+            }
+            guard follow else { return }
+            usleep(20_000)
+        }
+    }
+}
