@@ -72,6 +72,19 @@ public final class App {
         }
     }
 
+    /// The meet's scoreboard (`locker meet board DIR`): it follows the journal and never leads.
+    public convenience init(board directory: URL, packs: URL, options: AppOptions, localizer: Localizer,
+                            terminal: Terminal, startupNotices: [Notice] = []) {
+        self.init(options: options, localizer: localizer, terminal: terminal, startupNotices: startupNotices) { viewModel, work, glyphs in
+            let meet = MeetConsoleViewModel(directory: directory, packsDirectory: packs, localizer: localizer, work: work)
+            meet.start(leading: false)
+            return Shell(viewModel: viewModel, console: MeetBoardScreen(viewModel: meet), title: { [weak meet] l in
+                guard let event = meet?.meet?.state.setup.event else { return l.t("Scoreboard") }
+                return l.t("Scoreboard — {event}", ["event": TerminalText.inert(event)])
+            }, glyphs: glyphs, minimumSize: Size(width: 40, height: 12))
+        }
+    }
+
     /// The shared start: settings, glyphs, background work and the surface; `makeShell` frames the screens.
     private init(options: AppOptions, localizer: Localizer, terminal: Terminal, startupNotices: [Notice],
                  makeShell: (ShellViewModel, BackgroundWork, Glyphs) -> Shell) {

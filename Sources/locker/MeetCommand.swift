@@ -18,7 +18,7 @@ struct MeetCommand: ParsableCommand {
         subcommands: [MeetConsoleCommand.self, MeetNewCommand.self, MeetPacksCommand.self, MeetImportCommand.self, MeetCheckCommand.self, MeetDrawCommand.self,
                       MeetAwardCommand.self, MeetCorrectCommand.self, MeetWithdrawCommand.self, MeetChangeCommand.self, MeetUndoCommand.self,
                       MeetRedoCommand.self, MeetPhaseCommand.self, MeetCallCommand.self, MeetAcceptCommand.self, MeetJudgeCommand.self,
-                      MeetFeedCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self],
+                      MeetBoardCommand.self, MeetFeedCommand.self, MeetResultsCommand.self, MeetReplayCommand.self, MeetVerifyCommand.self],
         defaultSubcommand: MeetConsoleCommand.self)
 }
 

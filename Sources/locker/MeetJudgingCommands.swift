@@ -110,6 +110,24 @@ struct MeetJudgeCommand: ParsableCommand {
     }
 }
 
+struct MeetBoardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "board", abstract: localizer.t("The meet's scoreboard, full screen, for a TV or projector: the last accepted dive in large digits, then the ranking."))
+
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @ParentCommand var root: Locker
+    @OptionGroup var shared: SharedOptions
+
+    func run() throws {
+        _ = Meet.read(directory)
+        let folder = URL(fileURLWithPath: directory, isDirectory: true)
+        let status = runFullScreen(choices: startupChoices(theme: root.theme, shared: shared), ascii: root.ascii, shared: shared) { options, terminal, notices in
+            App(board: folder, packs: Meet.packs, options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
+        }
+        throw ExitCode(status)
+    }
+}
+
 struct MeetFeedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed", abstract: localizer.t("Every accepted dive as one JSON line, for scoreboards, video graphics or a web page; --follow keeps printing new ones."))

@@ -55,7 +55,12 @@ final class KeysDocumentTests: XCTestCase {
         let meet = MeetScreen(viewModel: MeetConsoleViewModel(directory: directory, packsDirectory: directory, localizer: localizer,
                                                               work: BackgroundWork()), failures: [])
         let console = Shell(viewModel: viewModel, console: meet, title: { $0.t("Meet") }, glyphs: .unicode)
+        // A judge's pad and the scoreboard: consoles of their own, with the same global keys.
+        let pad = JudgePadScreen(viewModel: MeetPadViewModel(directory: directory, seat: 1, localizer: localizer, work: BackgroundWork()))
+        let board = MeetBoardScreen(viewModel: MeetConsoleViewModel(directory: directory, packsDirectory: directory, localizer: localizer,
+                                                                   work: BackgroundWork()))
         return [shell.globalKeys()] + Tab.allCases.flatMap { byTab[$0]?.keyTables(localizer) ?? [] } + [console.globalKeys()] + meet.keyTables(localizer)
+            + pad.keyTables(localizer) + board.keyTables(localizer)
     }
 
     static func block(_ table: KeyTable) -> String {

@@ -1,5 +1,5 @@
 import Foundation
-import LockerKit
+@testable import LockerKit
 import TerminalUI
 import XCTest
 @testable import LockerApp
@@ -77,7 +77,7 @@ final class MeetScreenTests: XCTestCase {
         key(shell, .enter)
         XCTAssertTrue(self.screen(shell).contains("Read back: J1 7  J2 7.5  J3 6.5  J4 —  J5 7"), self.screen(shell))
         key(shell, .character("r"))
-        XCTAssertTrue(self.screen(shell).contains("re-start, −2 (6.5.1) · score 36.00"), self.screen(shell))
+        XCTAssertTrue(self.screen(shell).contains("score 36.00 · Call: re-start, −2 (6.5.1)"), self.screen(shell))
         key(shell, .enter)
         guard case .writing = screen.mode else { return XCTFail("\(screen.mode)") }
         XCTAssertTrue(work.waitUntilIdle())
@@ -150,6 +150,33 @@ final class MeetScreenTests: XCTestCase {
         XCTAssertTrue(self.screen(shell).contains("Round 1 of 2 · dive 1 of 4 · Ada (A)"), self.screen(shell))
         key(shell, .end)
         XCTAssertTrue(self.screen(shell).contains("dive 4 of 4 · Bea (B)"), self.screen(shell))
+    }
+
+    func testAPadSendsAgainTheAwardItWasKilledWithAndTheJournalTakesItOnce() throws {
+        let journal = MeetJournal(directory: folder)
+        try journal.append(at: "t") { lines in [try MeetState(lines: lines, path: "").call(diver: "Ada", round: 1)] }
+        // A pad killed between Enter and the journal left its award pending.
+        let dive = MeetState.CalledDive(diver: "Ada", round: 1, attempt: 1)
+        try JSONEncoder().encode(MeetPadViewModel.Pending(dive: dive, award: 15)).write(to: folder.appendingPathComponent("seat-2.pending"))
+        let localizer = Localizer(directory: Self.root.appendingPathComponent("Localization"), language: .en)
+        let work = BackgroundWork()
+        let pad = MeetPadViewModel(directory: folder, seat: 2, localizer: localizer, work: work)
+        pad.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(pad.called?.sent, 15)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("seat-2.pending").path))
+        // Started again with the same pending award (the journal had it already): nothing twice.
+        try JSONEncoder().encode(MeetPadViewModel.Pending(dive: dive, award: 15)).write(to: folder.appendingPathComponent("seat-2.pending"))
+        let again = MeetPadViewModel(directory: folder, seat: 2, localizer: localizer, work: work)
+        again.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        let judged = try journal.read().lines.filter { if case .judged = $0.entry { return true } else { return false } }
+        XCTAssertEqual(judged.count, 1)
+        // The pad shows the called dive and its own award, never another seat's.
+        let screen = JudgePadScreen(viewModel: again)
+        let surface = MemorySurface(width: 40, height: 9)
+        screen.render(into: surface, rect: surface.bounds, context: RenderContext(localizer: localizer, glyphs: .unicode))
+        XCTAssertTrue(surface.text.contains("Sent: 7.5 — waiting for the"), surface.text)
     }
 
     func testTheConsoleFitsEverySizeFromTheMinimumUp() {

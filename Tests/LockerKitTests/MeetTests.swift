@@ -314,6 +314,53 @@ final class MeetJournalTests: XCTestCase {
         XCTAssertEqual(MeetDiveEntry.parse("5253B 3 3.2 extra", eventHeight: "3"), .failure(.extra("extra")))
     }
 
+    func testPadsSendTheCalledDivesAwardsOnceAndTheRefereeAcceptsThemAll() throws {
+        let journal = try meet()
+        let append = { (prepare: @escaping (MeetState) throws -> [MeetEntry]) in
+            try journal.append(at: "t") { lines in try prepare(try MeetState(lines: lines, path: "")) }
+        }
+        let ada = MeetState.CalledDive(diver: "Ada", round: 1, attempt: 1)
+        XCTAssertThrowsError(try append { try $0.judge(seat: 1, dive: ada, award: 14) }) {
+            XCTAssertEqual($0 as? MeetError, .notCalled(diver: "Ada", round: 1), "nothing is called yet")
+        }
+        try append { [try $0.call(diver: "ada", round: 1)] }
+        XCTAssertEqual(try state(journal).calledOnPads, ada)
+        for seat in 1...4 { try append { try $0.judge(seat: seat, dive: ada, award: 14 + seat % 2) } }
+        XCTAssertEqual(try append { try $0.judge(seat: 2, dive: ada, award: 14) }.lines, [], "a resend after a dropped link adds nothing")
+        XCTAssertThrowsError(try append { try $0.judge(seat: 2, dive: ada, award: 16) }) {
+            XCTAssertEqual($0 as? MeetError, .alreadyJudged(seat: 2, award: 14))
+        }
+        XCTAssertThrowsError(try append { try $0.judge(seat: 6, dive: ada, award: 14) }) { XCTAssertEqual($0 as? MeetError, .noSuchSeat(6)) }
+        XCTAssertThrowsError(try append { try $0.judge(seat: 5, dive: ada, award: 21) }) { XCTAssertEqual($0 as? MeetError, .badAward("10.5")) }
+        XCTAssertThrowsError(try state(journal).acceptedAwards(typed: [:], missing: [])) { XCTAssertEqual($0 as? MeetError, .silentSeats([5])) }
+        let accepted = try state(journal).acceptedAwards(typed: [3: 12], missing: [5])
+        XCTAssertEqual(accepted.awards, [15, 14, 12, 14, nil], "the pads' awards, a flash card for seat 3, seat 5 missing")
+        try append { state in [.awarded(MeetAward(diver: "Ada", round: 1, attempt: 1, awards: accepted.awards, call: .none))] }
+        XCTAssertThrowsError(try append { try $0.judge(seat: 5, dive: ada, award: 14) }) {
+            XCTAssertEqual($0 as? MeetError, .alreadyAccepted(diver: "Ada", round: 1))
+        }
+        // The feed: one line for the accepted dive, with the total and place right after it.
+        let feed = MeetFeed.lines(try journal.read().lines)
+        XCTAssertEqual(feed.map(\.kind), ["accepted"])
+        XCTAssertEqual(feed.first?.diver, "Ada")
+        XCTAssertEqual(feed.first?.place, 1)
+        // A void attempt's redo is called as attempt 2.
+        XCTAssertEqual(try state(journal).call(diver: "Ada", round: 1), .called(diver: "Ada", round: 1, attempt: 2))
+    }
+
+    func testASeatOrTheLeadIsHeldByOneProcessAtATime() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let first = try MeetLock.claim(MeetLock.seat(3), in: folder)
+        XCTAssertNotNil(first)
+        XCTAssertNil(try MeetLock.claim(MeetLock.seat(3), in: folder), "the seat is taken")
+        XCTAssertNotNil(try MeetLock.claim(MeetLock.seat(4), in: folder))
+        withExtendedLifetime(first) {}
+        var held: MeetLock? = try MeetLock.claim(MeetLock.referee, in: folder)
+        XCTAssertNotNil(held)
+        held = nil
+        XCTAssertNotNil(try MeetLock.claim(MeetLock.referee, in: folder), "released when its holder goes")
+    }
+
     func testResultsJSONWritesExactDecimals() throws {
         let journal = MeetJournal(directory: folder)
         try journal.create(MeetSetup(format: 1, event: "Synchro 3 m", pack: "wa2024-synchro-women", judges: 9, synchro: true, height: "3"),

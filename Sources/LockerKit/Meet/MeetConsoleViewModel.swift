@@ -83,8 +83,10 @@ public final class MeetConsoleViewModel: ViewModel {
 
     /// Takes the lead (unless another console has it), reads the journal (off the UI thread)
     /// and starts following it.
-    public func start() {
-        if lead == nil {
+    public func start(leading: Bool = true) {
+        if !leading {
+            isLeading = false
+        } else if lead == nil {
             lead = (try? MeetLock.claim(MeetLock.referee, in: journal.directory)) ?? nil
             isLeading = lead != nil
         }
