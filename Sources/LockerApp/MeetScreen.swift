@@ -378,13 +378,13 @@ public final class MeetScreen: Screen {
         if let message { return message }
         if let problem = viewModel.problem { return problem }
         if case .writing = mode { return l.t("Recording in the journal…") }
+        if let reason = readOnly(l) { return reason }
         if let torn = viewModel.tornLine, !torn.isEmpty {
             return l.t("The journal's last line was cut off (a crash while it was written); it is left out: {text}",
                        ["text": TerminalText.inert(String(torn.prefix(60)))])
         }
         guard let meet = viewModel.meet else { return l.t("Reading the meet…") }
-        let done = meet.calls.filter { meet.recorded.contains($0) }.count
-        return l.n("{done} of {count} dive recorded", "{done} of {count} dives recorded", count: meet.calls.count, ["done": String(done)])
+        return l.n("{done} of {count} dive recorded", "{done} of {count} dives recorded", count: meet.calls.count, ["done": String(meet.recordedCount)])
     }
 
     // MARK: Layout and drawing
@@ -619,7 +619,7 @@ public final class MeetScreen: Screen {
         guard rect.height > 0 else { return }
         let l = context.localizer
         let results = meet.results
-        let rounds = Set(meet.state.entrants.flatMap { $0.dives.map(\.round) }).sorted()
+        let rounds = meet.roundNumbers
         let showRounds = rect.width >= 60 + rounds.count * 8
         let hasCut = results.cut != nil
         // Columns: place, diver, [rounds], total, needs for 1st, 3rd, cut.

@@ -20,7 +20,11 @@ public final class MeetConsoleViewModel: ViewModel {
         /// once per read, off the UI thread, so a key only looks them up.
         public let calls: [MeetState.Call]
         public let recorded: Set<MeetState.Call>
-        public let rounds: Int
+        /// How many dives of the calling order have awards.
+        public let recordedCount: Int
+        /// The rounds' numbers, in order.
+        public let roundNumbers: [Int]
+        public var rounds: Int { roundNumbers.count }
 
         init(state: MeetState, results: MeetResults, pack: MeetPack?) {
             self.state = state
@@ -28,7 +32,9 @@ public final class MeetConsoleViewModel: ViewModel {
             self.pack = pack
             calls = state.callOrder
             recorded = Set(state.awards.map { MeetState.Call(diver: $0.diver, round: $0.round) })
-            rounds = Set(state.entrants.flatMap { $0.dives.map(\.round) }).count
+            roundNumbers = Set(state.entrants.flatMap { $0.dives.map(\.round) }).sorted()
+            let recorded = self.recorded
+            recordedCount = calls.filter { recorded.contains($0) }.count
         }
 
         /// The first dive in calling order without awards (nil: the event is over).
@@ -54,13 +60,13 @@ public final class MeetConsoleViewModel: ViewModel {
     public let journal: MeetJournal
     private let packsDirectory: URL
     private let work: BackgroundWork
-    public private(set) var meet: Loaded?
+    public private(set) var meet: Loaded? { didSet { refreshCalled() } }
     /// Why the meet cannot be shown (not a meet folder, newer format, altered journal).
     public private(set) var problem: String?
     /// A line the last read found cut off by a crash (the next decision sets it aside).
     public private(set) var tornLine: String?
     /// The dive the console has called: the awards typed next are for it.
-    public private(set) var called: MeetState.Call?
+    public private(set) var called: MeetState.Call? { didSet { refreshCalled() } }
     private var reading = false
     private var readAgain = false
     /// Called on the UI thread with each decision's outcome.
@@ -185,10 +191,26 @@ public final class MeetConsoleViewModel: ViewModel {
     }
 
     /// The called dive's entrant, planned dive and awards so far.
-    public var calledDive: (entrant: MeetEntrant, planned: PlannedDive, latest: MeetAward?)? {
+    /// Worked out when the call or the meet changes, not at each key or frame that reads it.
+    public private(set) var calledDive: (entrant: MeetEntrant, planned: PlannedDive, latest: MeetAward?)?
+
+    /// The called dive as the pads see it, when it is the one on the pads and not accepted yet:
+    /// each seat's award so far.
+    public private(set) var padAwards: [Int: Int]?
+
+    private func refreshCalled() {
         guard let called, let state = meet?.state, let entrant = state.entrant(called.diver),
-              let planned = entrant.dives.first(where: { $0.round == called.round }) else { return nil }
-        return (entrant, planned, state.latestAward(diver: entrant.diver, round: called.round))
+              let planned = entrant.dives.first(where: { $0.round == called.round }) else {
+            calledDive = nil
+            padAwards = nil
+            return
+        }
+        calledDive = (entrant, planned, state.latestAward(diver: entrant.diver, round: called.round))
+        if let onPads = state.calledOnPads, onPads.diver == called.diver, onPads.round == called.round, !state.isAccepted(onPads) {
+            padAwards = state.judged[onPads] ?? [:]
+        } else {
+            padAwards = nil
+        }
     }
 
     // MARK: Decisions
@@ -221,14 +243,6 @@ public final class MeetConsoleViewModel: ViewModel {
 
     /// True when the pads are in use in this meet (a dive was ever called on them).
     public var padsInUse: Bool { meet?.state.calledOnPads != nil }
-
-    /// The called dive as the pads see it, when it is the one on the pads and not accepted yet:
-    /// each seat's award so far.
-    public var padAwards: [Int: Int]? {
-        guard let state = meet?.state, let called, let onPads = state.calledOnPads,
-              onPads.diver == called.diver, onPads.round == called.round, !state.isAccepted(onPads) else { return nil }
-        return state.judged[onPads] ?? [:]
-    }
 
     /// Takes back the latest decision still standing (of any process), as a new journal line.
     public func undo() { send(.undo) }

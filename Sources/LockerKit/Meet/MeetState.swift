@@ -362,9 +362,18 @@ public struct MeetResults: Equatable, Sendable {
         public var club: String
         /// Place in the running order, from 0.
         public var order: Int
-        public var dives: [Dive]
+        public var dives: [Dive] { didSet { totalHundredths = Row.total(dives) } }
         public var withdrawn = false
-        public var totalHundredths: Int { dives.reduce(0) { $0 + ($1.score?.hundredths ?? 0) } }
+        /// The sum of the dives' scores, kept with them (the ranking and every frame read it).
+        public private(set) var totalHundredths: Int
+
+        public init(place: Int, diver: String, club: String, order: Int, dives: [Dive], withdrawn: Bool = false) {
+            self.place = place; self.diver = diver; self.club = club; self.order = order; self.dives = dives
+            self.withdrawn = withdrawn
+            totalHundredths = Row.total(dives)
+        }
+
+        static func total(_ dives: [Dive]) -> Int { dives.reduce(0) { $0 + ($1.score?.hundredths ?? 0) } }
     }
 
     public var event: String
