@@ -238,7 +238,7 @@ public final class MeetConsoleViewModel: ViewModel {
     /// Calls the called dive on the judges' pads.
     public func callOnPads() {
         guard let called else { return }
-        send(.callPads(called))
+        send(.callPads(called, quiet: false))
     }
 
     /// True when the pads are in use in this meet (a dive was ever called on them).
@@ -254,8 +254,9 @@ public final class MeetConsoleViewModel: ViewModel {
     enum Write: Sendable {
         case decision(MeetEntry, check: @Sendable (MeetState) throws -> Void)
         case undo, redo
-        /// Calls a dive on the pads (its attempt is worked out under the lock).
-        case callPads(MeetState.Call)
+        /// Calls a dive on the pads (its attempt is worked out under the lock); `quiet` when the
+        /// console does it by itself after a dive, so the status keeps that dive's score.
+        case callPads(MeetState.Call, quiet: Bool)
 
         /// The entries to append, made and checked from the journal's lines under its lock.
         func entries(_ lines: [MeetJournalLine], path: String) throws -> [MeetEntry] {
@@ -266,7 +267,7 @@ public final class MeetConsoleViewModel: ViewModel {
                 return [entry]
             case .undo: return [try state.undo()]
             case .redo: return [try state.redo()]
-            case .callPads(let call): return [try state.call(diver: call.diver, round: call.round)]
+            case .callPads(let call, _): return [try state.call(diver: call.diver, round: call.round)]
             }
         }
     }
@@ -311,6 +312,8 @@ public final class MeetConsoleViewModel: ViewModel {
     }
 
     private func finishWrite(_ result: Result<Written, Error>) {
+        var quiet = false
+        if case .callPads(_, true)? = queue.first { quiet = true }
         if !queue.isEmpty { queue.removeFirst() }
         switch result {
         case .success(let written):
@@ -323,11 +326,11 @@ public final class MeetConsoleViewModel: ViewModel {
             if case .awarded = written.entry, let before, loaded.recorded.contains(before) {
                 called = loaded.nextCall(after: before) ?? before
                 // With pads in use, the next dive goes to them at once.
-                if loaded.state.calledOnPads != nil, let next = called, !loaded.recorded.contains(next) { queue.append(.callPads(next)) }
+                if loaded.state.calledOnPads != nil, let next = called, !loaded.recorded.contains(next) { queue.append(.callPads(next, quiet: true)) }
             } else if called.map({ !loaded.calls.contains($0) && !loaded.recorded.contains($0) }) ?? true {
                 called = loaded.nextCall ?? loaded.calls.last
             }
-            onOutcome?(.recorded(describeWritten(written)))
+            if !quiet { onOutcome?(.recorded(describeWritten(written))) }
         case .failure(let error):
             onOutcome?(.refused(MeetConsoleViewModel.describe(error, localizer)))
         }
