@@ -63,7 +63,7 @@ public final class App {
     /// event, down to a phone's 40×12.
     public convenience init(judge directory: URL, seat: Int, options: AppOptions, localizer: Localizer,
                             terminal: Terminal, startupNotices: [Notice] = []) {
-        self.init(options: options, localizer: localizer, terminal: terminal, startupNotices: startupNotices) { viewModel, work, glyphs in
+        self.init(options: options, localizer: localizer, terminal: terminal, startupNotices: startupNotices, savesSettings: false) { viewModel, work, glyphs in
             let pad = MeetPadViewModel(directory: directory, seat: seat, localizer: localizer, work: work)
             pad.start()
             return Shell(viewModel: viewModel, console: JudgePadScreen(viewModel: pad), title: { l in
@@ -75,7 +75,7 @@ public final class App {
     /// The meet's scoreboard (`locker meet board DIR`): it follows the journal and never leads.
     public convenience init(board directory: URL, packs: URL, options: AppOptions, localizer: Localizer,
                             terminal: Terminal, startupNotices: [Notice] = []) {
-        self.init(options: options, localizer: localizer, terminal: terminal, startupNotices: startupNotices) { viewModel, work, glyphs in
+        self.init(options: options, localizer: localizer, terminal: terminal, startupNotices: startupNotices, savesSettings: false) { viewModel, work, glyphs in
             let meet = MeetConsoleViewModel(directory: directory, packsDirectory: packs, localizer: localizer, work: work)
             meet.start(leading: false)
             return Shell(viewModel: viewModel, console: MeetBoardScreen(viewModel: meet), title: { [weak meet] l in
@@ -86,14 +86,16 @@ public final class App {
     }
 
     /// The shared start: settings, glyphs, background work and the surface; `makeShell` frames the screens.
-    private init(options: AppOptions, localizer: Localizer, terminal: Terminal, startupNotices: [Notice],
+    /// `savesSettings` is false for a judge's pad and the scoreboard: judges share one account
+    /// over SSH, and one judge's `L` or `T` must not become every later pad's language or theme.
+    private init(options: AppOptions, localizer: Localizer, terminal: Terminal, startupNotices: [Notice], savesSettings: Bool = true,
                  makeShell: (ShellViewModel, BackgroundWork, Glyphs) -> Shell) {
         self.terminal = terminal
         debugFault = options.debugFault
         let writable = options.paths.prepare()
         let repository = JSONRepository<Settings>(url: options.paths.settingsFile)
         let viewModel = ShellViewModel(localizer: localizer, repository: repository,
-                                       choices: options.choices, writable: writable)
+                                       choices: options.choices, writable: writable, savesSettings: savesSettings)
         for notice in startupNotices { viewModel.post(notice.kind, notice.message) }
         let glyphs: Glyphs = options.ascii ? .ascii : .unicode
         ASCIIText.isOn = options.ascii

@@ -18,11 +18,11 @@ public final class JudgePadScreen: Screen {
     }
 
     private func take(_ outcome: MeetPadViewModel.Outcome) {
-        let l = viewModel.localizer
         switch outcome {
-        case .sent(let award):
+        case .sent:
+            // The pad itself says "Sent" for as long as the dive is called; no status to outlive it.
             field = Self.awardField()
-            $message.confirm(l.t("Sent: {award}.", ["award": MeetScreen.award(award, ascii: false, l)]))
+            message = nil
         case .refused(let text): message = text
         }
     }
@@ -56,9 +56,10 @@ public final class JudgePadScreen: Screen {
     private func padKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "meet-judge", title: l.t("Judge's pad"), [
             KeyBinding([.enter], "Enter", help: l.t("Send your award for the called dive"), footer: l.t("send")) { _ in
-                let text = MeetScreen.plainAwards(self.field.text)
+                // One award: a comma is the decimal comma (7,5).
+                let text = MeetScreen.plainAwards(self.field.text).replacing(",", with: ".")
                 guard let read = try? PanelScore.parseAwards(text), read.count == 1, let value = read[0] else {
-                    self.message = MeetError.badAward(self.field.text).localized(l)
+                    self.message = l.t("“{value}” is not an award: type 0 to 10 in half points.", ["value": TerminalText.inert(self.field.text)])
                     return true
                 }
                 self.viewModel.send(Int((value * 2).rounded()))

@@ -14,6 +14,9 @@ struct AwardDraft: Equatable {
     /// The awards as read (half points; nil for a missing one), empty until read.
     var awards: [Int?] = []
     var call = RefereeCall.none
+    /// Seats that had sent nothing from their pads when the awards were filled in: an award one
+    /// of them sends before the dive is recorded takes its place.
+    var silentAtFill: Set<Int> = []
 
     var award: MeetAward { MeetAward(diver: diver, round: round, attempt: attempt, awards: awards, call: call) }
 }

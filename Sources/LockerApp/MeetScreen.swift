@@ -115,7 +115,8 @@ public final class MeetScreen: Screen {
                 let text = self.viewModel.padAwards.map { sent in
                     (1...max(1, judges)).map { seat in sent[seat].map { Self.awardsText([$0], ascii: true, l) } ?? "-" }.joined(separator: " ")
                 } ?? ""
-                let draft = AwardDraft(diver: called.entrant.diver, round: called.planned.round, attempt: 1, correcting: false, text: text)
+                var draft = AwardDraft(diver: called.entrant.diver, round: called.planned.round, attempt: 1, correcting: false, text: text)
+                if let sent = self.viewModel.padAwards { draft.silentAtFill = Set((1...max(1, judges)).filter { sent[$0] == nil }) }
                 self.mode = .typingAwards(draft, field: Self.awardField(text))
                 return true
             }.disabled { self.awardsBlocked(l) },
@@ -251,6 +252,12 @@ public final class MeetScreen: Screen {
         }
         return KeyTable(id: "meet-readback", title: l.t("Reading the awards back"), [
             KeyBinding([.enter], "Enter", help: l.t("The awards count: record them in the journal"), footer: l.t("record")) {
+                // A seat silent when the awards were filled in may have sent its award since.
+                if let arrived = self.padAwardsArrived(draft) {
+                    self.mode = .readingBack(arrived.draft)
+                    self.message = arrived.message
+                    return
+                }
                 if draft.correcting {
                     self.mode = .typingReason(.correction(draft), field: TextFieldState(maxLength: 200))
                 } else {
@@ -286,6 +293,25 @@ public final class MeetScreen: Screen {
             KeyBinding([.escape], "Esc", help: l.t("Cancel: nothing is recorded"), footer: l.t("cancel")) { self.mode = .browsing },
         ])
     }
+
+    /// `draft` with the awards its silent seats have sent from their pads since it was filled in,
+    /// and a sentence naming them; nil when none has.
+    private func padAwardsArrived(_ draft: AwardDraft) -> (draft: AwardDraft, message: String)? {
+        guard !draft.silentAtFill.isEmpty, let sent = viewModel.padAwards else { return nil }
+        var updated = draft
+        var arrived: [String] = []
+        for seat in draft.silentAtFill.sorted() where seat <= draft.awards.count {
+            guard let award = sent[seat], draft.awards[seat - 1] == nil else { continue }
+            updated.awards[seat - 1] = award
+            updated.silentAtFill.remove(seat)
+            arrived.append(l.t("seat {seat}: {award}", ["seat": String(seat), "award": Self.award(award, ascii: false, viewModel.localizer)]))
+        }
+        guard !arrived.isEmpty else { return nil }
+        updated.text = Self.awardsText(updated.awards, ascii: true, viewModel.localizer)
+        return (updated, viewModel.localizer.t("Arrived from the pads since: {awards}. Enter records.", ["awards": arrived.joined(separator: ", ")]))
+    }
+
+    private var l: Localizer { viewModel.localizer }
 
     private func failureKeys(_ l: Localizer, _ draft: AwardDraft) -> KeyTable {
         KeyTable(id: "meet-failed", title: l.t("Choosing why the dive failed"), [

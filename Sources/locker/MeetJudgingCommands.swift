@@ -18,11 +18,13 @@ struct MeetCallCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Call a dive that has its awards again: the redo of a void attempt (6.4.6, 6.4.10)."))) var redo = false
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
         guard round >= 1 else { usageError(localizer.t("Rounds and attempts count from 1.")) }
-        let line = Meet.record(directory, prepare: { [try $0.call(diver: diver, round: round)] })
+        let redo = self.redo
+        let line = Meet.record(directory, prepare: { [try $0.call(diver: diver, round: round, redo: redo)] })
         guard case .called(let name, let round, let attempt) = line.entry else { return }
         print(localizer.t("Called on the pads: {diver}, round {round}, attempt {attempt}.",
                           ["diver": TerminalText.inert(name), "round": String(round), "attempt": String(attempt)]))
@@ -45,11 +47,18 @@ struct MeetAcceptCommand: ParsableCommand {
         var typed: [Int: Int] = [:]
         for item in award {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, parts[0].utf8.count <= 2, let seat = Int(parts[0]),
-                  let value = try? PanelScore.parseAwards(parts[1]), value.count == 1, let points = value[0] else {
+            guard parts.count == 2, parts[0].utf8.count <= 2, let seat = Int(parts[0]), !parts[1].isEmpty else {
                 usageError(localizer.t("--award takes SEAT=VALUE, e.g. 3=7.5; “{value}” is not one.", ["value": TerminalText.inert(item)]))
             }
+            // One award: a comma is its decimal comma (7,5), not a separator.
+            guard let value = try? PanelScore.parseAwards(parts[1].replacing(",", with: ".")), value.count == 1, let points = value[0] else {
+                usageError(MeetError.badAward(parts[1]).localized(localizer))
+            }
+            guard typed[seat] == nil else { usageError(MeetError.seatTwice(seat).localized(localizer)) }
             typed[seat] = Int((points * 2).rounded())
+        }
+        for seat in missing where typed[seat] != nil || missing.filter({ $0 == seat }).count > 1 {
+            usageError(MeetError.seatTwice(seat).localized(localizer))
         }
         let call = referee.call()
         let state = Meet.read(directory).1

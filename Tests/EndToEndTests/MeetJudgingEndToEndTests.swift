@@ -154,5 +154,12 @@ final class MeetJudgingEndToEndTests: XCTestCase {
         XCTAssertEqual(try locker(["meet", "verify", meet]).status, 0)
         let feed = try locker(["meet", "feed", meet])
         XCTAssertEqual(feed.stdout.split(separator: "\n").count, 9, feed.stdout)
+        // The referee's commands refuse what would change a result without a word.
+        XCTAssertEqual(try locker(["meet", "call", meet, "--diver", "Ana Lopez", "--round", "1"]).status, 1, "a dive with its awards")
+        let redo = try locker(["meet", "call", meet, "--diver", "Ana Lopez", "--round", "1", "--redo"])
+        XCTAssertTrue(redo.stdout.contains("attempt 2"), redo.stdout + redo.stderr)
+        XCTAssertEqual(try locker(["meet", "accept", meet, "--award", "3=7", "--award", "3=8"]).status, 64)
+        XCTAssertEqual(try locker(["meet", "accept", meet, "--missing", "3", "--award", "3=7"]).status, 64)
+        XCTAssertEqual(try locker(["meet", "accept", meet, "--award", "3=11"]).status, 64)
     }
 }

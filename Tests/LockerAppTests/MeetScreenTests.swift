@@ -179,6 +179,28 @@ final class MeetScreenTests: XCTestCase {
         XCTAssertTrue(surface.text.contains("Sent: 7.5 — waiting for the"), surface.text)
     }
 
+    func testAnAwardAPadSendsAfterTheRefereeFilledTheSeatsInTakesItsPlace() throws {
+        let journal = MeetJournal(directory: folder)
+        try journal.append(at: "t") { lines in [try MeetState(lines: lines, path: "").call(diver: "Ada", round: 1)] }
+        let dive = MeetState.CalledDive(diver: "Ada", round: 1, attempt: 1)
+        for seat in 1...4 { try journal.append(at: "t") { lines in try MeetState(lines: lines, path: "").judge(seat: seat, dive: dive, award: 14) } }
+        let (shell, screen, work) = makeShell()
+        XCTAssertTrue(self.screen(shell).contains("On the pads: 1 7  2 7  3 7  4 7  5 …"), self.screen(shell))
+        key(shell, .enter)                                       // seat 5 filled in as missing
+        key(shell, .enter)
+        XCTAssertTrue(self.screen(shell).contains("J5 —"), self.screen(shell))
+        // Seat 5 sends now, while the referee reads back.
+        try journal.append(at: "t") { lines in try MeetState(lines: lines, path: "").judge(seat: 5, dive: dive, award: 19) }
+        screen.viewModel.reload()
+        XCTAssertTrue(work.waitUntilIdle())
+        key(shell, .enter)
+        XCTAssertTrue(self.screen(shell).contains("Arrived from the pads since: seat 5: 9.5. Enter records."), self.screen(shell))
+        XCTAssertTrue(self.screen(shell).contains("J5 9.5"), self.screen(shell))
+        key(shell, .enter)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(screen.viewModel.meet?.state.awards.first?.awards, [14, 14, 14, 14, 19])
+    }
+
     func testTheConsoleFitsEverySizeFromTheMinimumUp() {
         let (shell, _, _) = makeShell(.fr)
         for (width, height) in [(60, 20), (80, 24), (200, 60)] {

@@ -344,8 +344,21 @@ final class MeetJournalTests: XCTestCase {
         XCTAssertEqual(feed.map(\.kind), ["accepted"])
         XCTAssertEqual(feed.first?.diver, "Ada")
         XCTAssertEqual(feed.first?.place, 1)
-        // A void attempt's redo is called as attempt 2.
-        XCTAssertEqual(try state(journal).call(diver: "Ada", round: 1), .called(diver: "Ada", round: 1, attempt: 2))
+        // A dive with its awards is called again only as its void attempt's redo, attempt 2.
+        XCTAssertThrowsError(try state(journal).call(diver: "Ada", round: 1)) {
+            XCTAssertEqual($0 as? MeetError, .calledWithAwards(diver: "Ada", round: 1))
+        }
+        XCTAssertEqual(try state(journal).call(diver: "Ada", round: 1, redo: true), .called(diver: "Ada", round: 1, attempt: 2))
+        // The pads' awards are the judges': accepted awards that differ from one are refused.
+        try append { [try $0.call(diver: "Bea", round: 1)] }
+        let bea = MeetState.CalledDive(diver: "Bea", round: 1, attempt: 1)
+        try append { try $0.judge(seat: 1, dive: bea, award: 18) }
+        XCTAssertThrowsError(try state(journal).check(MeetAward(diver: "Bea", round: 1, attempt: 1, awards: [4, 14, 14, 14, 14], call: .none))) {
+            XCTAssertEqual($0 as? MeetError, .padDisagrees(seat: 1, sent: 18))
+        }
+        XCTAssertThrowsError(try state(journal).check(MeetAward(diver: "Bea", round: 1, attempt: 1, awards: [nil, 14, 14, 14, 14], call: .none))) {
+            XCTAssertEqual($0 as? MeetError, .padDisagrees(seat: 1, sent: 18), "an award sent after the referee filled the seat in as missing")
+        }
     }
 
     func testASeatOrTheLeadIsHeldByOneProcessAtATime() throws {

@@ -75,7 +75,25 @@ public final class MeetConsoleViewModel: ViewModel {
     /// The referee's lock: held, this console leads the meet; another console leading, this one
     /// only follows and records nothing.
     private var lead: MeetLock?
-    public private(set) var isLeading = true
+    /// True while this console leads the meet. One that follows looks again, at most twice a
+    /// second, whether the leading one has gone, and then takes the lead.
+    public var isLeading: Bool {
+        takeLeadIfFree()
+        return lead != nil
+    }
+    /// False for the scoreboard, which never leads.
+    private var wantsLead = true
+    private var leadLookedAt = Date.distantPast
+    /// True when this console started behind another one.
+    private var followed = false
+
+    private func takeLeadIfFree() {
+        guard wantsLead, lead == nil, Date().timeIntervalSince(leadLookedAt) > 0.5 else { return }
+        leadLookedAt = Date()
+        guard let claimed = (try? MeetLock.claim(MeetLock.referee, in: journal.directory)) ?? nil else { return }
+        lead = claimed
+        if followed { onOutcome?(.recorded(localizer.t("The console that led this meet has closed: this one leads it now."))) }
+    }
 
     public init(directory: URL, packsDirectory: URL, localizer: Localizer, work: BackgroundWork) {
         self.localizer = localizer
@@ -90,11 +108,11 @@ public final class MeetConsoleViewModel: ViewModel {
     /// Takes the lead (unless another console has it), reads the journal (off the UI thread)
     /// and starts following it.
     public func start(leading: Bool = true) {
-        if !leading {
-            isLeading = false
-        } else if lead == nil {
+        wantsLead = leading
+        if leading, lead == nil {
             lead = (try? MeetLock.claim(MeetLock.referee, in: journal.directory)) ?? nil
-            isLeading = lead != nil
+            leadLookedAt = Date()
+            followed = lead == nil
         }
         reload()
         guard watcher == nil else { return }
@@ -104,6 +122,7 @@ public final class MeetConsoleViewModel: ViewModel {
 
     /// Reads the journal again, unless a read or a write is under way (a write reads it after).
     public func reload() {
+        takeLeadIfFree()
         guard !reading, queue.isEmpty else { readAgain = true; return }
         reading = true
         let journal = self.journal, packs = packsDirectory
@@ -124,8 +143,11 @@ public final class MeetConsoleViewModel: ViewModel {
             meet = loaded
             tornLine = torn
             problem = nil
-            // The call stays where it was while that dive exists; otherwise the next dive.
+            // The call stays where it was while that dive exists; at start, the dive on the pads
+            // (a console started again carries on with it); otherwise the next dive.
             if let called, loaded.calls.contains(called) || loaded.recorded.contains(called) {
+            } else if let onPads = loaded.state.calledOnPads, !loaded.state.isAccepted(onPads) {
+                called = MeetState.Call(diver: onPads.diver, round: onPads.round)
             } else {
                 called = loaded.nextCall ?? loaded.calls.last
             }

@@ -50,10 +50,17 @@ extension MeetError {
             return localizer.t("Seat {seat} has already sent {award} for this dive; it cannot be changed.",
                                ["seat": String(seat), "award": MeasureText.withDecimalSeparator(award % 2 == 0 ? "\(award / 2)" : "\(award / 2).5", localizer)])
         case .alreadyAccepted(let diver, let round):
-            return localizer.t("The referee has accepted {diver}'s round {round}: its awards can no longer be sent.", ["diver": TerminalText.inert(diver), "round": String(round)])
+            return localizer.t("{diver}'s round {round} is accepted already: its awards can no longer change but by a correction.", ["diver": TerminalText.inert(diver), "round": String(round)])
         case .unscoreable(let error): return error.message(localizer)
         case .wrongHeight(let code, let height, let event):
             return localizer.t("{code} at {height} m: this event is dived at {event} m.", ["code": code, "height": height, "event": event])
+        case .padDisagrees(let seat, let sent):
+            return localizer.t("Seat {seat} sent {award} from its pad, and the awards must keep it: a correction after acceptance (c) changes it, with a reason.",
+                               ["seat": String(seat), "award": MeasureText.withDecimalSeparator(sent % 2 == 0 ? "\(sent / 2)" : "\(sent / 2).5", localizer)])
+        case .calledWithAwards(let diver, let round):
+            return localizer.t("{diver}'s round {round} has its awards: call it again only for the redo of a void attempt (--redo).",
+                               ["diver": TerminalText.inert(diver), "round": String(round)])
+        case .seatTwice(let seat): return localizer.t("Seat {seat} is given twice.", ["seat": String(seat)])
         case .silentSeats(let seats):
             return localizer.n("Seat {seats} has sent no award: wait for it, type its flash card, or declare it missing.",
                                "Seats {seats} have sent no award: wait for them, type their flash cards, or declare them missing.",

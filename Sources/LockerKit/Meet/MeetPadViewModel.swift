@@ -170,6 +170,8 @@ public final class MeetPadViewModel: ViewModel {
                 self.onOutcome?(.sent(award))
             case .failure(let error):
                 self.onOutcome?(.refused(MeetConsoleViewModel.describe(error, self.localizer)))
+                // What the pad shows comes from the journal, also after a refused resend at start.
+                self.readAgain = true
                 self.notifyChanged()
             }
             if self.readAgain {

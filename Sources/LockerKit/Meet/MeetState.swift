@@ -30,6 +30,12 @@ public enum MeetError: Error, Equatable, Sendable {
     case alreadyAccepted(diver: String, round: Int)
     /// Seats that have sent nothing for the called dive (the referee must accept each).
     case silentSeats([Int])
+    /// Awards that differ from what a seat sent from its pad for this dive.
+    case padDisagrees(seat: Int, sent: Int)
+    /// The dive has its awards: calling it again is its void attempt's redo, said so.
+    case calledWithAwards(diver: String, round: Int)
+    /// A seat given twice, or both typed and missing.
+    case seatTwice(Int)
     /// Awards the panel cannot score (more than one missing in a judge group, 7.9, 7.10).
     case unscoreable(PanelScoreError)
     /// A late change to a height the event is not dived at.
@@ -182,11 +188,13 @@ public struct MeetState: Equatable, Sendable {
 
     /// The entries that call `dive` on the pads, after checking it: its diver and round exist,
     /// the diver has not withdrawn; the attempt is the next one without awards.
-    public func call(diver: String, round: Int) throws -> MeetEntry {
+    public func call(diver: String, round: Int, redo: Bool = false) throws -> MeetEntry {
         guard let entrant = entrant(diver) else { throw MeetError.noSuchDiver(diver) }
         guard entrant.dives.contains(where: { $0.round == round }) else { throw MeetError.noSuchRound(diver: entrant.diver, round: round) }
         if withdrawal(of: entrant.diver) != nil { throw MeetError.withdrawn(entrant.diver) }
-        let attempt = (latestAward(diver: entrant.diver, round: round)?.attempt ?? 0) + 1
+        let done = latestAward(diver: entrant.diver, round: round)
+        if done != nil && !redo { throw MeetError.calledWithAwards(diver: entrant.diver, round: round) }
+        let attempt = (done?.attempt ?? 0) + 1
         return .called(diver: entrant.diver, round: round, attempt: attempt)
     }
 
@@ -275,10 +283,20 @@ public struct MeetState: Equatable, Sendable {
         if withdrawal(of: entrant.diver) != nil { throw MeetError.withdrawn(entrant.diver) }
         guard award.awards.count == setup.judges else { throw MeetError.wrongNumberOfAwards(given: award.awards.count, judges: setup.judges) }
         try checkScoreable(award, entrant)
+        try checkPads(award, entrant)
         let earlier = awards.filter { $0.diver == entrant.diver && $0.round == award.round }.map(\.attempt)
         if earlier.contains(award.attempt) { throw MeetError.alreadyAwarded(diver: entrant.diver, round: award.round, attempt: award.attempt) }
         guard award.attempt == 1 || earlier.contains(award.attempt - 1) else {
             throw MeetError.attemptOutOfOrder(diver: entrant.diver, round: award.round, attempt: award.attempt)
+        }
+    }
+
+    /// Refuses awards for a dive judged on the pads that differ from what a seat sent: the pads'
+    /// awards are the judges' (a correction after acceptance changes one, with a reason).
+    func checkPads(_ award: MeetAward, _ entrant: MeetEntrant) throws {
+        let dive = CalledDive(diver: entrant.diver, round: award.round, attempt: award.attempt)
+        for (seat, sent) in (judged[dive] ?? [:]).sorted(by: { $0.key < $1.key }) where seat <= award.awards.count {
+            if award.awards[seat - 1] != sent { throw MeetError.padDisagrees(seat: seat, sent: sent) }
         }
     }
 

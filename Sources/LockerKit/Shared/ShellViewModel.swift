@@ -62,14 +62,18 @@ public final class ShellViewModel: ViewModel {
     public let colorAllowed: Bool
     /// True when the data directory cannot be written: nothing is saved, the app still runs.
     public private(set) var readOnly: Bool
+    private let savesSettings: Bool
     private var settings: Settings
     private let repository: any Repository<Settings>
     private var settingsDirty = false
 
     public var language: Language { localizer.language }
 
+    /// `savesSettings` false: language and theme changes last for this run only (a judge's pad,
+    /// the scoreboard), without the read-only warning.
     public init(localizer: Localizer, repository: any Repository<Settings>, choices: StartupChoices,
-                writable: Bool) {
+                writable: Bool, savesSettings: Bool = true) {
+        self.savesSettings = savesSettings
         self.localizer = localizer
         self.repository = repository
         self.colorAllowed = choices.colorAllowed
@@ -193,7 +197,7 @@ public final class ShellViewModel: ViewModel {
     public func saveSettingsIfNeeded() {
         guard settingsDirty else { return }
         settingsDirty = false
-        guard !readOnly else { return }
+        guard !readOnly, savesSettings else { return }
         do {
             try repository.save(settings)
         } catch {
