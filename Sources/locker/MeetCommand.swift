@@ -128,6 +128,25 @@ enum Meet {
         }
     }
 
+    /// The dive `award` recorded, as the journal now scores it: one sentence, or `--json`'s object.
+    static func printRecorded(_ award: MeetAward, directory: String, json: Bool) {
+        let (_, state) = read(directory)
+        let name = state.entrant(award.diver)?.diver ?? award.diver
+        let results: MeetResults
+        do { results = try state.results() } catch { fail(String(describing: error), status: 1) }
+        guard let row = results.rows.first(where: { $0.diver == name }),
+              let scored = row.dives.first(where: { $0.planned.round == award.round }), let score = scored.score else { return }
+        if json {
+            printJSON(MeetResultsJSON.Dive(scored))
+            return
+        }
+        print(localizer.t("{diver}, round {round} ({code}, DD {dd}): {score}; total {total}, place {place}.",
+                          ["diver": TerminalText.inert(row.diver), "round": String(award.round), "code": scored.planned.code,
+                           "dd": DegreeOfDifficulty.format(tenths: scored.planned.ddTenths, localizer),
+                           "score": PanelScore.formatHundredths(score.hundredths),
+                           "total": PanelScore.formatHundredths(row.totalHundredths), "place": String(row.place)]))
+    }
+
     /// The pack `id` of the bundled packs, or exit (64 for an unknown id: a value the option cannot take).
     static func pack(_ id: String) -> MeetPack {
         do {
@@ -415,21 +434,7 @@ struct MeetAwardCommand: ParsableCommand {
         let award = dive.award()
         Meet.checkFailedArticle(award.call.failedArticle, synchro: Meet.read(directory).1.setup.synchro)
         _ = Meet.record(directory, .awarded(award)) { state in try state.check(award) }
-        let (_, state) = Meet.read(directory)
-        let name = state.entrant(award.diver)?.diver ?? award.diver
-        let results: MeetResults
-        do { results = try state.results() } catch { fail(String(describing: error), status: 1) }
-        guard let row = results.rows.first(where: { $0.diver == name }),
-              let scored = row.dives.first(where: { $0.planned.round == award.round }), let score = scored.score else { return }
-        if json {
-            printJSON(MeetResultsJSON.Dive(scored))
-            return
-        }
-        print(localizer.t("{diver}, round {round} ({code}, DD {dd}): {score}; total {total}, place {place}.",
-                          ["diver": TerminalText.inert(row.diver), "round": String(award.round), "code": scored.planned.code,
-                           "dd": DegreeOfDifficulty.format(tenths: scored.planned.ddTenths, localizer),
-                           "score": PanelScore.formatHundredths(score.hundredths),
-                           "total": PanelScore.formatHundredths(row.totalHundredths), "place": String(row.place)]))
+        Meet.printRecorded(award, directory: directory, json: json)
     }
 }
 

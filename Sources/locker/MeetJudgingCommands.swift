@@ -71,19 +71,7 @@ struct MeetAcceptCommand: ParsableCommand {
             return [.awarded(award)]
         })
         guard case .awarded(let award) = line.entry else { return }
-        let results: MeetResults
-        do { results = try Meet.read(directory).1.results() } catch { fail(String(describing: error), status: 1) }
-        guard let row = results.rows.first(where: { $0.diver == award.diver }),
-              let scored = row.dives.first(where: { $0.planned.round == award.round }), let score = scored.score else { return }
-        if json {
-            printJSON(MeetResultsJSON.Dive(scored))
-            return
-        }
-        print(localizer.t("{diver}, round {round} ({code}, DD {dd}): {score}; total {total}, place {place}.",
-                          ["diver": TerminalText.inert(row.diver), "round": String(award.round), "code": scored.planned.code,
-                           "dd": DegreeOfDifficulty.format(tenths: scored.planned.ddTenths, localizer),
-                           "score": PanelScore.formatHundredths(score.hundredths),
-                           "total": PanelScore.formatHundredths(row.totalHundredths), "place": String(row.place)]))
+        Meet.printRecorded(award, directory: directory, json: json)
     }
 }
 
