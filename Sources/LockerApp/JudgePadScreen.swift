@@ -57,7 +57,7 @@ public final class JudgePadScreen: Screen {
         KeyTable(id: "meet-judge", title: l.t("Judge's pad"), [
             KeyBinding([.enter], "Enter", help: l.t("Send your award for the called dive"), footer: l.t("send")) { _ in
                 // One award: a comma is the decimal comma (7,5).
-                let text = MeetScreen.plainAwards(self.field.text).replacing(",", with: ".")
+                let text = self.field.text.replacing(",", with: ".")
                 guard let read = try? PanelScore.parseAwards(text), read.count == 1, let value = read[0] else {
                     self.message = l.t("“{value}” is not an award: type 0 to 10 in half points.", ["value": TerminalText.inert(self.field.text)])
                     return true

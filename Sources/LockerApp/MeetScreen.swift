@@ -39,12 +39,7 @@ public final class MeetScreen: Screen {
     public var capturesText: Bool { mode.capturesText }
 
     /// Typed awards or a reason not yet sent would be lost by quitting.
-    public var hasUnsavedChanges: Bool {
-        switch mode {
-        case .browsing: return false
-        default: return true
-        }
-    }
+    public var hasUnsavedChanges: Bool { mode != .browsing }
 
     // MARK: Keys
 
@@ -171,21 +166,6 @@ public final class MeetScreen: Screen {
         ])
     }
 
-    /// Awards as typed with ½ and x written as `PanelScore.parseAwards` reads them ("7½ x" → "7.5 -").
-    static func plainAwards(_ text: String) -> String {
-        var plain = ""
-        var previous: Character = " "
-        for character in text {
-            switch character {
-            case "½": plain += previous.isNumber ? ".5" : "0.5"
-            case "x", "X": plain.append("-")
-            default: plain.append(character)
-            }
-            previous = character
-        }
-        return plain
-    }
-
     /// The awards field: numbers, decimal point or comma, ½, and - or x for a missing award.
     static func awardField(_ text: String) -> TextFieldState {
         var field = TextFieldState(text, maxLength: 80)
@@ -200,7 +180,7 @@ public final class MeetScreen: Screen {
                 return true
             },
             KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ in
-                self.mode = draft.correcting || draft.attempt > 1 || !draft.awards.isEmpty ? .browsing : .browsing
+                self.mode = .browsing
                 return true
             },
             KeyBinding(matching: { _ in true }, "0-9 . , ½ - x", help: l.t("Awards 0 to 10 in half points, in judge order; - or x for a missing one")) { key in
@@ -217,7 +197,7 @@ public final class MeetScreen: Screen {
         let l = viewModel.localizer
         let judges = viewModel.meet?.state.setup.judges ?? 0
         do {
-            let awards = try PanelScore.parseAwards(Self.plainAwards(text)).map { $0.map { Int(($0 * 2).rounded()) } }
+            let awards = try PanelScore.parseAwards(text).map { $0.map { Int(($0 * 2).rounded()) } }
             guard awards.count == judges else {
                 message = MeetError.wrongNumberOfAwards(given: awards.count, judges: judges).localized(l)
                 return
@@ -456,13 +436,12 @@ public final class MeetScreen: Screen {
     /// A half-point award as the language writes it ("7,5" in French); "—" for a missing one.
     static func award(_ halfPoints: Int?, ascii: Bool, _ l: Localizer) -> String {
         guard let halfPoints else { return ascii ? "-" : "—" }
-        let text = halfPoints % 2 == 0 ? "\(halfPoints / 2)" : "\(halfPoints / 2).5"
-        return MeasureText.withDecimalSeparator(text, l)
+        return MeasureText.withDecimalSeparator(PanelScore.formatHalfPoints(halfPoints), l)
     }
 
     /// Awards as they can be typed again ("7 7.5 - 6").
     static func awardsText(_ awards: [Int?], ascii: Bool, _ l: Localizer) -> String {
-        awards.map { $0.map { $0 % 2 == 0 ? "\($0 / 2)" : "\($0 / 2).5" } ?? "-" }.joined(separator: " ")
+        awards.map { $0.map(PanelScore.formatHalfPoints) ?? "-" }.joined(separator: " ")
     }
 
     static func points(_ hundredths: Int, _ l: Localizer) -> String {

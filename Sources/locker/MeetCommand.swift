@@ -38,7 +38,7 @@ struct MeetConsoleCommand: ParsableCommand {
         // The folder is checked before the screen is taken, so a wrong path is one line in the shell.
         let failures = Meet.failures(synchro: Meet.read(directory).1.setup.synchro)
         let folder = URL(fileURLWithPath: directory, isDirectory: true)
-        let status = runFullScreen(choices: startupChoices(theme: root.theme, shared: shared), ascii: root.ascii, shared: shared) { options, terminal, notices in
+        let status = root.runMeetProgram(shared) { options, terminal, notices in
             App(meet: folder, packs: Meet.packs, failures: failures, options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         }
         throw ExitCode(status)

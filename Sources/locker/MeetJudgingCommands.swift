@@ -99,7 +99,7 @@ struct MeetJudgeCommand: ParsableCommand {
             fail(Meet.message(error), status: 1)
         }
         let seat = self.seat
-        let status = runFullScreen(choices: startupChoices(theme: root.theme, shared: shared), ascii: root.ascii, shared: shared) { options, terminal, notices in
+        let status = root.runMeetProgram(shared) { options, terminal, notices in
             App(judge: folder, seat: seat, options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         }
         withExtendedLifetime(lock) {}
@@ -118,7 +118,7 @@ struct MeetBoardCommand: ParsableCommand {
     func run() throws {
         _ = Meet.read(directory)
         let folder = URL(fileURLWithPath: directory, isDirectory: true)
-        let status = runFullScreen(choices: startupChoices(theme: root.theme, shared: shared), ascii: root.ascii, shared: shared) { options, terminal, notices in
+        let status = root.runMeetProgram(shared) { options, terminal, notices in
             App(board: folder, packs: Meet.packs, options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         }
         throw ExitCode(status)

@@ -50,6 +50,12 @@ struct Locker: ParsableCommand {
         throw ExitCode(status)
     }
 
+    /// One of the meet's full-screen programs (console, pad, board) with this command's `--theme`
+    /// and `--ascii` (given before or after `meet`) and the subcommand's `shared` options.
+    func runMeetProgram(_ shared: SharedOptions, make: (AppOptions, Terminal, [Notice]) -> App) -> Int32 {
+        runFullScreen(choices: startupChoices(theme: theme, shared: shared), ascii: ascii, shared: shared, make: make)
+    }
+
     /// Checks --tab, --lang and --theme; a bad value is a usage error.
     func resolveChoices() -> StartupChoices {
         var choices = startupChoices(theme: theme, shared: shared)

@@ -115,7 +115,9 @@ public struct PanelScore: Equatable, Sendable {
     }
 
     /// Parses a comma or space separated list of awards; `-`, `x` or an empty item is a missing award.
+    /// A half may be written `½`, as on a flash card ("7½", "½").
     public static func parseAwards(_ text: String) throws -> [Double?] {
+        let text = Self.spellingOutHalves(text)
         let words = text.split(whereSeparator: \.isWhitespace)
         let items: [Substring]
         if text.contains(";") {
@@ -211,6 +213,23 @@ public struct PanelScore: Equatable, Sendable {
         let tenths = (value * 10).rounded()
         guard abs(tenths - value * 10) < 1e-6, tenths >= 1, tenths <= 99 else { return nil }
         return Int(tenths)
+    }
+
+    /// `text` with each `½` written as a decimal: "7½" → "7.5", "½" → "0.5".
+    static func spellingOutHalves(_ text: String) -> String {
+        guard text.contains("½") else { return text }
+        var plain = ""
+        var previous: Character = " "
+        for character in text {
+            if character == "½" { plain += previous.isNumber ? ".5" : "0.5" } else { plain.append(character) }
+            previous = character
+        }
+        return plain
+    }
+
+    /// Half points as an award is written: 15 → "7.5", 14 → "7".
+    public static func formatHalfPoints(_ value: Int) -> String {
+        value % 2 == 0 ? "\(value / 2)" : "\(value / 2).5"
     }
 
     /// Hundredths of a point as "59.64".

@@ -67,7 +67,9 @@ public final class MeetConsoleViewModel: ViewModel {
     public private(set) var tornLine: String?
     /// The dive the console has called: the awards typed next are for it.
     public private(set) var called: MeetState.Call? { didSet { refreshCalled() } }
-    private var reading = false
+    /// Reads of the journal: one at a time, a burst of changes costing one more read.
+    private lazy var reads = SingleJob<(Loaded, String?)>(work) { [weak self] result in self?.take(result) }
+    /// A change seen while a decision was being written: read once it is written.
     private var readAgain = false
     /// Called on the UI thread with each decision's outcome.
     public var onOutcome: ((Outcome) -> Void)?
@@ -120,26 +122,19 @@ public final class MeetConsoleViewModel: ViewModel {
         watcher = JournalWatcher(path: journal.url.path, changed: changed)
     }
 
-    /// Reads the journal again, unless a read or a write is under way (a write reads it after).
+    /// Reads the journal again, unless a write is under way (it reads the journal after).
     public func reload() {
         takeLeadIfFree()
-        guard !reading, queue.isEmpty else { readAgain = true; return }
-        reading = true
+        guard queue.isEmpty else { readAgain = true; return }
         let journal = self.journal, packs = packsDirectory
-        work.start({ _ in try MeetConsoleViewModel.read(journal, packs: packs) }) { [weak self] result in
-            guard let self else { return }
-            self.reading = false
-            self.take(result)
-            if self.readAgain {
-                self.readAgain = false
-                self.reload()
-            }
-        }
+        reads.request { _ in try MeetConsoleViewModel.read(journal, packs: packs) }
     }
 
     private func take(_ result: Result<(Loaded, String?), Error>) {
         switch result {
         case .success(let (loaded, torn)):
+            // A read that began before a write finished brings an older journal: it is not shown.
+            if let shown = meet, loaded.state.lineCount < shown.state.lineCount { return }
             meet = loaded
             tornLine = torn
             problem = nil
@@ -159,10 +154,15 @@ public final class MeetConsoleViewModel: ViewModel {
 
     static func read(_ journal: MeetJournal, packs: URL) throws -> (Loaded, String?) {
         let contents = try journal.read()
+        return (try load(contents, journal: journal, packs: packs), contents.torn)
+    }
+
+    /// The meet the journal's `contents` make.
+    static func load(_ contents: MeetJournal.Contents, journal: MeetJournal, packs: URL) throws -> Loaded {
         let state = try MeetState(lines: contents.lines, path: journal.directory.path)
         let results = try state.results()
         let pack = try? MeetPack.load(state.setup.pack, from: packs)
-        return (Loaded(state: state, results: results, pack: pack), contents.torn)
+        return Loaded(state: state, results: results, pack: pack)
     }
 
     static func describe(_ error: Error, _ l: Localizer) -> String {
@@ -324,12 +324,12 @@ public final class MeetConsoleViewModel: ViewModel {
             let result = try journal.append(at: Instant.string(Date().timeIntervalSince1970)) { lines in
                 try next.entries(lines, path: path)
             }
-            let (loaded, _) = try MeetConsoleViewModel.read(journal, packs: packs)
+            let contents = try journal.read()
             let entry = result.lines[0].entry
             var target: MeetEntry?
-            if case .undone(let seq) = entry { target = try journal.read().lines.first { $0.seq == seq }?.entry }
-            if case .redone(let seq) = entry { target = try journal.read().lines.first { $0.seq == seq }?.entry }
-            return Written(loaded: loaded, entry: entry, target: target)
+            if case .undone(let seq) = entry { target = contents.lines.first { $0.seq == seq }?.entry }
+            if case .redone(let seq) = entry { target = contents.lines.first { $0.seq == seq }?.entry }
+            return Written(loaded: try MeetConsoleViewModel.load(contents, journal: journal, packs: packs), entry: entry, target: target)
         }) { [weak self] result in self?.finishWrite(result) }
     }
 
@@ -395,68 +395,5 @@ public final class MeetConsoleViewModel: ViewModel {
         case .changed(let diver, let dive, _): return l.t("the change of {diver}'s round {round}", ["diver": diver, "round": String(dive.round)])
         default: return ""
         }
-    }
-}
-
-/// Says when a journal changes: at once through inotify (Linux), and by looking at its size
-/// twice a second besides (a journal on a file system inotify does not see, such as NFS).
-public final class JournalWatcher: @unchecked Sendable {
-    private let timer: DispatchSourceTimer
-    private let inotify: Int32
-    private let queue = DispatchQueue(label: "locker.meet-journal-watcher", qos: .userInitiated)
-
-    init(path: String, changed: @escaping @Sendable (Int) -> Void) {
-        let queue = self.queue
-        // Every signal goes through the same serial queue, which alone reads and writes `last`.
-        final class Last: @unchecked Sendable { var size: Int; init(_ size: Int) { self.size = size } }
-        let last = Last(JournalWatcher.size(path))
-        let look: @Sendable () -> Void = {
-            queue.async {
-                let now = JournalWatcher.size(path)
-                guard now != last.size else { return }
-                last.size = now
-                changed(now)
-            }
-        }
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler(handler: look)
-        timer.schedule(deadline: .now() + .milliseconds(500), repeating: .milliseconds(500))
-        timer.resume()
-        inotify = inotify_init1(Int32(IN_CLOEXEC))
-        if inotify >= 0, inotify_add_watch(inotify, path, UInt32(IN_MODIFY | IN_ATTRIB)) >= 0 {
-            let descriptor = inotify
-            Thread.detached {
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                    if count <= 0 && errno != EINTR { return }
-                    look()
-                }
-            }
-        }
-    }
-
-    /// Stops the timer. The inotify thread blocks in `read` for the rest of the process (one per
-    /// console): closing its descriptor under it could hand the number to another file.
-    func stop() { timer.cancel() }
-
-    public static func size(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : -1
-    }
-}
-
-/// A detached POSIX thread for a blocking loop (FoundationEssentials has no `Thread`).
-enum Thread {
-    static func detached(_ body: @escaping @Sendable () -> Void) {
-        final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let started = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<AnyObject>.fromOpaque(raw!).takeRetainedValue()
-            (box as! Box).body()
-            return nil
-        }, box)
-        if started == 0 { pthread_detach(thread) } else { Unmanaged<AnyObject>.fromOpaque(box).release() }
     }
 }

@@ -69,14 +69,8 @@ public struct MeetDiveEntry: Equatable, Sendable {
         }
     }
 
-    /// "3.2" or "3,2" in tenths; nil for anything else (more than one decimal, out of 1.0–5.0).
+    /// A claimed DD ("3.2", "3,2") in tenths, as the calculator reads a DD; nil outside 1.0–5.0.
     static func tenths(_ text: String) -> Int? {
-        let parts = text.replacing(",", with: ".").split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) }),
-              let whole = Int(parts[0]), whole >= 0 else { return nil }
-        let tenth = parts.count == 2 ? Int(parts[1]) : 0
-        guard let tenth, parts.count == 1 || parts[1].count == 1 else { return nil }
-        let value = whole * 10 + tenth
-        return (10...50).contains(value) ? value : nil
+        PanelScore.parseTenths(text).flatMap { (10...50).contains($0) ? $0 : nil }
     }
 }

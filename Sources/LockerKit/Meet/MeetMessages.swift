@@ -48,7 +48,7 @@ extension MeetError {
         case .noSuchSeat(let seat): return localizer.t("There is no seat {seat} on this panel.", ["seat": String(seat)])
         case .alreadyJudged(let seat, let award):
             return localizer.t("Seat {seat} has already sent {award} for this dive; it cannot be changed.",
-                               ["seat": String(seat), "award": MeasureText.withDecimalSeparator(award % 2 == 0 ? "\(award / 2)" : "\(award / 2).5", localizer)])
+                               ["seat": String(seat), "award": MeasureText.withDecimalSeparator(PanelScore.formatHalfPoints(award), localizer)])
         case .alreadyAccepted(let diver, let round):
             return localizer.t("{diver}'s round {round} is accepted already: its awards can no longer change but by a correction.", ["diver": TerminalText.inert(diver), "round": String(round)])
         case .unscoreable(let error): return error.message(localizer)
@@ -56,7 +56,7 @@ extension MeetError {
             return localizer.t("{code} at {height} m: this event is dived at {event} m.", ["code": code, "height": height, "event": event])
         case .padDisagrees(let seat, let sent):
             return localizer.t("Seat {seat} sent {award} from its pad, and the awards must keep it: a correction after acceptance (c) changes it, with a reason.",
-                               ["seat": String(seat), "award": MeasureText.withDecimalSeparator(sent % 2 == 0 ? "\(sent / 2)" : "\(sent / 2).5", localizer)])
+                               ["seat": String(seat), "award": MeasureText.withDecimalSeparator(PanelScore.formatHalfPoints(sent), localizer)])
         case .calledWithAwards(let diver, let round):
             return localizer.t("{diver}'s round {round} has its awards: call it again only for the redo of a void attempt (--redo).",
                                ["diver": TerminalText.inert(diver), "round": String(round)])

@@ -46,8 +46,12 @@ public final class MeetPadViewModel: ViewModel {
     public private(set) var sending: Int?
     public var onOutcome: ((Outcome) -> Void)?
     private var watcher: JournalWatcher?
-    private var reading = false
+    /// Reads of the journal: one at a time, a burst of changes costing one more read.
+    private lazy var reads = SingleJob<Read>(work) { [weak self] result in self?.take(result) }
+    /// A change seen while an award was being sent: read once it is sent.
     private var readAgain = false
+    /// The journal's lines as last shown: an older read arriving late is not shown.
+    private var shownLines = 0
 
     public init(directory: URL, seat: Int, localizer: Localizer, work: BackgroundWork) {
         self.localizer = localizer
@@ -67,9 +71,11 @@ public final class MeetPadViewModel: ViewModel {
             let changed = work.channel { [weak self] (_: Int) in self?.reload() }
             watcher = JournalWatcher(path: journal.url.path, changed: changed)
         }
+        // The pending file is read off the UI thread, like the journal.
         let pending = pendingURL
-        let resend = (try? Data(contentsOf: pending)).flatMap { try? JSONDecoder().decode(Pending.self, from: $0) }
-        if let resend { send(resend.award, for: resend.dive) } else { reload() }
+        work.start({ _ in (try? Data(contentsOf: pending)).flatMap { try? JSONDecoder().decode(Pending.self, from: $0) } }) { [weak self] result in
+            if case .success(let resend?) = result { self?.send(resend.award, for: resend.dive) } else { self?.reload() }
+        }
     }
 
     /// An award between Enter and the journal, as kept in `seat-N.pending`.
@@ -78,24 +84,18 @@ public final class MeetPadViewModel: ViewModel {
         var award: Int
     }
 
+    /// Reads the journal again, unless an award is being sent (the send reads it after).
     public func reload() {
-        guard !reading, sending == nil else { readAgain = true; return }
-        reading = true
+        guard sending == nil else { readAgain = true; return }
         let journal = self.journal, seat = self.seat
-        work.start({ _ in try MeetPadViewModel.read(journal, seat: seat) }) { [weak self] result in
-            guard let self else { return }
-            self.reading = false
-            self.take(result)
-            if self.readAgain {
-                self.readAgain = false
-                self.reload()
-            }
-        }
+        reads.request { _ in try MeetPadViewModel.read(journal, seat: seat) }
     }
 
     private func take(_ result: Result<Read, Error>) {
         switch result {
         case .success(let read):
+            guard read.lines >= shownLines else { return }
+            shownLines = read.lines
             event = read.event
             judges = read.judges
             called = read.called
@@ -109,6 +109,8 @@ public final class MeetPadViewModel: ViewModel {
 
     /// What a pad may see of the meet.
     struct Read: Sendable {
+        /// The journal's lines when it was read.
+        var lines: Int
         var event: String
         var judges: Int
         var called: Called?
@@ -119,7 +121,7 @@ public final class MeetPadViewModel: ViewModel {
     static func read(_ journal: MeetJournal, seat: Int) throws -> Read {
         let contents = try journal.read()
         let state = try MeetState(lines: contents.lines, path: journal.directory.path)
-        var read = Read(event: state.setup.event, judges: state.setup.judges)
+        var read = Read(lines: contents.lines.count, event: state.setup.event, judges: state.setup.judges)
         if let last = state.awards.last, let planned = state.entrant(last.diver)?.dives.first(where: { $0.round == last.round }) {
             let score = try? MeetDiveScore.compute(given: last.awards, call: last.call, difficultyTenths: planned.ddTenths, synchro: state.setup.synchro)
             read.lastAccepted = (last.diver, last.round, last.awards, score?.hundredths)

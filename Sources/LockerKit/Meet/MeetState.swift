@@ -56,8 +56,7 @@ public struct MeetState: Equatable, Sendable {
     /// Every correction, in journal order: the awards it replaced and why.
     public var corrections: [MeetCorrection] = []
     /// Withdrawn divers and why, in journal order.
-    public var withdrawals: [(diver: String, reason: String)] { withdrawalList.map { ($0.diver, $0.reason) } }
-    private var withdrawalList: [Withdrawal] = []
+    public private(set) var withdrawals: [Withdrawal] = []
     /// Late changes, in journal order: the dive before, the dive after, why.
     public var changes: [MeetChange] = []
     /// The lines of the decisions still standing, latest last: `undo` takes back the last one.
@@ -79,7 +78,11 @@ public struct MeetState: Equatable, Sendable {
         public init(diver: String, round: Int, attempt: Int) { self.diver = diver; self.round = round; self.attempt = attempt }
     }
 
-    private struct Withdrawal: Equatable, Sendable { var diver: String; var reason: String }
+    /// A diver who takes no further dive, and why.
+    public struct Withdrawal: Equatable, Sendable {
+        public var diver: String
+        public var reason: String
+    }
 
     /// Replays `lines`; a journal of a newer format is refused. Undo and redo entries decide which
     /// decisions stand; the standing ones are applied in journal order.
@@ -117,7 +120,7 @@ public struct MeetState: Equatable, Sendable {
         case .judged(let seat, let diver, let round, let attempt, let award):
             judged[CalledDive(diver: entrant(diver)?.diver ?? diver, round: round, attempt: attempt), default: [:]][seat] = award
         case .withdrawn(let diver, let reason):
-            withdrawalList.append(Withdrawal(diver: entrant(diver)?.diver ?? diver, reason: reason))
+            withdrawals.append(Withdrawal(diver: entrant(diver)?.diver ?? diver, reason: reason))
         case .changed(let diver, let dive, let reason):
             guard let index = entrants.firstIndex(where: { $0.diver.lowercased() == diver.lowercased() }),
                   let at = entrants[index].dives.firstIndex(where: { $0.round == dive.round }) else { break }
@@ -146,7 +149,7 @@ public struct MeetState: Equatable, Sendable {
 
     /// Why `diver` withdrew, when they did.
     public func withdrawal(of diver: String) -> String? {
-        withdrawalList.first { $0.diver.lowercased() == diver.lowercased() }?.reason
+        withdrawals.first { $0.diver.lowercased() == diver.lowercased() }?.reason
     }
 
     /// The awards that count for `diver`'s `round` (the latest attempt), if any.
