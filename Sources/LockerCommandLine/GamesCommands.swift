@@ -101,7 +101,8 @@ public struct GamesCommand: GamesCommandDefinition {
         subcommands: [GamesGroundsCommand.self, GamesCreateCommand.self, GamesListCommand.self, GamesShowCommand.self,
                       GamesBookCommand.self, GamesCancelCommand.self, GamesEditCommand.self, GamesRosterCommand.self,
                       GamesCancelGameCommand.self, GamesRemoveCommand.self, GamesUpcomingCommand.self, GamesTodayCommand.self, GamesICSCommand.self,
-                      GamesWhoAmICommand.self, GamesServerCommand.self, ServeCommand.self, BridgeCommand.self])
+                      GamesWhoAmICommand.self, GamesServerCommand.self, ServeCommand.self, BackupCommand.self, RestoreCommand.self,
+                      BridgeCommand.self])
 }
 
 /// `--postcode P` or `--near LAT,LON`.
@@ -338,30 +339,94 @@ public struct ServeCommand: GamesCommandDefinition {
 
     public static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: localizer.t("Run the Locker games server (HTTP JSON API v1) on a SQLite file or a PostgreSQL database."))
+        abstract: localizer.t("Run the Locker games server (HTTP JSON API v1) on a SQLite file or a PostgreSQL database."),
+        discussion: localizer.t("Every option but --config can also be set in the configuration file, as NAME = VALUE with the option's name (listen = 0.0.0.0:8787); an option on the command line wins over the file."))
 
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Address and port to listen on; 0.0.0.0:8787 listens on every interface."), valueName: "host:port"))
-    public var listen = "127.0.0.1:8787"
+    /// `Default: VALUE.` after an option's help: the defaults live in `ServerSettings`, which the
+    /// configuration file and the command line both change.
+    static func help(_ text: String, default value: String? = nil, valueName: String) -> ArgumentHelp {
+        ArgumentHelp(value.map { text + " " + localizer.t("Default: {value}.", ["value": $0]) } ?? text, valueName: valueName)
+    }
+
+    @Option(name: .long, help: ArgumentHelp(localizer.t("A configuration file of settings (NAME = VALUE per line), e.g. /etc/locker-games/server.conf."), valueName: "file"))
+    public var config: String?
+    @Option(name: .long, help: help(localizer.t("Address and port to listen on; 0.0.0.0:8787 listens on every interface."), default: "127.0.0.1:8787", valueName: "host:port"))
+    public var listen: String?
     @Option(name: .long, help: ArgumentHelp(localizer.t("The store: a SQLite file, or postgres://USER@HOST:PORT/DATABASE (password in PGPASSWORD). Default: the local games file."), valueName: "store"))
     public var db: String?
     @Option(name: .customLong("tls-cert"), help: ArgumentHelp(localizer.t("PEM certificate chain: serve HTTPS."), valueName: "file"))
     public var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: ArgumentHelp(localizer.t("PEM private key of the certificate."), valueName: "file"))
     public var tlsKey: String?
-    @Option(name: .customLong("account-rate"), help: ArgumentHelp(localizer.t("Sign-ups and log-ins one address may make per minute."), valueName: "n"))
-    public var accountRate = 30
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp(localizer.t("Connections held at once; lowered to what the descriptor limit (ulimit -n) allows."), valueName: "n"))
-    public var maxConnections = 512
-    @Option(name: .customLong("max-connections-per-address"), help: ArgumentHelp(localizer.t("Connections one address may hold at once (at most a quarter of --max-connections)."), valueName: "n"))
-    public var maxConnectionsPerAddress = 32
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(localizer.t("Seconds before a connection with no request in progress is closed."), valueName: "seconds"))
-    public var idleTimeout = 30
-    @Option(name: .customLong("request-timeout"), help: ArgumentHelp(localizer.t("Seconds a client has to send a whole request."), valueName: "seconds"))
-    public var requestTimeout = 10
-    @Option(name: .customLong("event-streams"), help: ArgumentHelp(localizer.t("Live event streams one account (or one signed-out address) may hold at once."), valueName: "n"))
-    public var eventStreams = 4
+    @Option(name: .customLong("account-rate"), help: help(localizer.t("Sign-ups and log-ins one address may make per minute."), default: "30", valueName: "n"))
+    public var accountRate: String?
+    @Option(name: .customLong("max-connections"), help: help(localizer.t("Connections held at once; lowered to what the descriptor limit (ulimit -n) allows."), default: "512", valueName: "n"))
+    public var maxConnections: String?
+    @Option(name: .customLong("max-connections-per-address"), help: help(localizer.t("Connections one address may hold at once (at most a quarter of --max-connections)."), default: "32", valueName: "n"))
+    public var maxConnectionsPerAddress: String?
+    @Option(name: .customLong("idle-timeout"), help: help(localizer.t("Seconds before a connection with no request in progress is closed."), default: "30", valueName: "seconds"))
+    public var idleTimeout: String?
+    @Option(name: .customLong("request-timeout"), help: help(localizer.t("Seconds a client has to send a whole request."), default: "10", valueName: "seconds"))
+    public var requestTimeout: String?
+    @Option(name: .customLong("event-streams"), help: help(localizer.t("Live event streams one account (or one signed-out address) may hold at once."), default: "4", valueName: "n"))
+    public var eventStreams: String?
     @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(localizer.t("A reverse proxy (address or network, e.g. 10.0.0.0/8) whose X-Forwarded-For names the client; repeat for several. No other peer may set it."), valueName: "address"))
     public var trustedProxies: [String] = []
+    @Option(name: .customLong("metrics-allow"), help: help(localizer.t("An address or network (e.g. 10.0.0.0/8) that may read /metrics; repeat for several."), default: "127.0.0.1, ::1", valueName: "address"))
+    public var metricsAllow: [String] = []
+    @Option(name: .customLong("log-format"), help: help(localizer.t("The log on standard error: text, or json (one object per line)."), default: "text", valueName: "format"))
+    public var logFormat: String?
+
+    /// The settings given on the command line, by name (`ServerSettings.names`).
+    public var commandLineSettings: [(name: String, values: [String])] {
+        let single: [(String, String?)] = [("listen", listen), ("db", db), ("tls-cert", tlsCert), ("tls-key", tlsKey),
+                                           ("account-rate", accountRate), ("max-connections", maxConnections),
+                                           ("max-connections-per-address", maxConnectionsPerAddress), ("idle-timeout", idleTimeout),
+                                           ("request-timeout", requestTimeout), ("event-streams", eventStreams), ("log-format", logFormat)]
+        let lists: [(String, [String])] = [("trusted-proxy", trustedProxies), ("metrics-allow", metricsAllow)]
+        return single.compactMap { name, value in value.map { (name, [$0]) } } + lists.filter { !$0.1.isEmpty }.map { ($0.0, $0.1) }
+    }
+
+    @OptionGroup public var shared: SharedOptions
+
+    public func run() async throws { try await runInLockerGames(self) }
+}
+
+public struct BackupCommand: GamesCommandDefinition {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: localizer.t("Back up a games store to a file, while its server runs."),
+        discussion: localizer.t("A SQLite store is copied with SQLite's online backup, a PostgreSQL store read as one consistent snapshot; either way the backup is a file that locker-games restore reads."))
+    @Argument(help: ArgumentHelp(localizer.t("The backup file to write (replaced only once the new backup is whole)."), valueName: "file")) public var file: String
+    @OptionGroup public var store: StoreOptions
+
+    @OptionGroup public var shared: SharedOptions
+
+    public func run() async throws { try await runInLockerGames(self) }
+}
+
+/// The store a backup is taken of or restored into: `--db`, or the `db` of a server's
+/// configuration file.
+public struct StoreOptions: ParsableArguments {
+    public init() {}
+
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The store: a SQLite file, or postgres://USER@HOST:PORT/DATABASE (password in PGPASSWORD). Default: the local games file."), valueName: "store"))
+    public var db: String?
+    @Option(name: .long, help: ArgumentHelp(localizer.t("A configuration file of the server, to take its store (db) from."), valueName: "file"))
+    public var config: String?
+}
+
+public struct RestoreCommand: GamesCommandDefinition {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: localizer.t("Restore a games store from a backup file."))
+    @Argument(help: ArgumentHelp(localizer.t("A file written by locker-games backup."), valueName: "file")) public var file: String
+    @OptionGroup public var store: StoreOptions
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Replace everything the store holds, when it is not empty."))) public var replace = false
 
     @OptionGroup public var shared: SharedOptions
 

@@ -12,49 +12,30 @@ import Glibc
 
 extension ServeCommand: GamesCommandBody {
     public func execute() async throws {
-        var options = GamesServerOptions()
-        guard let (host, port) = ServeCommand.hostAndPort(listen) else {
-            usageError(localizer.t("“{value}” is not an address to listen on: write HOST:PORT, e.g. 127.0.0.1:8787.", ["value": listen]))
+        let settings = resolvedSettings()
+        guard (settings.tlsCert == nil) == (settings.tlsKey == nil) else { usageError(localizer.t("Give both --tls-cert and --tls-key, or neither.")) }
+        if let certificate = settings.tlsCert, let key = settings.tlsKey {
+            if let problem = GamesServer.tlsProblem(certificate: certificate, key: key) { fail(ServeCommand.message(problem), status: 1) }
         }
-        options.host = host
-        options.port = port
-        guard (tlsCert == nil) == (tlsKey == nil) else { usageError(localizer.t("Give both --tls-cert and --tls-key, or neither.")) }
-        options.tlsCertificate = tlsCert
-        options.tlsKey = tlsKey
-        options.accountRequestsPerMinute = accountRate
-        for (value, name) in [(accountRate, "--account-rate"), (maxConnections, "--max-connections"),
-                              (maxConnectionsPerAddress, "--max-connections-per-address"), (idleTimeout, "--idle-timeout"),
-                              (requestTimeout, "--request-timeout"), (eventStreams, "--event-streams")] where value < 1 || value > 1_000_000 {
-            usageError(localizer.t("{option} must be a whole number from 1 to 1000000.", ["option": name]))
-        }
-        options.maxConnections = maxConnections
-        // PostgreSQL connections are opened as requests need them, up to the pool's size.
-        if let store = db, store.contains("://") { options.reservedDescriptors += PostgresGamesDatabase.defaultConnections + 2 }
-        options.maxConnectionsPerAddress = maxConnectionsPerAddress
-        options.idleTimeoutSeconds = idleTimeout
-        options.requestSeconds = requestTimeout
-        options.eventStreamsPerClient = eventStreams
-        do {
-            options.trustedProxies = try TrustedProxies(trustedProxies)
-        } catch TrustedProxiesError.notAnAddress(let entry) {
-            usageError(localizer.t("“{value}” is not an address or a network for --trusted-proxy: write 10.0.0.5 or 10.0.0.0/8.",
-                             ["value": entry]))
-        }
+        let options = GamesServerOptions(settings)
+        let (host, port) = (options.host, options.port)
 
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        let format = settings.logFormat
+        LoggingSystem.bootstrap { ServerLogHandler(label: $0, format: format) }
         let logger: Logger = {
             var logger = Logger(label: "locker-games")
             logger.logLevel = .info
             return logger
         }()
-        let store = db ?? shared.paths.gamesDatabase.path
+        let store = settings.db ?? shared.paths.gamesDatabase.path
         if !store.contains("://") { _ = shared.paths.prepare() }
         let database = await GamesContext.run { try await ServeCommand.openStore(store, logger: logger) }
         let service = await GamesContext.run { try await GamesConnection.localService(database: database, bundled: bundledData()) }
-        let scheme = tlsCert == nil ? "http" : "https"
+        let scheme = settings.tlsCert == nil ? "http" : "https"
         let app = await GamesContext.run {
             try GamesServer.application(service: service, options: options, logger: logger) { port in
-                logger.info("listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port) with the \(database.kind.rawValue) store")
+                logger.info("listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port) with the \(database.kind.rawValue) store",
+                            metadata: ["event": "listening", "port": .stringConvertible(port), "store": "\(database.kind.rawValue)"])
             }
         }
         do {
@@ -80,12 +61,42 @@ extension ServeCommand: GamesCommandBody {
         logger.info("stopped")
     }
 
-    /// "127.0.0.1:8787", "[::1]:8787", ":8787" (loopback).
-    static func hostAndPort(_ text: String) -> (String, Int)? {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return (host.isEmpty ? "127.0.0.1" : host, port)
+    /// The defaults, then the configuration file, then the command line. A file that cannot be
+    /// used stops the start (status 78, EX_CONFIG) naming the file, the line and what to do; a bad
+    /// value on the command line is a usage error.
+    func resolvedSettings() -> ServerSettings {
+        var settings = ServerSettings()
+        if let config {
+            do {
+                try ServerConfigurationFile(path: config).apply(to: &settings)
+            } catch {
+                fail(error.message(localizer), status: ServeCommand.configurationStatus)
+            }
+        }
+        for (name, values) in commandLineSettings {
+            do {
+                try settings.set(name, values)
+            } catch {
+                usageError(error.message(localizer, option: "--" + name))
+            }
+        }
+        return settings
+    }
+
+    /// EX_CONFIG of sysexits.h: the unit does not restart on it (RestartPreventExitStatus).
+    static let configurationStatus: Int32 = 78
+
+    static func message(_ problem: GamesServer.TLSProblem) -> String {
+        switch problem {
+        case .unreadableCertificate(let file, let reason):
+            return localizer.t("The certificate {file} cannot be used: {reason}. Give a PEM certificate chain with --tls-cert.",
+                               ["file": file, "reason": reason ?? localizer.t("it holds no PEM certificate")])
+        case .unreadableKey(let file, let reason):
+            return localizer.t("The private key {file} cannot be used: {reason}. Give the PEM key of the certificate with --tls-key.",
+                               ["file": file, "reason": reason ?? localizer.t("it holds no PEM private key")])
+        case .mismatch(let certificate, let key):
+            return localizer.t("The private key {key} does not belong to the certificate {file}: give the key the certificate was made for.", ["key": key, "file": certificate])
+        }
     }
 
     /// A SQLite file, or a PostgreSQL database (`postgres://`). A password written in the
@@ -96,6 +107,14 @@ extension ServeCommand: GamesCommandBody {
                 usageError(localizer.t("Put the PostgreSQL password in PGPASSWORD (or a service file), not in --db: the process list shows arguments to every user."))
             }
             return try await PostgresGamesDatabase(url: spec, environment: environment, logger: logger)
+        }
+        // SQLite writes its journal beside the file: the folder must be writable, not only the file.
+        let folder = URL(fileURLWithPath: spec).deletingLastPathComponent().path
+        if access(folder, W_OK | X_OK) != 0 {
+            let reason = String(cString: strerror(errno))
+            let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? String(geteuid())
+            fail(localizer.t("The games store {file} cannot be used: its folder cannot be written by this user ({user}): {reason}. Give --db a file in a folder this user can write to.",
+                             ["file": spec, "user": user, "reason": reason]), status: 1)
         }
         return try SQLiteGamesDatabase(path: spec)
     }

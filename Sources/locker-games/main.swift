@@ -11,7 +11,8 @@ struct LockerGamesTool: AsyncParsableCommand {
         commandName: invokedName,
         abstract: localizer.t("Pickup cricket games in the City of Casey: grounds, games, bookings."),
         version: "locker \(LockerVersion.current)",
-        subcommands: [AccountCommand.self, LoginCommand.self, LogoutCommand.self, GamesCommand.self, ServeCommand.self])
+        subcommands: [AccountCommand.self, LoginCommand.self, LogoutCommand.self, GamesCommand.self, ServeCommand.self,
+                      BackupCommand.self, RestoreCommand.self])
 
     /// `locker` when `locker` started this program for one of its commands (it passes its own
     /// name as the first argument), else `locker-games`: help then names what the user typed.

@@ -527,6 +527,17 @@ final class PostgresContractTests: GamesContractTests {
         return try await PostgresGamesDatabase(url: url.string!, logger: logger)
     }
 
+    /// Another new database on the same cluster, dropped after the test.
+    func makeEmptyDatabase() async throws -> GamesDatabase {
+        let address = try XCTUnwrap(Self.address)
+        let name = "locker_restore_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        try await Self.admin(address, "CREATE DATABASE \(name)")
+        addTeardownBlock { try? await Self.admin(address, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        var url = URLComponents(string: address)!
+        url.path = "/" + name
+        return try await PostgresGamesDatabase(url: url.string!, logger: logger)
+    }
+
     static func admin(_ address: String, _ sql: String) async throws {
         let parts = try XCTUnwrap(PostgresURL(address, environment: ProcessInfo.processInfo.environment))
         let client = PostgresClient(configuration: .init(host: parts.host, port: parts.port, username: parts.user, password: parts.password,

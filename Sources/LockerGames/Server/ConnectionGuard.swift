@@ -30,12 +30,14 @@ final class ConnectionLimits: Sendable {
     private let open = OpenCounts()
     private let refusing = OpenCounts()
     private let idle = IdleConnections()
+    /// Where refusals are counted for `/metrics`.
+    let metrics: GamesMetrics
 
     /// `total` is lowered to what the process's descriptor limit leaves after the descriptors
     /// open now (the store, the listening socket, the event loops) and `reserved` more (store
     /// connections and files opened later), and one address never gets more than a quarter of
     /// the total, so another address always finds room.
-    init(total: Int, perAddress: Int, reservedDescriptors: Int, proxies: TrustedProxies) {
+    init(total: Int, perAddress: Int, reservedDescriptors: Int, proxies: TrustedProxies, metrics: GamesMetrics = GamesMetrics()) {
         let descriptors = ConnectionLimits.descriptorLimit()
         let inUse = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 32
         let room = descriptors.map { max(4, $0 - inUse - reservedDescriptors) } ?? total
@@ -45,7 +47,11 @@ final class ConnectionLimits: Sendable {
         self.total = max(1, min(total, room - (room < total + refusals ? refusals : 0)))
         self.perAddress = max(1, min(perAddress, max(1, self.total / 4)))
         self.proxies = proxies
+        self.metrics = metrics
     }
+
+    /// Connections open now, from every address.
+    var openConnections: Int { open.total }
 
     /// Counts the connection in, or answers false when it would go over a limit. At its
     /// address's limit, an idle connection of the same address is closed to make room.
@@ -200,12 +206,14 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard !refusing else { return }
         switch unwrapInboundIn(data) {
         case .head where overLimit:
+            limits.metrics.refused(.connections)
             refuse(context, GamesError.serverBusy(retryAfter: 1).problem)
             return
         case .head(let request):
             noteIdle(context, false)
             streaming = request.path?.hasPrefix("/v1/events") ?? false
             if let length = request.headerFields[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
+                limits.metrics.refused(.bodySize)
                 refuse(context, GamesError.tooLarge.problem)
                 return
             }
@@ -259,6 +267,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireErrorCaught(error)
             return
         }
+        limits.metrics.refused(.malformed)
         refuse(context, GamesError.malformedRequest.problem)
     }
 
@@ -297,16 +306,16 @@ final class KeepAliveReader: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// The addresses whose `X-Forwarded-For` the server believes: reverse proxies in front of it,
-/// each an address (`10.0.0.5`, `::1`) or a network (`10.0.0.0/8`, `fd00::/8`).
-public struct TrustedProxies: Sendable {
+/// A set of addresses and networks (`10.0.0.5`, `::1`, `10.0.0.0/8`, `fd00::/8`): the trusted
+/// proxies, and who may read `/metrics`.
+public struct AddressNetworks: Sendable {
     struct Network: Sendable {
         var bytes: [UInt8]
         var prefix: Int
     }
     private let networks: [Network]
 
-    public static let none = TrustedProxies(networks: [])
+    public static let none = AddressNetworks(networks: [])
 
     private init(networks: [Network]) { self.networks = networks }
 
@@ -328,7 +337,7 @@ public struct TrustedProxies: Sendable {
 
     public var isEmpty: Bool { networks.isEmpty }
 
-    /// Whether `address` is one of the trusted proxies.
+    /// Whether `address` is in one of the networks.
     public func contains(_ address: String) -> Bool {
         guard !networks.isEmpty, let bytes = IPAddress.bytes(of: address) else { return false }
         return networks.contains { network in
@@ -343,6 +352,23 @@ public struct TrustedProxies: Sendable {
             return true
         }
     }
+}
+
+/// The addresses whose `X-Forwarded-For` the server believes: reverse proxies in front of it.
+public struct TrustedProxies: Sendable {
+    private let networks: AddressNetworks
+
+    public static let none = TrustedProxies(networks: .none)
+
+    private init(networks: AddressNetworks) { self.networks = networks }
+
+    /// Throws `notAnAddress` for the first entry that is neither an address nor a network.
+    public init(_ entries: [String]) throws { networks = try AddressNetworks(entries) }
+
+    public var isEmpty: Bool { networks.isEmpty }
+
+    /// Whether `address` is one of the trusted proxies.
+    public func contains(_ address: String) -> Bool { networks.contains(address) }
 
     /// The client's address: the peer itself, or, when the peer is a trusted proxy, the
     /// right-most `X-Forwarded-For` entry that is not one (the first hop nobody trusted added).
@@ -358,7 +384,7 @@ public struct TrustedProxies: Sendable {
     }
 }
 
-/// A `--trusted-proxy` entry that is neither an address nor a network.
+/// An entry of `--trusted-proxy` or `--metrics-allow` that is neither an address nor a network.
 public enum TrustedProxiesError: Error, Equatable {
     case notAnAddress(String)
 }

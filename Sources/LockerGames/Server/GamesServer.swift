@@ -31,6 +31,10 @@ public struct GamesServerOptions: Sendable {
     public var eventStreamsPerClient = 4
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     public var trustedProxies = TrustedProxies.none
+    /// Clients that may read `GET /metrics` (after `trustedProxies` has named the client).
+    public var metricsAllow = (try? AddressNetworks(["127.0.0.1", "::1"])) ?? .none
+    /// What the server counts for `/metrics`.
+    public var metrics = GamesMetrics()
     public init() {}
 }
 
@@ -80,13 +84,48 @@ public enum GamesServer {
         }
     }
 
+    /// Why a certificate and key cannot serve HTTPS.
+    public enum TLSProblem: Equatable, Sendable {
+        /// `systemError`: why the file cannot be read; nil when it was read but holds no PEM.
+        case unreadableCertificate(file: String, systemError: String?)
+        case unreadableKey(file: String, systemError: String?)
+        /// The key is not the certificate's.
+        case mismatch(certificate: String, key: String)
+    }
+
+    /// Checks, before anything listens, that the certificate and key can be read and belong
+    /// together; nil when they can serve.
+    public static func tlsProblem(certificate: String, key: String) -> TLSProblem? {
+        func reason(_ file: String) -> String? {
+            access(file, R_OK) != 0 ? String(cString: strerror(errno)) : nil
+        }
+        let chain: [NIOSSLCertificate]
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(certificate)
+            if chain.isEmpty { return .unreadableCertificate(file: certificate, systemError: nil) }
+        } catch {
+            return .unreadableCertificate(file: certificate, systemError: reason(certificate))
+        }
+        let privateKey: NIOSSLPrivateKey
+        do {
+            privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+        } catch {
+            return .unreadableKey(file: key, systemError: reason(key))
+        }
+        let configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) },
+                                                                      privateKey: .privateKey(privateKey))
+        guard (try? NIOSSLContext(configuration: configuration)) != nil else { return .mismatch(certificate: certificate, key: key) }
+        return nil
+    }
+
     /// The application, ready for `runService()` (which ends on SIGTERM or SIGINT once the
     /// requests in flight are answered). `onRunning` gets the port it listens on.
     public static func application(service: GamesService, options: GamesServerOptions, logger: Logger,
                                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
         let limiter = RateLimiter(perMinute: options.accountRequestsPerMinute)
         let streams = EventStreamLimiter(perClient: options.eventStreamsPerClient)
-        let routes = GamesRoutes(service: service, limiter: limiter, streams: streams)
+        let metrics = options.metrics
+        let routes = GamesRoutes(service: service, limiter: limiter, streams: streams, metrics: metrics, metricsAllow: options.metricsAllow)
         // The methods each path has, read from a router holding the same routes (middleware
         // applies only to routes added after it, and it needs the table).
         let probe = Router(context: GamesRequestContext.self)
@@ -95,14 +134,17 @@ public enum GamesServer {
 
         let router = Router(context: GamesRequestContext.self)
         router.add(middleware: ClientAddressMiddleware(proxies: options.trustedProxies))
-        router.add(middleware: RequestLogMiddleware(logger: logger))
-        router.add(middleware: ProblemMiddleware(logger: logger, methods: methods))
+        router.add(middleware: RequestRecordMiddleware(logger: logger, metrics: metrics))
+        router.add(middleware: ProblemMiddleware(logger: logger, methods: methods, metrics: metrics))
         router.add(middleware: VersionMiddleware())
         router.add(middleware: DeadlineMiddleware())
         routes.add(to: router)
 
         let limits = ConnectionLimits(total: options.maxConnections, perAddress: options.maxConnectionsPerAddress,
-                                      reservedDescriptors: options.reservedDescriptors, proxies: options.trustedProxies)
+                                      reservedDescriptors: options.reservedDescriptors, proxies: options.trustedProxies, metrics: metrics)
+        metrics.openConnections = { limits.openConnections }
+        metrics.openEventStreams = { streams.openStreams }
+        metrics.storeConnections = { service.database.connectionsInUse }
         let requestSeconds = options.requestSeconds
         let http1 = HTTPServerBuilder.http1(configuration: .init(
             additionalChannelHandlers: [ConnectionGuard(limits: limits, requestSeconds: requestSeconds, bodyLimit: GamesLimits.bodyBytes)],
@@ -131,11 +173,21 @@ struct GamesRoutes: Sendable {
     let service: GamesService
     let limiter: RateLimiter
     let streams: EventStreamLimiter
+    let metrics: GamesMetrics
+    let metricsAllow: AddressNetworks
 
     func add(to router: Router<GamesRequestContext>) {
         router.get("/healthz") { _, _ in
             try await service.healthCheck()
             return Self.json(["status": "ok", "store": service.database.kind.rawValue], status: .ok)
+        }
+        router.get("/metrics") { _, context in
+            guard metricsAllow.contains(context.clientAddress) else {
+                metrics.refused(.metricsAddress)
+                return ProblemMiddleware.response(Problem(code: .forbidden, title: "Metrics are not served to this address.", reason: "metrics"))
+            }
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
         }
         let v1 = router.group("v1")
         v1.post("accounts") { request, context in
@@ -463,21 +515,32 @@ extension GamesService {
 
 // MARK: Middleware
 
-/// One line per request: method, path (no query: it may hold a place), status, time, address.
+/// One log line and one count per request: a request id (also sent back as `X-Request-Id`),
+/// method, route, path without query (it may hold a place), status, time and client address.
 /// Bodies and headers, which carry passwords and tokens, are never logged.
-struct RequestLogMiddleware: RouterMiddleware {
+struct RequestRecordMiddleware: RouterMiddleware {
+    static let requestID = HTTPField.Name("X-Request-Id")!
     let logger: Logger
+    let metrics: GamesMetrics
 
     func handle(_ request: Request, context: GamesRequestContext, next: (Request, GamesRequestContext) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
+        let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         var status = 500
         defer {
             let elapsed = ContinuousClock.now - start
-            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            logger.info("\(request.method) \(request.uri.path) \(status) \(String(format: "%.1f", ms)) ms \(context.clientAddress)")
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            // Hummingbird names a path no route has "NotFound"; either way it is one series.
+            let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
+            metrics.answered(route: route, method: request.method.rawValue, status: status, seconds: seconds)
+            logger.info("\(request.method) \(request.uri.path) \(status) \(String(format: "%.1f", seconds * 1000)) ms \(context.clientAddress)",
+                        metadata: ["request_id": "\(id)", "method": "\(request.method)", "route": "\(route)", "path": "\(request.uri.path)",
+                                   "status": .stringConvertible(status), "duration_ms": .stringConvertible((seconds * 1_000_000).rounded() / 1000), "client": "\(context.clientAddress)",
+                                   "event": "request"])
         }
-        let response = try await next(request, context)
+        var response = try await next(request, context)
         status = response.status.code
+        response.headers[Self.requestID] = id
         return response
     }
 }
@@ -486,6 +549,7 @@ struct RequestLogMiddleware: RouterMiddleware {
 struct ProblemMiddleware: RouterMiddleware {
     let logger: Logger
     let methods: RouteMethods
+    let metrics: GamesMetrics
 
     func handle(_ request: Request, context: GamesRequestContext, next: (Request, GamesRequestContext) async throws -> Response) async throws -> Response {
         do {
@@ -494,10 +558,21 @@ struct ProblemMiddleware: RouterMiddleware {
             switch error {
             case .database(let reason):
                 // The store's own words stay in the log: they may name tables and values.
-                logger.error("store: \(reason)")
+                logger.error("store: \(reason)", metadata: ["event": "store_error"])
+                metrics.storeFailed(.failed)
                 return Self.response(GamesError.serverUnavailable.problem)
             case .storeUnreachable:
-                logger.error("store: PostgreSQL cannot be reached")
+                logger.error("store: PostgreSQL cannot be reached", metadata: ["event": "store_unreachable"])
+                metrics.storeFailed(.unreachable)
+                return Self.response(error.problem)
+            case .rateLimited:
+                metrics.refused(.accountRate)
+                return Self.response(error.problem)
+            case .tooManyStreams:
+                metrics.refused(.eventStreams)
+                return Self.response(error.problem)
+            case .tooManyGames, .locked:
+                metrics.refused(.throttled)
                 return Self.response(error.problem)
             default:
                 return Self.response(error.problem)
@@ -512,7 +587,9 @@ struct ProblemMiddleware: RouterMiddleware {
                 var response = Self.response(Problem(code: .methodNotAllowed, title: "That method is not allowed here.", reason: "method"))
                 response.headers[.allow] = allowed.joined(separator: ", ")
                 return response
-            case .contentTooLarge: return Self.response(GamesError.tooLarge.problem)
+            case .contentTooLarge:
+                metrics.refused(.bodySize)
+                return Self.response(GamesError.tooLarge.problem)
             default: return Self.response(GamesError.invalid(field: "request").problem)
             }
         } catch {
@@ -607,6 +684,9 @@ final class EventStreamLimiter: Sendable {
         guard open.take(client, if: { mine, _ in mine < limit }) else { return nil }
         return Lease { [open] in open.give(client) }
     }
+
+    /// Streams open now, for every client together.
+    var openStreams: Int { open.total }
 }
 
 /// The methods each route's path answers, for a 405 with an `Allow` header when a request

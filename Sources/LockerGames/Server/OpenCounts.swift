@@ -18,6 +18,9 @@ final class OpenCounts: @unchecked Sendable {
         }
     }
 
+    /// How many are held now, by every key together.
+    var total: Int { lock.withLock { all } }
+
     /// Gives back one that `take` counted for `key`.
     func give(_ key: String) {
         lock.withLock {

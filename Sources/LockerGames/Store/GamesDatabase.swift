@@ -126,9 +126,15 @@ public protocol GamesDatabase: Sendable {
     func changeSignals() -> AsyncStream<Void>
     /// Closes connections; waits for those in use.
     func close() async
+    /// Store connections lent to a transaction now and how many may be open (nil: no pool).
+    var connectionsInUse: (inUse: Int, limit: Int)? { get }
 }
 
 extension GamesDatabase {
+    /// Store connections lent to a transaction now and how many may be open, for a store with
+    /// a pool (PostgreSQL); nil otherwise.
+    public var connectionsInUse: (inUse: Int, limit: Int)? { nil }
+
     public func read<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T {
         try await transaction(body)
     }

@@ -32,6 +32,7 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
                                                          password: parts.password, database: parts.database,
                                                          tls: parts.requireTLS ? .require(.makeClientConfiguration()) : .disable)
         configuration.options.maximumConnections = maximumConnections
+        self.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(5)
         // The pool says every failed connection attempt at info level, in its own words: the
         // store's state is logged once, by the server, in plain words.
@@ -84,6 +85,11 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
     static let connectionPatience: Duration = .seconds(5)
     static let patienceWhileUnreachable: Duration = .seconds(1)
     private let unreachable = Flag()
+    private let leased = Atomic<Int>(0)
+    private let maximumConnections: Int
+
+    /// Connections lent to a transaction now, and how many the pool may open (`/metrics`).
+    public var connectionsInUse: (inUse: Int, limit: Int)? { (leased.load(ordering: .relaxed), maximumConnections) }
 
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (SQLSession) async throws -> T) async throws -> T {
         do {
@@ -130,6 +136,8 @@ public final class PostgresGamesDatabase: GamesDatabase, @unchecked Sendable {
                 let value = try await self.client.withConnection { connection in
                     outcome.leased(connection)
                     self.unreachable.clear()
+                    self.leased.add(1, ordering: .relaxed)
+                    defer { self.leased.subtract(1, ordering: .relaxed) }
                     return try await body(connection)
                 }
                 outcome.finish(.success(value))

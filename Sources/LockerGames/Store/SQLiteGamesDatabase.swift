@@ -110,30 +110,9 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
         }
 
         func query(_ sql: String, _ arguments: [SQLBindable]) async throws -> [SQLRow] {
-            let values = StatementArguments(arguments.map { argument -> DatabaseValue in
-                switch argument.sqlValue {
-                case .integer(let v): return v.databaseValue
-                case .real(let v): return v.databaseValue
-                case .text(let v): return v.databaseValue
-                case .null: return .null
-                }
-            })
+            let values = arguments.map(\.sqlValue)
             return try SQLiteGamesDatabase.guarded {
-                let fetch = { (db: Database) in
-                    try Row.fetchAll(db, sql: sql, arguments: values).map { row in
-                        var values: [String: SQLValue] = [:]
-                        for (column, value) in row {
-                            switch value.storage {
-                            case .int64(let v): values[column.lowercased()] = .integer(v)
-                            case .double(let v): values[column.lowercased()] = .real(v)
-                            case .string(let v): values[column.lowercased()] = .text(v)
-                            case .blob(let v): values[column.lowercased()] = .text(String(decoding: v, as: UTF8.self))
-                            case .null: values[column.lowercased()] = .null
-                            }
-                        }
-                        return SQLRow(values)
-                    }
-                }
+                let fetch = { (db: Database) in try SQLiteGamesDatabase.rows(db, sql, values) }
                 return try reading ? pool.read(fetch) : pool.writeWithoutTransaction(fetch)
             }
         }
@@ -141,6 +120,23 @@ public final class SQLiteGamesDatabase: GamesDatabase, @unchecked Sendable {
         func lockRow(_ table: String, id: Int64) async throws {}
         var forUpdate: String { "" }
         func notifyChange(_ sequence: Int64) async throws {}
+    }
+
+    /// The rows of a statement, by lower-cased column name.
+    static func rows(_ db: Database, _ sql: String, _ arguments: [SQLValue]) throws -> [SQLRow] {
+        try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(\.databaseValue))).map { row in
+            var values: [String: SQLValue] = [:]
+            for (column, value) in row {
+                switch value.storage {
+                case .int64(let v): values[column.lowercased()] = .integer(v)
+                case .double(let v): values[column.lowercased()] = .real(v)
+                case .string(let v): values[column.lowercased()] = .text(v)
+                case .blob(let v): values[column.lowercased()] = .text(String(decoding: v, as: UTF8.self))
+                case .null: values[column.lowercased()] = .null
+                }
+            }
+            return SQLRow(values)
+        }
     }
 
     /// Turns SQLite errors into `SQLFailure.uniqueViolation` or `GamesError.database`.
