@@ -198,6 +198,33 @@ final class TrustedProxyTests: XCTestCase {
     }
 }
 
+/// `/metrics` answers the addresses the club allowed, as a trusted proxy names them, and no one else.
+final class MetricsAccessTests: XCTestCase {
+    func metrics(_ port: Int, forwardedFor: String?) async throws -> (Int, String) {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics")
+        if let forwardedFor { request.headers.add(name: "X-Forwarded-For", value: forwardedFor) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
+    }
+
+    func testOnlyTheAllowedAddressesReadTheMetrics() async throws {
+        let server = try await TestServer.start { options, _ in
+            options.trustedProxies = try TrustedProxies(["127.0.0.1"])
+            options.metricsAllow = try AddressNetworks(["10.0.0.0/8"])
+        }
+        let (refused, problem) = try await metrics(server.port, forwardedFor: nil)
+        XCTAssertEqual(refused, 403, "loopback is not allowed here")
+        XCTAssertTrue(problem.contains("\"reason\":\"metrics\""), problem)
+        XCTAssertFalse(problem.contains("locker_games_"), "nothing of the metrics")
+        let (stranger, _) = try await metrics(server.port, forwardedFor: "203.0.113.9")
+        XCTAssertEqual(stranger, 403, "a forwarded address outside the allowed networks")
+        let (allowed, text) = try await metrics(server.port, forwardedFor: "10.1.2.3")
+        XCTAssertEqual(allowed, 200)
+        XCTAssertTrue(text.contains("locker_games_refusals_total{limit=\"metrics_address\"} 2\n"), text)
+        await server.stop()
+    }
+}
+
 /// Addresses: which proxies are believed, what is this machine.
 final class ClientAddressTests: XCTestCase {
     func testOnlyATrustedProxyNamesTheClient() throws {
