@@ -41,16 +41,15 @@ public struct ServerLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    public func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
-                    file: String, function: String, line: UInt) {
-        let fields = metadata.merging(explicit ?? [:]) { $1 }
+    public func log(event: LogEvent) {
+        let fields = metadata.merging(event.metadata ?? [:]) { $1 }
         switch format {
         case .text:
             // The message says it all; fields are for the JSON log.
-            output.write("\(Self.timestamp(fractional: false)) \(level) \(label) : \(message)\n")
+            output.write("\(Self.timestamp(fractional: false)) \(event.level) \(label) : \(event.message)\n")
         case .json:
-            var object = "{\"time\":\(Self.quoted(Self.timestamp(fractional: true))),\"level\":\(Self.quoted(level.rawValue))"
-            object += ",\"message\":\(Self.quoted(message.description))"
+            var object = "{\"time\":\(Self.quoted(Self.timestamp(fractional: true))),\"level\":\(Self.quoted(event.level.rawValue))"
+            object += ",\"message\":\(Self.quoted(event.message.description))"
             for (key, value) in fields.sorted(by: { $0.key < $1.key }) where !["time", "level", "message"].contains(key) {
                 object += ",\(Self.quoted(key)):\(Self.json(value))"
             }
