@@ -340,7 +340,7 @@ public struct ServeCommand: GamesCommandDefinition {
     public static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: localizer.t("Run the Locker games server (HTTP JSON API v1) on a SQLite file or a PostgreSQL database."),
-        discussion: localizer.t("Every option but --config can also be set in the configuration file, as NAME = VALUE with the option's name (listen = 0.0.0.0:8787); an option on the command line wins over the file."))
+        discussion: localizer.t("The options from --listen to --log-format can also be set in the configuration file, as NAME = VALUE with the option's name (listen = 0.0.0.0:8787); an option on the command line wins over the file."))
 
     /// `Default: VALUE.` after an option's help: the defaults live in `ServerSettings`, which the
     /// configuration file and the command line both change.

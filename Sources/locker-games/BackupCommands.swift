@@ -8,6 +8,11 @@ import LockerKit
 extension BackupCommand: GamesCommandBody {
     public func execute() async throws {
         let store = BackupStores.store(store, shared: shared)
+        // A mistyped file would be created empty and backed up over the last good backup.
+        if !store.contains("://"), !FileManager.default.fileExists(atPath: store) {
+            fail(localizer.t("The games store {file} does not exist: give --db the store's file, or --config the server's configuration.",
+                             ["file": store]), status: 1)
+        }
         let database = await GamesContext.run { try await ServeCommand.openStore(store) }
         let summary = await BackupStores.run { try await GamesBackup.backup(database, to: file) }
         await database.close()

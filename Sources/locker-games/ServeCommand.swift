@@ -49,6 +49,9 @@ extension ServeCommand: GamesCommandBody {
             case .notPermitted:
                 fail(localizer.t("This user may not listen on port {port}: ports below 1024 need administrator rights. Choose a port from 1024 up with --listen.",
                                  ["port": String(port)]), status: 1)
+            case .unknownHost:
+                fail(localizer.t("{host} is not an address of this machine: choose one of its addresses, or 0.0.0.0 for all, with --listen.",
+                                 ["host": host]), status: 1)
             case .notLocalAddress:
                 fail(localizer.t("{host} is not an address of this machine: choose one of its addresses, or 0.0.0.0 for all, with --listen.",
                                  ["host": host]), status: 1)

@@ -40,6 +40,8 @@ final class ServerOperationsTests: XCTestCase {
             ("log-format = xml\n", "line 1: “xml” is not a log format: write text or json."),
             ("just some words\n", "line 1: write one setting per line, as NAME = VALUE (or # for a comment)."),
             ("db = \"/tmp/x.sqlite\n", "line 1: the value's opening quote is never closed."),
+            // Written on Windows: CRLF line ends are line ends (once, the file read as one line).
+            ("# a comment\r\nmax-connections = 7\r\nbogus = 1\r\n", "line 3: “bogus” is not a setting of the games server."),
         ]
         for (index, (text, expected)) in cases.enumerated() {
             let path = try file("server-\(index).conf", text)
@@ -116,6 +118,25 @@ final class ServerOperationsTests: XCTestCase {
         XCTAssertEqual(notABackup.status, 1)
         XCTAssertTrue(notABackup.stderr.contains("\(config) is not a Locker games backup"), notABackup.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("other.sqlite").path), "no store left behind")
+        // Never over the store itself, its journal, or anything but a regular file.
+        for target in [store, store + "-wal", root.path] {
+            let refused = try runProcess([games, "backup", "--db", store, target])
+            XCTAssertEqual(refused.status, 1, "\(target): \(refused.stderr)")
+        }
+        XCTAssertTrue(try runProcess([games, "backup", "--db", store, store]).stderr.contains("is the games store itself"))
+        // A mistyped store is not created empty and backed up over the good backup.
+        let typo = try runProcess([games, "backup", "--db", root.appendingPathComponent("gmaes.sqlite").path, backup])
+        XCTAssertEqual(typo.status, 1)
+        XCTAssertTrue(typo.stderr.contains("gmaes.sqlite does not exist"), typo.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("gmaes.sqlite").path))
+        // A hand-edited header is not a backup, and no crash.
+        let edited = root.appendingPathComponent("edited.backup").path
+        try FileManager.default.copyItem(atPath: backup, toPath: edited)
+        let edit = try runProcess(["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE lockerBackup SET format='abc'\"); c.commit()", edited])
+        XCTAssertEqual(edit.status, 0, edit.stderr)
+        let editedRestore = try runProcess([games, "restore", edited, "--db", root.appendingPathComponent("edited.sqlite").path])
+        XCTAssertEqual(editedRestore.status, 1, editedRestore.stderr)
+        XCTAssertTrue(editedRestore.stderr.contains("is not a Locker games backup"), editedRestore.stderr)
         // The restored store logs its owner in.
         let restoredPlayer = ["--games-db", restoredStore, "--data-dir", root.appendingPathComponent("ann2").path]
         XCTAssertEqual(try runProcessWithInput([games] + restoredPlayer + ["login", "ann", "--password-stdin"], input: password + "\n").status, 0)

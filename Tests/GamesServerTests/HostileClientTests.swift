@@ -233,7 +233,10 @@ final class ClientAddressTests: XCTestCase {
         XCTAssertEqual(proxies.client(peer: "10.1.2.3", forwardedFor: ["198.51.100.1"]), "198.51.100.1")
         XCTAssertEqual(proxies.client(peer: "10.1.2.3", forwardedFor: ["6.6.6.6, 198.51.100.1, 10.9.9.9"]), "198.51.100.1",
                        "the right-most hop nobody trusted added; what the client wrote before it is not believed")
-        XCTAssertEqual(proxies.client(peer: "::1", forwardedFor: ["not an address"]), "::1")
+        XCTAssertEqual(proxies.client(peer: "::1", forwardedFor: ["not an address"]), "unreadable:not an address",
+                       "a hop that is no address is not the proxy's: it must not borrow the proxy's rights")
+        XCTAssertEqual(proxies.client(peer: "::1", forwardedFor: ["10.9.9.9:5555"]), "unreadable:10.9.9.9:5555")
+        XCTAssertThrowsError(try TrustedProxies(["10.0.0.0/"]))
         XCTAssertEqual(proxies.client(peer: "10.1.2.3", forwardedFor: []), "10.1.2.3")
         XCTAssertThrowsError(try TrustedProxies(["10.0.0.0/33"]))
         XCTAssertThrowsError(try TrustedProxies(["proxy.example.org"]))

@@ -323,7 +323,7 @@ public struct AddressNetworks: Sendable {
     public init(_ entries: [String]) throws {
         var networks: [Network] = []
         for entry in entries {
-            let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
+            let parts = entry.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard let bytes = IPAddress.bytes(of: parts[0]) else { throw TrustedProxiesError.notAnAddress(entry) }
             var prefix = bytes.count * 8
             if parts.count == 2 {
@@ -377,7 +377,9 @@ public struct TrustedProxies: Sendable {
         guard contains(peer) else { return peer }
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
         for hop in hops.reversed() {
-            guard IPAddress.bytes(of: hop) != nil else { return peer }
+            // A hop that is not an address (a port added, junk) is no one's address: not the
+            // proxy's, whose own rights (loopback, /metrics) it must not borrow.
+            guard IPAddress.bytes(of: hop) != nil else { return "unreadable:" + hop.prefix(64) }
             if !contains(hop) { return hop }
         }
         return hops.first.flatMap { IPAddress.bytes(of: $0) != nil ? $0 : nil } ?? peer

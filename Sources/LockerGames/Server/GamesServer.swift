@@ -71,10 +71,13 @@ public enum GamesServer {
         case notPermitted
         /// The address is not one of this machine's.
         case notLocalAddress
+        /// The host name does not resolve, or is not written as an address.
+        case unknownHost
     }
 
     /// The listening problem behind an error of `runService()`, or nil for any other error.
     public static func listenProblem(_ error: Error) -> ListenProblem? {
+        if error is SocketAddressError || error is SocketAddressError.UnknownHost { return .unknownHost }
         guard let io = error as? IOError else { return nil }
         switch io.errnoCode {
         case EADDRINUSE: return .portInUse
@@ -525,14 +528,17 @@ struct RequestRecordMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: GamesRequestContext, next: (Request, GamesRequestContext) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let hex = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        let id = String(repeating: "0", count: 16 - hex.count) + hex
         var status = 500
         defer {
             let elapsed = ContinuousClock.now - start
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             // Hummingbird names a path no route has "NotFound"; either way it is one series.
             let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
-            metrics.answered(route: route, method: request.method.rawValue, status: status, seconds: seconds)
+            // The methods the API has, and "other" for whatever else a stranger sends.
+            let method = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].contains(request.method.rawValue) ? request.method.rawValue : "other"
+            metrics.answered(route: route, method: method, status: status, seconds: seconds)
             logger.info("\(request.method) \(request.uri.path) \(status) \(String(format: "%.1f", seconds * 1000)) ms \(context.clientAddress)",
                         metadata: ["request_id": "\(id)", "method": "\(request.method)", "route": "\(route)", "path": "\(request.uri.path)",
                                    "status": .stringConvertible(status), "duration_ms": .stringConvertible((seconds * 1_000_000).rounded() / 1000), "client": "\(context.clientAddress)",
@@ -599,7 +605,9 @@ struct ProblemMiddleware: RouterMiddleware {
     }
 
     static func response(_ problem: Problem) -> Response {
-        let data = (try? JSONEncoder().encode(problem)) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(problem)) ?? Data()
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if let seconds = problem.retryAfter { headers[.retryAfter] = String(seconds) }
         return Response(status: .init(code: problem.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -47,20 +47,24 @@ public struct ServerSettings: Sendable, Equatable {
         /// One translated sentence; `option` is how the user wrote the name (`--idle-timeout`
         /// on the command line, `idle-timeout` in a file).
         public func message(_ localizer: Localizer, option: String) -> String {
+            /// A value as the message quotes it: inert, and cut short.
+            func shown(_ value: String) -> String {
+                TerminalText.inert(value.count > 60 ? String(value.prefix(60)) + "…" : value)
+            }
             switch self {
             case .unknownName(let name):
                 return localizer.t("“{value}” is not a setting of the games server. Its settings are: {values}.",
-                                   ["value": TerminalText.inert(name), "values": ServerSettings.names.joined(separator: ", ")])
+                                   ["value": shown(name), "values": ServerSettings.names.joined(separator: ", ")])
             case .notAnAddressToListenOn(let value):
                 return localizer.t("“{value}” is not an address to listen on: write HOST:PORT, e.g. 127.0.0.1:8787.",
-                                   ["value": TerminalText.inert(value)])
+                                   ["value": shown(value)])
             case .notAWholeNumber:
                 return localizer.t("{option} must be a whole number from 1 to 1000000.", ["option": option])
             case .notANetwork(_, let value):
                 return localizer.t("“{value}” is not an address or a network for {option}: write 10.0.0.5 or 10.0.0.0/8.",
-                                   ["value": TerminalText.inert(value), "option": option])
+                                   ["value": shown(value), "option": option])
             case .notALogFormat(let value):
-                return localizer.t("“{value}” is not a log format: write text or json.", ["value": TerminalText.inert(value)])
+                return localizer.t("“{value}” is not a log format: write text or json.", ["value": shown(value)])
             case .empty:
                 return localizer.t("{option} needs a value.", ["option": option])
             }
@@ -204,9 +208,10 @@ public struct ServerConfigurationFile: Sendable {
         self.path = path
         var entries: [Entry] = []
         var seen: [String: Int] = [:]
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: a file from Windows splits as any other.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else { throw Problem(path: path, line: number, reason: .notASetting) }
             let name = line[..<equals].trimmingCharacters(in: .whitespaces).lowercased()

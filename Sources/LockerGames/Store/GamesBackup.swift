@@ -33,6 +33,10 @@ public enum GamesBackup {
         case newerBackup(path: String)
         /// The backup cannot be written there, and why.
         case cannotWrite(path: String, reason: String)
+        /// The backup would be written over the store it is taken of (or its journal).
+        case isTheStore(path: String)
+        /// The backup file cannot be read, and why.
+        case unreadable(path: String, reason: String)
         /// The store to restore into already holds accounts or games.
         case storeNotEmpty(accounts: Int, games: Int)
 
@@ -44,6 +48,10 @@ public enum GamesBackup {
                 return l.t("{file} was written by a newer Locker: restore it with that version or a later one.", ["file": path])
             case .cannotWrite(let path, let reason):
                 return l.t("The backup cannot be written to {file}: {reason}. Choose a folder this user can write to.", ["file": path, "reason": reason])
+            case .isTheStore(let path):
+                return l.t("{file} is the games store itself: write the backup to another file.", ["file": path])
+            case .unreadable(let path, let reason):
+                return l.t("The backup {file} cannot be read: {reason}.", ["file": path, "reason": reason])
             case .storeNotEmpty(let accounts, let games):
                 let held = l.n("{count} account", "{count} accounts", count: accounts) + ", " + l.n("{count} game", "{count} games", count: games)
                 return l.t("The store already holds {held}: restore into an empty store, or add --replace to replace everything in it.", ["held": held])
@@ -58,6 +66,19 @@ public enum GamesBackup {
     @discardableResult
     public static func backup(_ database: GamesDatabase, to path: String) async throws -> Summary {
         let partial = path + ".partial"
+        var target = stat()
+        if stat(path, &target) == 0 {
+            // Only a regular file is replaced: never a device, a folder or a pipe.
+            guard (target.st_mode & S_IFMT) == S_IFREG else {
+                throw Problem.cannotWrite(path: path, reason: String(cString: strerror(EEXIST)))
+            }
+            if let sqlite = database as? SQLiteGamesDatabase {
+                for file in [sqlite.path, sqlite.path + "-wal", sqlite.path + "-shm"] {
+                    var info = stat()
+                    if stat(file, &info) == 0, info.st_dev == target.st_dev, info.st_ino == target.st_ino { throw Problem.isTheStore(path: path) }
+                }
+            }
+        }
         unlink(partial)
         let descriptor = open(partial, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Problem.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
@@ -137,6 +158,11 @@ public enum GamesBackup {
     /// The backup's rows, table by table, from a private copy of the file (migrated there when
     /// an older Locker wrote it): the backup itself is never opened for writing.
     public static func read(_ path: String) throws -> Contents {
+        var info = stat()
+        guard stat(path, &info) == 0, access(path, R_OK) == 0 else {
+            throw Problem.unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw Problem.unreadable(path: path, reason: String(cString: strerror(EINVAL))) }
         guard let data = FileManager.default.contents(atPath: path), data.starts(with: Array("SQLite format 3\0".utf8)) else {
             throw Problem.notABackup(path: path)
         }
@@ -148,8 +174,12 @@ public enum GamesBackup {
         do {
             let queue = try DatabaseQueue(path: copy)
             defer { try? queue.close() }
-            let header = try queue.read { db in try Row.fetchOne(db, sql: "SELECT format, schemaVersion FROM lockerBackup") }
-            guard let header, let format: Int64 = header["format"], let version: Int64 = header["schemaVersion"] else {
+            // Read as values, never decoded by force: a hand-edited header is not a backup.
+            let header = try queue.read { db in
+                try SQLiteGamesDatabase.rows(db, "SELECT format, schemaVersion FROM lockerBackup", [])
+            }
+            guard header.count == 1, case .integer(let format)? = header[0].values["format"],
+                  case .integer(let version)? = header[0].values["schemaversion"] else {
                 throw Problem.notABackup(path: path)
             }
             if format > Self.format || version > GamesSchema.version { throw Problem.newerBackup(path: path) }
