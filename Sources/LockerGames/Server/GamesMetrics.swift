@@ -1,3 +1,4 @@
+import LockerKit
 import Foundation
 
 /// What the server has done since it started, for `GET /metrics` in the Prometheus text format
@@ -24,6 +25,16 @@ public final class GamesMetrics: @unchecked Sendable {
         case metricsAddress = "metrics_address"
     }
 
+    /// The limit behind a refusal the service or a route threw, if it is one.
+    static func refusal(_ error: GamesError) -> Refusal? {
+        switch error {
+        case .rateLimited: return .accountRate
+        case .tooManyStreams: return .eventStreams
+        case .tooManyGames, .locked: return .throttled
+        default: return nil
+        }
+    }
+
     /// What went wrong with the store.
     public enum StoreError: String, CaseIterable, Sendable {
         /// The store refused or failed a statement.
@@ -43,9 +54,6 @@ public final class GamesMetrics: @unchecked Sendable {
     private var latency: [String: Latency] = [:]
     private var refusals: [Refusal: Int] = [:]
     private var storeErrors: [StoreError: Int] = [:]
-    private var signUps = 0
-    private var bookings = 0
-    private var gamesCreated = 0
     private let started = Date().timeIntervalSince1970
 
     /// Read when scraped: connections open now, live event streams open now, and store
@@ -66,13 +74,6 @@ public final class GamesMetrics: @unchecked Sendable {
             entry.count += 1
             entry.sum += seconds
             latency[route] = entry
-            guard (200..<300).contains(status), method == "POST" else { return }
-            switch route {
-            case "/v1/accounts": signUps += 1
-            case "/v1/games/{id}/booking": bookings += 1
-            case "/v1/games": gamesCreated += 1
-            default: break
-            }
         }
     }
 
@@ -82,8 +83,10 @@ public final class GamesMetrics: @unchecked Sendable {
 
     /// The Prometheus text exposition of everything counted so far.
     public func exposition() -> String {
-        let (requests, latency, refusals, storeErrors, signUps, bookings, gamesCreated) = lock.withLock {
-            (self.requests, self.latency, self.refusals, self.storeErrors, self.signUps, self.bookings, self.gamesCreated)
+        let (requests, latency, refusals, storeErrors) = lock.withLock { (self.requests, self.latency, self.refusals, self.storeErrors) }
+        /// Successful POSTs to `route`: sign-ups, bookings and creations are read off the requests.
+        func made(_ route: String) -> Int {
+            requests.filter { $0.key.route == route && $0.key.method == "POST" && (200..<300).contains($0.key.status) }.values.reduce(0, +)
         }
         var text = ""
         func family(_ name: String, _ type: String, _ help: String) {
@@ -112,11 +115,11 @@ public final class GamesMetrics: @unchecked Sendable {
         family("locker_games_store_errors_total", "counter", "Store failures, by kind.")
         for error in StoreError.allCases { sample("locker_games_store_errors_total", [("kind", error.rawValue)], String(storeErrors[error] ?? 0)) }
         family("locker_games_signups_total", "counter", "Accounts created.")
-        sample("locker_games_signups_total", [], String(signUps))
+        sample("locker_games_signups_total", [], String(made("/v1/accounts")))
         family("locker_games_bookings_total", "counter", "Bookings made (going or waitlisted).")
-        sample("locker_games_bookings_total", [], String(bookings))
+        sample("locker_games_bookings_total", [], String(made("/v1/games/{id}/booking")))
         family("locker_games_games_created_total", "counter", "Games created.")
-        sample("locker_games_games_created_total", [], String(gamesCreated))
+        sample("locker_games_games_created_total", [], String(made("/v1/games")))
         family("locker_games_open_connections", "gauge", "Client connections open now.")
         sample("locker_games_open_connections", [], String(openConnections()))
         family("locker_games_open_event_streams", "gauge", "Live event streams open now.")

@@ -528,8 +528,7 @@ struct RequestRecordMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: GamesRequestContext, next: (Request, GamesRequestContext) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let hex = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        let id = String(repeating: "0", count: 16 - hex.count) + hex
+        let id = String(format: "%016llx", UInt64.random(in: 0...UInt64.max))
         var status = 500
         defer {
             let elapsed = ContinuousClock.now - start
@@ -571,16 +570,8 @@ struct ProblemMiddleware: RouterMiddleware {
                 logger.error("store: PostgreSQL cannot be reached", metadata: ["event": "store_unreachable"])
                 metrics.storeFailed(.unreachable)
                 return Self.response(error.problem)
-            case .rateLimited:
-                metrics.refused(.accountRate)
-                return Self.response(error.problem)
-            case .tooManyStreams:
-                metrics.refused(.eventStreams)
-                return Self.response(error.problem)
-            case .tooManyGames, .locked:
-                metrics.refused(.throttled)
-                return Self.response(error.problem)
             default:
+                if let refusal = GamesMetrics.refusal(error) { metrics.refused(refusal) }
                 return Self.response(error.problem)
             }
         } catch let error as HTTPError {

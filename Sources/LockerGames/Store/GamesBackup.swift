@@ -31,8 +31,9 @@ public enum GamesBackup {
         case notABackup(path: String)
         /// The backup was written by a newer Locker.
         case newerBackup(path: String)
-        /// The backup cannot be written there, and why.
-        case cannotWrite(path: String, reason: String)
+        /// The backup cannot be written there: the system's `errno`, or the store's words.
+        case cannotWrite(path: String, code: Int32)
+        case storeFailed(path: String, reason: String)
         /// The backup would be written over the store it is taken of (or its journal).
         case isTheStore(path: String)
         /// The backup file cannot be read, and why.
@@ -46,7 +47,10 @@ public enum GamesBackup {
                 return l.t("{file} is not a Locker games backup: give a file written by locker-games backup.", ["file": path])
             case .newerBackup(let path):
                 return l.t("{file} was written by a newer Locker: restore it with that version or a later one.", ["file": path])
-            case .cannotWrite(let path, let reason):
+            case .cannotWrite(let path, let code):
+                return l.t("The backup cannot be written to {file}: {reason}. Choose a folder this user can write to.",
+                           ["file": path, "reason": StorageError.reason(code, l)])
+            case .storeFailed(let path, let reason):
                 return l.t("The backup cannot be written to {file}: {reason}. Choose a folder this user can write to.", ["file": path, "reason": reason])
             case .isTheStore(let path):
                 return l.t("{file} is the games store itself: write the backup to another file.", ["file": path])
@@ -70,7 +74,7 @@ public enum GamesBackup {
         if stat(path, &target) == 0 {
             // Only a regular file is replaced: never a device, a folder or a pipe.
             guard (target.st_mode & S_IFMT) == S_IFREG else {
-                throw Problem.cannotWrite(path: path, reason: String(cString: strerror(EEXIST)))
+                throw Problem.cannotWrite(path: path, code: EEXIST)
             }
             if let sqlite = database as? SQLiteGamesDatabase {
                 for file in [sqlite.path, sqlite.path + "-wal", sqlite.path + "-shm"] {
@@ -81,7 +85,7 @@ public enum GamesBackup {
         }
         unlink(partial)
         let descriptor = open(partial, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Problem.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw Problem.cannotWrite(path: path, code: errno) }
         close(descriptor)
         do {
             let destination = try DatabaseQueue(path: partial)
@@ -112,13 +116,12 @@ public enum GamesBackup {
                 return try summarize(db)
             }
             try destination.close()
-            guard fsyncFile(partial), rename(partial, path) == 0 else {
-                throw Problem.cannotWrite(path: path, reason: String(cString: strerror(errno)))
-            }
+            try AtomicFile.replace(URL(fileURLWithPath: path), with: URL(fileURLWithPath: partial))
             return summary
         } catch {
             unlink(partial)
-            if let error = error as? DatabaseError { throw Problem.cannotWrite(path: path, reason: SQLiteGamesDatabase.describe(error)) }
+            if case StorageError.writeFailed(_, let code) = error { throw Problem.cannotWrite(path: path, code: code) }
+            if let error = error as? DatabaseError { throw Problem.storeFailed(path: path, reason: SQLiteGamesDatabase.describe(error)) }
             throw error
         }
     }
@@ -230,13 +233,6 @@ public enum GamesBackup {
 
     static func insert(_ rows: [SQLRow], into table: String, _ session: SQLSession) async throws {
         for (sql, values) in statements(rows, into: table) { try await session.query(sql, values) }
-    }
-
-    static func fsyncFile(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        return fsync(descriptor) == 0
     }
 }
 

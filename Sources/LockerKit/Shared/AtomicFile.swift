@@ -26,7 +26,8 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    static func reason(_ code: Int32, _ l: Localizer) -> String {
+    /// Why a write failed with `code`, in the interface language for the usual reasons.
+    public static func reason(_ code: Int32, _ l: Localizer) -> String {
         switch code {
         case ENOSPC: return l.t("the disk is full")
         case EFBIG: return l.t("the file would be larger than this system allows")
@@ -71,14 +72,28 @@ public enum AtomicFile {
                 offset += written
             }
         }
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
         if close(fd) != 0 && failure == 0 { failure = errno }
+        if failure != 0 {
+            unlink(temp.path)
+            throw StorageError.writeFailed(path: url.path, code: failure)
+        }
+        try replace(url, with: temp)
+    }
+
+    /// Puts the finished file `temp` (in the same folder) in place of `url`: syncs it, renames
+    /// it over `url` and syncs the folder, so the new file survives a crash whole. On failure
+    /// `temp` is removed and `url` left as it was.
+    public static func replace(_ url: URL, with temp: URL) throws {
+        var failure: Int32 = 0
+        let fd = open(temp.path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 || fsync(fd) != 0 { failure = errno }
+        if fd >= 0 { close(fd) }
         if failure == 0 && rename(temp.path, url.path) != 0 { failure = errno }
         if failure != 0 {
             unlink(temp.path)
             throw StorageError.writeFailed(path: url.path, code: failure)
         }
-        let dirFD = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dirFD = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirFD >= 0 {
             fsync(dirFD)
             close(dirFD)
