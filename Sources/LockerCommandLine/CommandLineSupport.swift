@@ -98,6 +98,7 @@ public func inertJSON(_ json: String) -> String {
 /// The options both programs take before (or after) any command, declared once. `locker` and
 /// `locker-games` put them on their root command and every subcommand that reads them declares
 /// `@OptionGroup var shared: SharedOptions`: ArgumentParser hands it the root's parsed value.
+/// The options every command reads: the language and the data folder.
 public struct SharedOptions: ParsableArguments {
     public init() {}
 
@@ -108,8 +109,35 @@ public struct SharedOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(localizer.t("Folder for settings, grades, quiz history and workouts."), valueName: "dir"), completion: .directory)
     public var dataDir: String?
 
+    public func validate() throws {
+        if let lang { _ = checkedLanguage(lang) }
+    }
+
+    /// The data folder these options and the environment name.
+    public var paths: DataPaths { DataPaths.resolve(dataDir: dataDir, gamesDB: nil, environment: environment) }
+}
+
+/// The options of a command that opens the local games file itself (the server, backups,
+/// `account admin`): the shared ones and `--games-db`.
+public struct GamesFileOptions: ParsableArguments {
+    public init() {}
+
+    @OptionGroup public var common: SharedOptions
+
     @Option(name: .customLong("games-db"), help: ArgumentHelp(localizer.t("Your local games database file (default: games.sqlite in the data folder). It must be yours alone: a club shares games through a games server."), valueName: "file"), completion: .file())
     public var gamesDB: String?
+
+    public var lang: String? { common.lang }
+    /// The data folder and games file these options and the environment name.
+    public var paths: DataPaths { DataPaths.resolve(dataDir: common.dataDir, gamesDB: gamesDB, environment: environment) }
+}
+
+/// The options of a command that reaches the games, on a server or in the local file: the
+/// shared ones, `--games-db` and the server's address and trust.
+public struct GamesOptions: ParsableArguments {
+    public init() {}
+
+    @OptionGroup public var file: GamesFileOptions
 
     @Option(name: .customLong("games-server"), help: ArgumentHelp(localizer.t("A Locker games server (https://host:port) for the Games tab and commands; also LOCKER_GAMES_SERVER or `locker games server URL`."), valueName: "url"))
     public var gamesServer: String?
@@ -120,12 +148,16 @@ public struct SharedOptions: ParsableArguments {
     @Option(name: .customLong("games-ca"), help: ArgumentHelp(localizer.t("A PEM file of the certificate authority (or certificate) of your club's games server, trusted besides the system's; also SSL_CERT_FILE and SSL_CERT_DIR."), valueName: "file"), completion: .file(extensions: ["pem", "crt"]))
     public var gamesCA: String?
 
+    /// A `--games-server` that is not an http(s) address is a usage error, like any bad value.
     public func validate() throws {
-        if let lang { _ = checkedLanguage(lang) }
+        if let gamesServer, !gamesServer.isEmpty, GamesServerAddress(gamesServer) == nil {
+            usageError(GamesError.badServerAddress(gamesServer).message(localizer))
+        }
     }
 
-    /// The data folder and games file these options and the environment name.
-    public var paths: DataPaths { DataPaths.resolve(dataDir: dataDir, gamesDB: gamesDB, environment: environment) }
+    public var lang: String? { file.lang }
+    public var gamesDB: String? { file.gamesDB }
+    public var paths: DataPaths { file.paths }
 }
 
 /// Parses the command line of `Root` and runs the command it names, with one form for every

@@ -25,7 +25,7 @@ public struct AccountPasswordCommand: GamesCommandDefinition {
         abstract: localizer.t("Change your password: the current one, then the new one, each on its own line of standard input. Your other sessions are logged out."))
     @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the current and the new password from standard input, one per line."))) public var passwordStdin = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -37,7 +37,7 @@ public struct AccountDeleteCommand: GamesCommandDefinition {
         abstract: localizer.t("Delete your account: your future bookings and games are cancelled and your name is removed."))
     @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password from standard input."))) public var passwordStdin = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -52,7 +52,7 @@ public struct AccountAdminCommand: GamesCommandDefinition {
     @Option(name: .long, help: ArgumentHelp(localizer.t("The store: a SQLite file or postgres://… (the server's --db). Default: the local games file."), valueName: "store"))
     public var db: String?
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesFileOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -64,7 +64,7 @@ public struct AccountCreateCommand: GamesCommandDefinition {
     @Argument(help: ArgumentHelp(localizer.t("3 to 32 letters, digits, dot, underscore or hyphen."), valueName: "name")) public var name: String
     @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password (8 characters or more) from standard input."))) public var passwordStdin = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -76,7 +76,7 @@ public struct LoginCommand: GamesCommandDefinition {
     @Argument(help: ArgumentHelp(localizer.t("Your username."), valueName: "name")) public var name: String
     @Flag(name: .customLong("password-stdin"), help: ArgumentHelp(localizer.t("Read the password from standard input."))) public var passwordStdin = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -87,7 +87,7 @@ public struct LogoutCommand: GamesCommandDefinition {
     public static let configuration = CommandConfiguration(commandName: "logout", abstract: localizer.t("Log out of the games database."))
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Log out every session of your account, on every machine."))) public var everywhere = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -145,7 +145,7 @@ public struct GamesGroundsImportCommand: GamesCommandDefinition {
     public var db: String?
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Change grounds already in the store when the file gives other details for them."))) public var replace = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -157,7 +157,7 @@ public struct GamesGroundsNearCommand: GamesCommandDefinition {
     @OptionGroup public var place: PlaceOptions
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) public var json = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -174,7 +174,9 @@ public struct GamesCreateCommand: GamesCommandDefinition {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("A note for the players."), valueName: "text")) public var note: String?
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) public var json = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
+
+    public func validate() throws { checkCapacity(capacity) }
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -189,7 +191,9 @@ public struct GamesEditCommand: GamesCommandDefinition {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("A note for the players (empty removes it)."), valueName: "text")) public var note: String?
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) public var json = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
+
+    public func validate() throws { if let capacity { checkCapacity(capacity) } }
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -201,7 +205,7 @@ public struct GamesRosterCommand: GamesCommandDefinition {
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) public var game: Int64
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) public var json = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -213,7 +217,7 @@ public struct GamesListCommand: GamesCommandDefinition {
     @OptionGroup public var place: PlaceOptions
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) public var json = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -225,7 +229,7 @@ public struct GamesShowCommand: GamesCommandDefinition {
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) public var game: Int64
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) public var json = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -237,7 +241,7 @@ public struct GamesBookCommand: GamesCommandDefinition {
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) public var game: Int64
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) public var json = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -248,7 +252,7 @@ public struct GamesCancelCommand: GamesCommandDefinition {
     public static let configuration = CommandConfiguration(commandName: "cancel", abstract: localizer.t("Cancel your booking or leave the waitlist (the first player waiting gets your place)."))
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) public var game: Int64
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -259,7 +263,7 @@ public struct GamesRemoveCommand: GamesCommandDefinition {
     public static let configuration = CommandConfiguration(commandName: "remove", abstract: localizer.t("Remove a game and its bookings altogether (administrators only, for spam)."))
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) public var game: Int64
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -271,7 +275,7 @@ public struct GamesCancelGameCommand: GamesCommandDefinition {
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) public var game: Int64
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Why the game is off."), valueName: "text")) public var reason: String
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -282,7 +286,7 @@ public struct GamesUpcomingCommand: GamesCommandDefinition {
     public static let configuration = CommandConfiguration(commandName: "upcoming", abstract: localizer.t("Your games still to come (organised or booked), earliest first."))
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) public var json = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -294,7 +298,7 @@ public struct GamesTodayCommand: GamesCommandDefinition {
         commandName: "today",
         abstract: localizer.t("Your games today, for a shell start-up file: prints nothing when there are none (or when you are not logged in)."))
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -306,7 +310,7 @@ public struct GamesICSCommand: GamesCommandDefinition {
     @Argument(help: ArgumentHelp(localizer.t("The game's number."), valueName: "game")) public var game: Int64
     @Option(name: .long, help: ArgumentHelp(localizer.t("The .ics file to write."), valueName: "file")) public var out: String
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -317,7 +321,7 @@ public struct GamesWhoAmICommand: GamesCommandDefinition {
     public static let configuration = CommandConfiguration(commandName: "whoami", abstract: localizer.t("The logged-in games user (exit 1 when nobody is logged in)."))
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) public var json = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -329,7 +333,7 @@ public struct GamesServerCommand: GamesCommandDefinition {
     @Argument(help: ArgumentHelp(localizer.t("The server's address, e.g. https://games.example.org:8787."), valueName: "url")) public var url: String?
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Forget the saved server: use the local games file."))) public var local = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -387,7 +391,7 @@ public struct ServeCommand: GamesCommandDefinition {
         return single.compactMap { name, value in value.map { (name, [$0]) } } + lists.filter { !$0.1.isEmpty }.map { ($0.0, $0.1) }
     }
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesFileOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -402,7 +406,7 @@ public struct BackupCommand: GamesCommandDefinition {
     @Argument(help: ArgumentHelp(localizer.t("The backup file to write (replaced only once the new backup is whole)."), valueName: "file")) public var file: String
     @OptionGroup public var store: StoreOptions
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesFileOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -428,7 +432,7 @@ public struct RestoreCommand: GamesCommandDefinition {
     @OptionGroup public var store: StoreOptions
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Replace everything the store holds, when it is not empty."))) public var replace = false
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesFileOptions
 
     public func run() async throws { try await runInLockerGames(self) }
 }
@@ -439,9 +443,16 @@ public struct BridgeCommand: GamesCommandDefinition {
     public static let configuration = CommandConfiguration(commandName: "bridge", abstract: "The Games tab's helper (JSON lines).",
                                                     shouldDisplay: false)
 
-    @OptionGroup public var shared: SharedOptions
+    @OptionGroup public var shared: GamesOptions
 
     public func run() async throws { try await runInLockerGames(self) }
+}
+
+/// A `--capacity` outside `GamesLimits.capacity` is a usage error, said before anything is sent.
+func checkCapacity(_ capacity: Int) {
+    guard !GamesLimits.capacity.contains(capacity) else { return }
+    usageError(localizer.t("--capacity {value}: a game takes {lowest} to {highest} players.",
+                           ["value": String(capacity), "lowest": String(GamesLimits.capacity.lowerBound), "highest": String(GamesLimits.capacity.upperBound)]))
 }
 
 /// A command that `locker-games` runs. `locker` parses it like its own commands (so its help,

@@ -36,7 +36,7 @@ extension RestoreCommand: GamesCommandBody {
 /// What the two commands share: where the store is, and their failures as one translated line.
 enum BackupStores {
     /// `--db`, else the configuration file's `db`, else the local games file.
-    static func store(_ options: StoreOptions, shared: SharedOptions) -> String {
+    static func store(_ options: StoreOptions, shared: GamesFileOptions) -> String {
         if let db = options.db { return db }
         if let config = options.config {
             do {

@@ -67,13 +67,13 @@ final class Bridge: @unchecked Sendable {
     init(connection: GamesConnection) { self.connection = connection }
 
     /// Whether the target is the local games file and that file does not exist yet.
-    static func localStoreIsMissing(_ options: SharedOptions) -> Bool {
+    static func localStoreIsMissing(_ options: GamesOptions) -> Bool {
         let paths = options.paths
         guard GamesConnection.serverAddress(flag: options.gamesServer, environment: environment, paths: paths) == nil else { return false }
         return !FileManager.default.fileExists(atPath: paths.gamesDatabase.path)
     }
 
-    static func open(_ options: SharedOptions) async throws -> GamesConnection {
+    static func open(_ options: GamesOptions) async throws -> GamesConnection {
         guard let bundled = resources?.dataDirectory else { throw GamesError.database("Locker's bundled data was not found") }
         return try await options.openConnection(bundled: bundled)
     }

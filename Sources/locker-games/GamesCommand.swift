@@ -11,7 +11,7 @@ import Glibc
 #endif
 
 /// The games target of this run's options.
-extension SharedOptions {
+extension GamesOptions {
     /// Opens the server client or the local file (created and seeded when new), or exits 1.
     func connection() async -> GamesConnection {
         await GamesContext.run { try await openConnection(bundled: bundledData()) }

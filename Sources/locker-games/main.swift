@@ -10,7 +10,7 @@ struct LockerGamesTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: invokedName,
         abstract: localizer.t("Pickup cricket games in the City of Casey: grounds, games, bookings."),
-        version: "locker \(LockerVersion.current)",
+        version: "\(invokedName) \(LockerVersion.current)",
         subcommands: [AccountCommand.self, LoginCommand.self, LogoutCommand.self, GamesCommand.self, ServeCommand.self,
                       BackupCommand.self, RestoreCommand.self])
 
@@ -18,7 +18,7 @@ struct LockerGamesTool: AsyncParsableCommand {
     /// name as the first argument), else `locker-games`: help then names what the user typed.
     static let invokedName = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } == "locker" ? "locker" : "locker-games"
 
-    @OptionGroup var shared: SharedOptions
+    @OptionGroup var shared: GamesOptions
 }
 
 prepareProcess()

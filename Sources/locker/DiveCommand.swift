@@ -96,7 +96,8 @@ struct DiveScoreCommand: ParsableCommand {
         do {
             result = try PanelScore.compute(difficulty: dd, awards: try PanelScore.parseAwards(awards), synchro: synchro)
         } catch let error as PanelScoreError {
-            fail(error.message(localizer), status: 1)
+            // Every one of these is a value the options cannot take.
+            usageError(error.message(localizer))
         }
         if json {
             printJSON(Output(dd: Double(result.difficultyTenths) / 10, judges: result.panel.rawValue, synchro: synchro,

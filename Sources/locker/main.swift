@@ -32,7 +32,7 @@ struct Locker: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Draw with ASCII only (no box drawing or braille).")))
     var ascii = false
 
-    @OptionGroup var shared: SharedOptions
+    @OptionGroup var shared: GamesOptions
 
     /// Hidden, for the crash tests: F12 then makes the app fail this way (see DebugFault).
     @Option(name: .customLong("debug-fault"), help: .hidden)
@@ -44,7 +44,7 @@ struct Locker: ParsableCommand {
 
     func run() throws {
         let choices = resolveChoices()
-        let status = runFullScreen(choices: choices, ascii: ascii, shared: shared, debugFault: debugFault) { options, terminal, notices in
+        let status = runFullScreen(choices: choices, ascii: ascii, shared: shared.file.common, games: shared, debugFault: debugFault) { options, terminal, notices in
             App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)
         }
         throw ExitCode(status)
@@ -58,7 +58,7 @@ struct Locker: ParsableCommand {
 
     /// Checks --tab, --lang and --theme; a bad value is a usage error.
     func resolveChoices() -> StartupChoices {
-        var choices = startupChoices(theme: theme, shared: shared)
+        var choices = startupChoices(theme: theme, shared: shared.file.common)
         if let tab {
             guard let value = Tab(rawValue: tab.lowercased()) else {
                 usageError(localizer.t("Unknown tab \"{value}\". Valid tabs: {values}.", ["value": tab, "values": validValues(Tab.self)]))
@@ -84,10 +84,11 @@ func startupChoices(theme: String?, shared: SharedOptions) -> StartupChoices {
 }
 
 /// Starts the terminal (or says why it cannot), builds the full-screen app with `make` and runs
-/// it until the user quits; returns the exit status.
-func runFullScreen(choices: StartupChoices, ascii: Bool, shared: SharedOptions, debugFault: DebugFault? = nil,
+/// it until the user quits; returns the exit status. `games` are the Games tab's options, where
+/// the command has them.
+func runFullScreen(choices: StartupChoices, ascii: Bool, shared: SharedOptions, games: GamesOptions? = nil, debugFault: DebugFault? = nil,
                    make: (AppOptions, Terminal, [Notice]) -> App) -> Int32 {
-    let paths = shared.paths
+    let paths = games?.paths ?? shared.paths
     let utf8 = Terminal.prepareLocale()
     let terminal: Terminal
     do {
@@ -109,9 +110,11 @@ func runFullScreen(choices: StartupChoices, ascii: Bool, shared: SharedOptions, 
     }
     var options = AppOptions(choices: choices, ascii: ascii || !utf8, paths: paths, resources: resources)
     options.debugFault = debugFault
-    options.gamesServer = shared.gamesServer
-    options.gamesServerInsecure = shared.gamesServerInsecure
-    options.gamesCA = shared.gamesCA
+    if let games {
+        options.gamesServer = games.gamesServer
+        options.gamesServerInsecure = games.gamesServerInsecure
+        options.gamesCA = games.gamesCA
+    }
     options.divingFiles = divingFiles
     return make(options, terminal, notices).run()
 }

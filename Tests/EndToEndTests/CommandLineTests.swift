@@ -78,6 +78,10 @@ final class CommandLineTests: XCTestCase {
             ["games", "create", "--players", "two"], ["login", "ann"], ["account", "create"],
             ["games", "serve", "--listen", "nowhere"], ["games", "serve", "--max-connections", "0"],
             ["games", "serve", "--tls-cert", "a.pem"], ["games", "serve", "--trusted-proxy", "10.0.0.0/99"],
+            ["dive", "score", "--dd", "2.0", "--awards", "8,7,7,7,7.3"], ["dive", "score", "--dd", "2.0", "--awards", "8,7.5,7"],
+            ["games", "create", "--ground", "x", "--at", "2026-12-05T10:00", "--players", "2", "--capacity", "100"],
+            ["games", "edit", "1", "--capacity", "1"],
+            ["--games-server", "nonsense", "games", "today"], ["games", "list", "--postcode", "3977", "--games-server", "ftp://x"],
         ]
         for arguments in cases {
             let result = try locker(["--data-dir", data] + arguments)
@@ -117,6 +121,26 @@ final class CommandLineTests: XCTestCase {
             }
             XCTAssertFalse(help.contains("(default 22)") || help.contains("default 127.0.0.1"), help)
         }
+    }
+
+    /// A command's help offers only the options that act in it: the games server's address is
+    /// no option of a dive score or of a restore, which works on a store directly.
+    func testHelpListsOnlyOptionsThatAct() throws {
+        for arguments in [["dive", "score", "--help"], ["grades", "--help"], ["meet", "--help"], ["games", "restore", "--help"],
+                          ["games", "serve", "--help"], ["account", "admin", "--help"]] {
+            let help = try locker(arguments)
+            XCTAssertEqual(help.status, 0, "\(arguments)")
+            XCTAssertFalse(help.stdout.contains("--games-server"), "\(arguments): \(help.stdout)")
+            XCTAssertFalse(help.stdout.contains("--games-ca"), "\(arguments)")
+        }
+        for arguments in [["--help"], ["games", "list", "--help"], ["login", "--help"]] {
+            XCTAssertTrue(try locker(arguments).stdout.contains("--games-server"), "\(arguments) reaches a server")
+        }
+        XCTAssertFalse(try locker(["dive", "score", "--help"]).stdout.contains("--games-db"))
+        guard let games = LockerBinary.url?.deletingLastPathComponent().appendingPathComponent("locker-games") else { return }
+        let version = try runProcess([games.path, "--version"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.hasPrefix("locker-games "), "names itself: \(version.stdout)")
     }
 
     /// A port another program holds is a sentence saying what to do, not the socket error.
@@ -195,7 +219,7 @@ final class DiveCommandTests: XCTestCase {
         XCTAssertEqual(synchro.status, 0, synchro.stderr)
         XCTAssertTrue(synchro.stdout.contains("35.5 ÷ 5 × 3 × 2.8 = 59.64"), synchro.stdout)
         let wrong = try locker(["dive", "score", "--dd", "2.0", "--awards", "8,7.5,7"])
-        XCTAssertEqual(wrong.status, 1)
+        XCTAssertEqual(wrong.status, 64, "awards the panel cannot have are a usage error")
         XCTAssertTrue(wrong.stderr.contains("5 or 7 judges"), wrong.stderr)
     }
 }

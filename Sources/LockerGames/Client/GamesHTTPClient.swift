@@ -23,15 +23,10 @@ public final class GamesHTTPClient: GamesAPI, @unchecked Sendable {
     /// and passwords would cross the network readable. Without `http`, the client of the
     /// system's trust (`GamesTrust()`).
     public init(url: String, allowInsecure: Bool = false, timeout: TimeAmount = .seconds(10), http: HTTPClient? = nil) throws {
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else {
-            throw GamesError.badServerAddress(url)
-        }
-        if scheme == "http", !allowInsecure, !IPAddress.isLoopback(host) { throw GamesError.insecureServer(host) }
-        var base = url
-        while base.hasSuffix("/") { base.removeLast() }
-        baseURL = base
-        self.host = host
+        guard let address = GamesServerAddress(url) else { throw GamesError.badServerAddress(url) }
+        if address.scheme == "http", !allowInsecure, !IPAddress.isLoopback(address.host) { throw GamesError.insecureServer(address.host) }
+        baseURL = address.base
+        self.host = address.host
         self.http = try http ?? GamesTrust().httpClient()
         self.timeout = timeout
     }
