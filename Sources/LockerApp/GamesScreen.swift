@@ -260,13 +260,12 @@ public final class GamesScreen: TabScreen {
         let postcode = KeyBinding([.character("p"), .character("/")], "p /",
                                   help: l.t("Type a postcode or a position (latitude,longitude): the 5 nearest grounds and their games"),
                                   footer: l.t("postcode"), footerKeys: "p") {
-            self.mode = .postcode(TextFieldState(self.viewModel.searchedPlace, maxLength: 30,
-                                                 allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) }), over: self.mode)
+            self.mode = .postcode(TextFieldState(self.viewModel.searchedPlace, maxLength: 30), over: self.mode)
         }
         let newGame = KeyBinding([.character("n")], "n", help: l.t("Create a game at one of the grounds found"), footer: l.t("new game")) {
             // With no grounds found yet, n asks for a postcode first.
             if self.viewModel.grounds.isEmpty {
-                self.mode = .postcode(TextFieldState("", maxLength: 30, allowed: { $0.isASCII && ($0.isNumber || ",.-".contains($0)) }), over: self.mode)
+                self.mode = .postcode(TextFieldState("", maxLength: 30), over: self.mode)
             } else {
                 self.mode = .create(GamesForms.create(grounds: self.viewModel.grounds, now: self.viewModel.currentTime),
                                     grounds: self.viewModel.grounds, sent: nil)
@@ -560,10 +559,11 @@ public final class GamesScreen: TabScreen {
                    empty: l.t("No games to come. Press p to find games near a postcode."), into: surface, rect: top, context: context)
         let nearTitle = viewModel.searchedPlace.isEmpty ? l.t("Games near a postcode (press p)")
             : l.t("Games at the 5 grounds nearest to {postcode}", ["postcode": viewModel.searchedPlace])
-        // The grounds found, nearest first, with their distance (~ when the position is approximate).
+        // The grounds found, nearest first, with their distance (~ when the position is
+        // approximate, which the line then says).
         let groundsLine = viewModel.grounds.isEmpty ? nil : viewModel.grounds.map {
             TerminalText.inert($0.name) + " " + ($0.approximate ? "~" : "") + MeasureText.distance($0.distanceMeters, l)
-        }.joined(separator: " · ")
+        }.joined(separator: " · ") + (viewModel.grounds.contains(where: \.approximate) ? "  (" + l.t("~ position approximate") + ")" : "")
         renderList(title: listTitle(nearTitle, viewModel.nearby, width: bottom.width, l), games: viewModel.nearby, state: nearbyList, focused: pane == .nearby,
                    empty: viewModel.searchedPlace.isEmpty ? "" : l.t("No games planned at these grounds yet. Press n to create one."),
                    header: groundsLine, into: surface, rect: bottom, context: context)

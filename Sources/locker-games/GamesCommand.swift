@@ -184,7 +184,7 @@ func gameLine(_ g: GameListing) -> String {
         + localizer.t("{going}/{capacity} going", ["going": String(g.seatsUsed), "capacity": String(g.capacity)])
     if g.waitlisted > 0 { line += " · " + localizer.t("{count} waiting", ["count": String(g.waitlisted)]) }
     line += " · " + GameStatusText.status(g.status, localizer)
-    if let mine = g.myStatus { line += " · " + GameStatusText.mine(mine, localizer) }
+    if let part = GameStatusText.part(in: g, localizer) { line += " · " + part }
     if let note = g.note { line += "\n      " + TerminalText.inert(note) }
     if let reason = g.cancelReason { line += "\n      " + localizer.t("Cancelled: {reason}", ["reason": GameStatusText.reason(reason, localizer)]) }
     return line
@@ -350,7 +350,10 @@ extension GamesTodayCommand: GamesCommandBody {
             if game.status == .cancelled { when = localizer.t("cancelled", context: "game status") }
             else if minutes <= 0 { when = localizer.t("started") }
             else if minutes <= 60 { when = "⚠ " + localizer.n("in {count} minute", "in {count} minutes", count: minutes) }
-            else { when = localizer.t("at {time}", ["time": GameTimeText.clock(game)]) }
+            else if GameTimeText.differsFromUser(game) {
+                // "today" is the user's day; the hour is the ground's, so it names its clock.
+                when = localizer.t("at {time}", ["time": localizer.t("{time} ({zone} time)", ["time": GameTimeText.clock(game), "zone": GameTimeText.zoneName(game.timeZone)])])
+            } else { when = localizer.t("at {time}", ["time": GameTimeText.clock(game)]) }
             print(localizer.t("Cricket today {when}: {ground}, {suburb} ({going}/{capacity})",
                               ["when": when, "ground": TerminalText.inert(game.groundName), "suburb": TerminalText.inert(game.suburb),
                                "going": String(game.seatsUsed), "capacity": String(game.capacity)]))

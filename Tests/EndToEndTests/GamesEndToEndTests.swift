@@ -22,7 +22,7 @@ final class GamesCommandLineTests: XCTestCase {
 
     /// Runs locker as `user` (own data folder, the one games file), with `input` on stdin.
     @discardableResult
-    func locker(_ user: String, _ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    func locker(_ user: String, _ arguments: [String], input: String? = nil, timeZone: String = "Australia/Melbourne") throws -> (status: Int32, stdout: String, stderr: String) {
         guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
         let data = root.appendingPathComponent(user)
         var handle: FileHandle?
@@ -32,7 +32,7 @@ final class GamesCommandLineTests: XCTestCase {
             handle = try FileHandle(forReadingFrom: file)
         }
         return try runProcess([binary.path, "--data-dir", data.path, "--games-db", shared.path] + arguments,
-                              environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TZ": "Australia/Melbourne"], input: handle)
+                              environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TZ": timeZone], input: handle)
     }
 
     func signUp(_ user: String) throws {
@@ -364,6 +364,46 @@ final class GamesCommandLineTests: XCTestCase {
         XCTAssertEqual(quiet.status, 0, "a shell start-up file never fails")
         XCTAssertEqual(quiet.stdout + quiet.stderr, "")
         XCTAssertTrue(try locker("sam", ["games", "upcoming"]).stderr.contains("not logged in"))
+    }
+}
+
+extension GamesCommandLineTests {
+    /// Issue 43, item 5: `games today` says on whose clock a game's hour is when the user's own
+    /// clock differs from the ground's, and a called-off game no longer says "you are going".
+    func testTodayNamesTheGroundsClockAndACalledOffGameSaysWhatWas() throws {
+        try signUp("ann")
+        try signUp("bob")
+        // A user's zone where it is just past midnight, so a game three hours on is today for
+        // them, and which is not Melbourne's.
+        let now = Date()
+        let melbourne = try XCTUnwrap(TimeZone(identifier: "Australia/Melbourne"))
+        let utcHour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: now).hour!
+        let offsets = (0...8).map { (-utcHour + $0 + 36) % 24 - 12 }.filter { $0 * 3600 != melbourne.secondsFromGMT(for: now) }
+        let userOffset = try XCTUnwrap(offsets.first)
+        let userZone = userOffset == 0 ? "UTC" : "Etc/GMT\(userOffset > 0 ? "-" : "+")\(abs(userOffset))"
+        let start = now.addingTimeInterval(3 * 3600)
+        var ground = Calendar(identifier: .gregorian)
+        ground.timeZone = melbourne
+        let c = ground.dateComponents([.year, .month, .day, .hour, .minute], from: start)
+        let at = String(format: "%04d-%02d-%02dT%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+        let created = try locker("ann", ["games", "create", "--ground", "casey-fields", "--at", at, "--players", "2", "--json"], timeZone: userZone)
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let id = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(created.stdout.utf8)) as? [String: Any])?["id"] as? Int)
+        XCTAssertEqual(try locker("bob", ["games", "book", String(id)], timeZone: userZone).status, 0)
+        let today = try locker("bob", ["games", "today"], timeZone: userZone)
+        XCTAssertEqual(today.status, 0, today.stderr)
+        let hour = String(format: "%02d:%02d", c.hour!, c.minute!)
+        XCTAssertTrue(today.stdout.contains("at \(hour) (Melbourne time)"), "\(userZone): \(today.stdout)")
+        let home = try locker("bob", ["games", "today"])
+        XCTAssertTrue(home.stdout.contains("at \(hour):") || home.stdout.contains("at \(hour) "), home.stdout)
+        XCTAssertFalse(home.stdout.contains("Melbourne time"), "the user's own clock is the ground's: \(home.stdout)")
+        XCTAssertTrue(try locker("bob", ["games", "upcoming"]).stdout.contains("you are going"))
+        XCTAssertEqual(try locker("ann", ["games", "cancel-game", String(id), "--reason", "rain"]).status, 0)
+        let off = try locker("bob", ["games", "show", String(id)])
+        XCTAssertTrue(off.stdout.contains("cancelled"), off.stdout)
+        XCTAssertFalse(off.stdout.contains("you are going"), "nobody is going to a game called off: \(off.stdout)")
+        XCTAssertTrue(off.stdout.contains("you had a place"), off.stdout)
+        XCTAssertTrue(try locker("ann", ["games", "show", String(id)]).stdout.contains("you organised it"))
     }
 }
 

@@ -20,8 +20,10 @@ private final class CannedGamesClient: GamesClient, @unchecked Sendable {
     /// The start on the ground's clock ("" leaves it out, and the times show in UTC).
     var localStart = ""
     private(set) var cancelled = false
-    let ground = GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: "3977",
-                               approximate: false, distanceMeters: 2420, timeZone: "Australia/Melbourne")
+    var ground: GroundListing {
+        GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: "3977",
+                      approximate: approximate, distanceMeters: 2420, timeZone: "Australia/Melbourne")
+    }
     func whoAmI() throws -> String? { user }
     /// A refusal the next sign-up or log-in gets from the store.
     var accountRefusal: GamesError?
@@ -282,6 +284,32 @@ final class GamesScreenTests: XCTestCase {
         let details = render(screen, 120, 30).text
         XCTAssertTrue(details.contains("(approximate: the suburb's centre)"), details)
         _ = token
+    }
+
+    /// Issue 43, item 5: letters typed into the postcode line show, and the refusal quotes them
+    /// (they used to vanish, and the error quoted ""); the `~` before a distance is explained.
+    func testThePostcodeLineShowsWhatWasTypedAndTheTildeIsExplained() throws {
+        let client = CannedGamesClient()
+        client.user = "sam"
+        let work = BackgroundWork()
+        let games = GamesViewModel(localizer: .english, client: client, work: work)
+        let screen = GamesScreen(viewModel: games, exportDirectory: NSTemporaryDirectory())
+        let token = screen.observeChanges {}
+        defer { _ = token }
+        games.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        _ = screen.handle(.character("p"))
+        for c in "3977x" { _ = screen.handle(.character(c)) }
+        XCTAssertTrue(render(screen, 100, 30).text.contains("3977x"), "what was typed shows")
+        _ = screen.handle(.enter)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(games.message, "“3977x” is not a postcode: write 4 digits, like 3977.")
+        client.approximate = true
+        games.search(postcode: "3977")
+        XCTAssertTrue(work.waitUntilIdle())
+        let shown = render(screen, 160, 30).text
+        XCTAssertTrue(shown.contains("Casey Fields ~2.42 km"), "\n" + shown)
+        XCTAssertTrue(shown.contains("(~ position approximate)"), shown)
     }
 
     /// A booking asked for while another request is on its way is refused at once, with the

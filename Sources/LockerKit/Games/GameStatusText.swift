@@ -20,10 +20,21 @@ public enum GameStatusText {
         }
     }
 
+    /// "you organised it", "you had a place" or "you were on the waitlist": the user's part in
+    /// a game that is called off, which nobody is going to any more.
+    public static func former(_ part: PlayerPart, _ l: Localizer) -> String {
+        switch part {
+        case .organiser: return l.t("you organised it")
+        case .going: return l.t("you had a place")
+        case .waitlisted: return l.t("you were on the waitlist")
+        }
+    }
+
     /// The user's part in `game`, with their number when they wait ("number 2 on the
-    /// waitlist"); nil when they have none.
+    /// waitlist"), in the past once the game is called off; nil when they have none.
     public static func part(in game: GameListing, _ l: Localizer) -> String? {
         guard let mine = game.myStatus else { return nil }
+        if game.status == .cancelled { return former(mine, l) }
         return game.waitlistPosition.map { l.t("number {position} on the waitlist", ["position": String($0)]) } ?? self.mine(mine, l)
     }
 
