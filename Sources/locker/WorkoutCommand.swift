@@ -63,6 +63,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
         var paceSecondsPerKm: Double?
         var speedKmh: Double?
         var ascentMeters: Double?
+        var ascentSource: String?
         var hrMin: Double?
         var hrAvg: Double?
         var hrMax: Double?
@@ -72,7 +73,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
 
         private enum Keys: String, CodingKey {
             case file, format, title, subtitle, activity, activities, points, start, elapsedSeconds, movingSeconds, distanceMeters,
-                 distanceSource, droppedPositions, clockProblem, ignoredTimes, paceSecondsPerKm, speedKmh, ascentMeters, hrMin, hrAvg, hrMax, zoneMaxHR,
+                 distanceSource, droppedPositions, clockProblem, ignoredTimes, paceSecondsPerKm, speedKmh, ascentMeters, ascentSource, hrMin, hrAvg, hrMax, zoneMaxHR,
                  zones, zonesUnit
         }
 
@@ -88,6 +89,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
             try c.encode(clockProblem, forKey: .clockProblem); try c.encode(ignoredTimes, forKey: .ignoredTimes)
             try c.encode(paceSecondsPerKm, forKey: .paceSecondsPerKm)
             try c.encode(speedKmh, forKey: .speedKmh); try c.encode(ascentMeters, forKey: .ascentMeters)
+            try c.encode(ascentSource, forKey: .ascentSource)
             try c.encode(hrMin, forKey: .hrMin); try c.encode(hrAvg, forKey: .hrAvg); try c.encode(hrMax, forKey: .hrMax)
             try c.encode(zoneMaxHR, forKey: .zoneMaxHR); try c.encode(zones, forKey: .zones); try c.encode(zonesUnit, forKey: .zonesUnit)
         }
@@ -102,7 +104,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
         let name = URL(fileURLWithPath: file).lastPathComponent
         var outputs: [Output] = []
         for (index, workout) in activities.enumerated() {
-            let analysis = WorkoutAnalysis(workout, maxHeartRate: settingsMax)
+            let analysis = WorkoutAnalysis(workout, maxHeartRate: settingsMax, maxHeartRateSource: maxHR != nil ? .commandLine : .settings)
             let s = analysis.summary
             if json {
                 outputs.append(Output(
@@ -112,6 +114,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
                     elapsedSeconds: s.elapsedSeconds, movingSeconds: s.movingSeconds, distanceMeters: s.distanceMeters,
                     distanceSource: s.distanceSource.rawValue, droppedPositions: s.droppedPositions, clockProblem: s.clockProblem?.rawValue, ignoredTimes: workout.ignoredTimes,
                     paceSecondsPerKm: s.paceSecondsPerKilometre, speedKmh: s.speedKilometresPerHour, ascentMeters: s.ascentMeters,
+                    ascentSource: s.ascentMeters == nil ? nil : s.ascentFromDevice ? "device" : "elevations",
                     hrMin: s.heartRateMin, hrAvg: s.heartRateAverage, hrMax: s.heartRateMax, zoneMaxHR: s.zoneMaximum,
                     zones: s.zoneAmounts, zonesUnit: s.zonesCountPoints ? "points" : "seconds"))
                 continue

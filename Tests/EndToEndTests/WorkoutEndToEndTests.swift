@@ -118,4 +118,52 @@ final class WorkoutEndToEndTests: XCTestCase {
         XCTAssertEqual(short.status, 1)
         XCTAssertTrue(short.stderr.contains("cut.fit, octet 5000"), "translated, with the offset: \(short.stderr)")
     }
+
+    /// Issue 43, item 4, from the command line: the device's own climb (FIT `total_ascent`,
+    /// as fitdecode reads it) is the climb shown, and says so; `--max-hr` is said to come from
+    /// the command line; a JSON file's sport is its sport and its subtitle joins the title; a
+    /// number as a GPX type is no sport; times a second apart along a whole route (GPSBabel's)
+    /// throw no position away.
+    func testClimbSportMaximumAndUnusableTimesSayWhereTheyComeFrom() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-climb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let env = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let fit = data.appendingPathComponent("hills.fit")
+        XCTAssertEqual(try runProcess([root.appendingPathComponent("scripts/gen-workout").path, "--format", "fit", "--points", "1800",
+                                       "--total-ascent", "64", "--out", fit.path]).status, 0)
+        let text = try runProcess([binary.path, "workout", fit.path, "--max-hr", "190"], environment: env)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("Climb       64 m (the device's own count)"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("(maximum 190 bpm, from --max-hr)"), text.stdout)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try runProcess([binary.path, "workout", fit.path, "--json"], environment: env).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["ascentMeters"] as? Double, 64)
+        XCTAssertEqual(json["ascentSource"] as? String, "device")
+        let plain = data.appendingPathComponent("plain.fit")
+        XCTAssertEqual(try runProcess([root.appendingPathComponent("scripts/gen-workout").path, "--format", "fit", "--points", "1800", "--out", plain.path]).status, 0)
+        XCTAssertTrue(try runProcess([binary.path, "workout", plain.path], environment: env).stdout.contains("m (from the elevations)"))
+
+        let tempo = data.appendingPathComponent("tempo.json")
+        try """
+        { "title": "Morning run", "subtitle": "Tempo", "sport": "cycling",
+          "points": [ { "lat": -38.03, "lon": 145.34, "time": "2026-05-01T06:30:00Z" },
+                      { "lat": -38.031, "lon": 145.34, "time": "2026-05-01T06:30:30Z" } ] }
+        """.write(to: tempo, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try runProcess([binary.path, "workout", tempo.path], environment: env).stdout.hasPrefix("Morning run · Tempo — Cycling\n"))
+
+        // A route 1.1 km a point apart, one second apart: the times cannot be right, the positions can.
+        var gpx = #"<?xml version="1.0"?><gpx version="1.1" creator="GPSBabel" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>babel</name><type>9</type><trkseg>"#
+        for i in 0..<40 {
+            gpx += String(format: #"<trkpt lat="%.5f" lon="145.34000"><time>2020-01-01T00:00:%02dZ</time></trkpt>"#, -38.0 - Double(i) * 0.01, i)
+        }
+        gpx += "</trkseg></trk></gpx>"
+        let babel = data.appendingPathComponent("babel.gpx")
+        try gpx.write(to: babel, atomically: true, encoding: .utf8)
+        let route = try runProcess([binary.path, "workout", babel.path], environment: env)
+        XCTAssertEqual(route.status, 0, route.stderr)
+        XCTAssertTrue(route.stdout.hasPrefix("babel\n"), "no sport from a number: \(route.stdout)")
+        XCTAssertTrue(route.stdout.contains("Distance    43.37 km (from the positions)\n"), route.stdout)
+        XCTAssertTrue(route.stdout.contains("impossible speed"), "the times are said to be wrong: \(route.stdout)")
+    }
 }

@@ -100,8 +100,8 @@ final class WorkoutReaderTests: XCTestCase {
         """, name: "mine.json")
         XCTAssertEqual(locker.format, .json)
         XCTAssertEqual(locker.count, 3)
-        XCTAssertEqual(locker.name, "Morning run")
-        XCTAssertEqual(locker.kind, "Tempo")
+        XCTAssertEqual(locker.name, "Morning run · Tempo", "the subtitle goes with the title")
+        XCTAssertEqual(locker.kind, "running", "the sport is the sport")
         XCTAssertEqual(WorkoutAnalysis(locker).summary.elapsedSeconds, 4)
     }
 
@@ -218,7 +218,7 @@ final class WorkoutSummaryTests: XCTestCase {
     func testZonesUseSettingsOrTheObservedMaximum() {
         let a = WorkoutAnalysis(track(count: 61, hr: 171), maxHeartRate: 190)   // 90 %
         XCTAssertEqual(a.summary.zoneAmounts, [0, 0, 0, 0, 60])
-        XCTAssertTrue(a.summary.zoneMaximumFromSettings)
+        XCTAssertEqual(a.summary.zoneMaximumSource, .settings)
         let own = WorkoutAnalysis(track(count: 61, hr: 120))
         XCTAssertEqual(own.summary.zoneMaximum, 120)
         XCTAssertEqual(own.summary.zoneAmounts[4], 60)

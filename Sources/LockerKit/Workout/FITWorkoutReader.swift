@@ -63,6 +63,8 @@ struct FITWorkoutReader {
         var kind: String?
         var distance: Double?
         var timer: Double?
+        /// Metres climbed, as the device counted them (`total_ascent`).
+        var ascent: Double?
     }
 
     // MARK: Reading
@@ -169,6 +171,7 @@ struct FITWorkoutReader {
                         definition.b = definition.offset(of: 5, size: 1)   // sport
                         definition.c = definition.offset(of: 8, size: 4)   // total_timer_time
                         definition.d = definition.offset(of: 9, size: 4)   // total_distance
+                        definition.e = definition.offset(of: 22, size: 2)  // total_ascent
                     case Message.sport:
                         definition.a = definition.offset(of: 0, size: 1)   // sport
                     default:
@@ -259,6 +262,10 @@ struct FITWorkoutReader {
                         let v = FITWorkoutReader.u32(p + definition.d, big)
                         if v != 0xFFFF_FFFF { session.distance = Double(v) / 100 }
                     }
+                    if definition.e >= 0 {
+                        let v = FITWorkoutReader.u16(p + definition.e, big)
+                        if v != 0xFFFF { session.ascent = Double(v) }
+                    }
                     sessions.append(session)
                 case Message.sport:
                     if definition.a >= 0, sportName == nil { sportName = FITSport.name(p[definition.a]) }
@@ -278,6 +285,8 @@ struct FITWorkoutReader {
         workout.kind = sessions.first?.kind ?? sportName
         let totals = sessions.compactMap(\.distance)
         if !totals.isEmpty { workout.declaredDistance = totals.reduce(0, +) }
+        let climbs = sessions.compactMap(\.ascent)
+        if !climbs.isEmpty { workout.declaredAscent = climbs.reduce(0, +) }
         let timers = sessions.compactMap(\.timer)
         if !timers.isEmpty { workout.declaredTimerSeconds = timers.reduce(0, +) }
         if sessions.count > 1 {

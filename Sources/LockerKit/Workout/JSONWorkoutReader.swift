@@ -276,7 +276,9 @@ struct JSONWorkoutReader {
         guard try tokens.next() == .eof else { throw tokens.fail(.t("more data after the workout")) }
         guard sawPoints else { throw WorkoutError(file: tokens.file, line: nil, problem: .notAWorkout(.t("no \"points\""))) }
         guard workout.count > 0 else { throw WorkoutError(file: tokens.file, line: nil, problem: .noPoints) }
-        workout.kind = subtitle ?? sport
+        // The sport is the sport; a subtitle ("Tempo") belongs with the title.
+        workout.kind = sport
+        if let subtitle, !subtitle.isEmpty { workout.name = workout.name.map { $0 + " · " + subtitle } ?? subtitle }
         return workout
     }
 

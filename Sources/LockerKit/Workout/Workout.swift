@@ -20,7 +20,7 @@ public struct Workout: Sendable {
     public var format: WorkoutFormat
     /// The file's own title (GPX name, JSON title), if any.
     public var name: String?
-    /// The file's type or sport (GPX type, TCX Sport, JSON subtitle or sport, FIT sport), if any.
+    /// The file's type or sport (GPX type, TCX Sport, JSON sport, FIT sport), if any.
     /// FIT sports are stored as the profile's lowercase name ("running"); `SportText` names them.
     public var kind: String?
     /// Start given by the file itself (TCX Id, JSON start), if any.
@@ -41,6 +41,9 @@ public struct Workout: Sendable {
     /// points carry neither positions nor distances (a pool swim with lap data only).
     public var declaredDistance: Double?
     public var declaredTimerSeconds: Double?
+    /// Metres climbed as the device counted them for the whole file (FIT sessions'
+    /// `total_ascent`, from its barometer): preferred to a count from the elevations.
+    public var declaredAscent: Double?
     /// Where the file itself starts another activity (a FIT session), with that activity's sport.
     public var activityStarts: [ActivityStart] = []
     /// Points whose time was dropped as wrong (far from both neighbours; `WorkoutActivities`).

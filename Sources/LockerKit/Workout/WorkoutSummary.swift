@@ -18,6 +18,16 @@ public enum DistanceSource: String, Equatable, Sendable {
     case none
 }
 
+/// Where the maximum heart rate of the zones comes from.
+public enum ZoneMaximumSource: String, Equatable, Sendable {
+    /// The workout's own highest heart rate: no maximum was given.
+    case workout
+    /// The maximum saved in the settings.
+    case settings
+    /// `--max-hr` on the command line.
+    case commandLine = "command-line"
+}
+
 /// Why the times in a file cannot be trusted for speed, pace and moving time.
 public enum ClockProblem: String, Equatable, Sendable {
     /// Every timed point carries the same time.
@@ -50,14 +60,17 @@ public struct WorkoutSummary: Equatable, Sendable {
     public var droppedPositions: Int = 0
     /// Set when the timestamps are broken; the figures they would give are then nil.
     public var clockProblem: ClockProblem?
-    /// Climbing counted once a rise exceeds the noise threshold; nil without elevations.
+    /// Metres climbed: the device's own count when the file has one, else rises in the
+    /// elevations beyond the noise threshold; nil with neither.
     public var ascentMeters: Double?
+    /// Whether `ascentMeters` is the device's own count (`Workout.declaredAscent`).
+    public var ascentFromDevice: Bool = false
     public var heartRateMin: Double?
     public var heartRateAverage: Double?
     public var heartRateMax: Double?
     /// The maximum heart rate the zones are based on, and where it comes from.
     public var zoneMaximum: Double?
-    public var zoneMaximumFromSettings: Bool
+    public var zoneMaximumSource: ZoneMaximumSource
     /// Seconds (or, without trustworthy time, points) in zones 1…5 (50–60 … 90–100 % of the maximum).
     public var zoneAmounts: [Double]
     /// True when `zoneAmounts` counts points because the file has no (trustworthy) time.
@@ -116,7 +129,9 @@ public struct WorkoutAnalysis: Sendable {
     public static let impossibleJumpMeters = 20_000.0
 
     /// `now` (seconds since 1970) bounds believable dates: a workout cannot end tomorrow.
-    public init(_ recorded: Workout, maxHeartRate: Int? = nil, now: Double = Date().timeIntervalSince1970) {
+    /// `maxHeartRate` comes from `maxHeartRateSource` (the settings unless said otherwise).
+    public init(_ recorded: Workout, maxHeartRate: Int? = nil, maxHeartRateSource: ZoneMaximumSource = .settings,
+                now: Double = Date().timeIntervalSince1970) {
         let (workout, dropped, jumps) = WorkoutAnalysis.withoutImpossiblePositions(recorded)
         self.workout = workout
         let n = workout.count
@@ -265,12 +280,13 @@ public struct WorkoutAnalysis: Sendable {
             distanceSource: source,
             droppedPositions: dropped,
             clockProblem: clock,
-            ascentMeters: hasElevation ? ascent : nil,
+            ascentMeters: workout.declaredAscent ?? (hasElevation ? ascent : nil),
+            ascentFromDevice: workout.declaredAscent != nil,
             heartRateMin: hrCount > 0 ? hrMin : nil,
             heartRateAverage: hrCount > 0 ? hrSum / Double(hrCount) : nil,
             heartRateMax: hrCount > 0 ? hrMax : nil,
             zoneMaximum: zoneMax,
-            zoneMaximumFromSettings: maxHeartRate != nil,
+            zoneMaximumSource: maxHeartRate == nil ? .workout : maxHeartRateSource,
             zoneAmounts: zones,
             zonesCountPoints: !timeCounts)
         cumulativeDistance = cumulative
@@ -287,10 +303,13 @@ public struct WorkoutAnalysis: Sendable {
     /// points were the wrong ones, or the receiver lost its fix for a while), the one or two
     /// points before it are dropped, or, with more, the jump is kept out of the distance
     /// (`jumps`: the points the distance does not reach from the point before).
+    /// Times that could not have been recorded along the way (all at one instant, or a second
+    /// apart for the whole route, as GPSBabel writes them) judge no jump: then only distance does.
     static func withoutImpossiblePositions(_ recorded: Workout) -> (Workout, dropped: Int, jumps: Set<Int>) {
         var workout = recorded
         var dropped = 0
         var jumps = Set<Int>()
+        let useTimes = timesCanJudgeJumps(recorded)
         func drop(_ i: Int) {
             workout.latitude[i] = .nan
             workout.longitude[i] = .nan
@@ -299,7 +318,7 @@ public struct WorkoutAnalysis: Sendable {
         func possible(_ a: Int, _ b: Int) -> Bool {
             let meters = GreatCircle.meters(workout.latitude[a], workout.longitude[a], workout.latitude[b], workout.longitude[b])
             let ta = workout.time[a], tb = workout.time[b]
-            if !ta.isNaN && !tb.isNaN && tb > ta { return meters / (tb - ta) <= impossibleJumpSpeed }
+            if useTimes && !ta.isNaN && !tb.isNaN && tb > ta { return meters / (tb - ta) <= impossibleJumpSpeed }
             return meters <= impossibleJumpMeters
         }
         var run: [Int] = []       // the accepted points since the track began or last jumped
@@ -322,6 +341,24 @@ public struct WorkoutAnalysis: Sendable {
         }
         if let spike = pending, run.count > 1 { drop(spike) }
         return (workout, dropped, jumps)
+    }
+
+    /// Whether the file's times span its route at a possible speed: the whole way, point to
+    /// point with nothing left out, over the time from the first timed point to the last, is
+    /// under `impossibleSpeed`.
+    static func timesCanJudgeJumps(_ workout: Workout) -> Bool {
+        var first = Double.infinity, last = -Double.infinity
+        for t in workout.time where !t.isNaN { first = min(first, t); last = max(last, t) }
+        guard last > first else { return false }
+        var meters = 0.0, previous = -1
+        for i in 0..<workout.count where workout.hasPosition(i) {
+            if abs(workout.latitude[i]) < 1e-7 && abs(workout.longitude[i]) < 1e-7 { continue }
+            if previous >= 0 {
+                meters += GreatCircle.meters(workout.latitude[previous], workout.longitude[previous], workout.latitude[i], workout.longitude[i])
+            }
+            previous = i
+        }
+        return meters / (last - first) <= impossibleSpeed
     }
 
     /// A still spell up to 10 s is part of moving time (a red light); a longer one is a pause.

@@ -27,7 +27,7 @@ public enum WorkoutSummaryText {
         rows.append(Row(label: l.t("Distance"), value: distance(s, l)))
         rows.append(Row(label: l.t("Pace"), value: s.paceSecondsPerKilometre == nil ? l.t("unknown", context: "pace")
                         : WorkoutText.pace(s.paceSecondsPerKilometre, sport: w.kind, l) + "  " + WorkoutText.speed(s.speedKilometresPerHour, l)))
-        rows.append(Row(label: l.t("Climb"), value: s.ascentMeters.flatMap { NumberText.whole($0) }.map { l.t("{value} m", ["value": String($0)]) } ?? l.t("unknown", context: "climb")))
+        rows.append(Row(label: l.t("Climb"), value: climb(s, l)))
         if s.heartRateMin != nil {
             rows.append(Row(label: l.t("Heart rate"), value: l.t("{min} / {avg} / {max} bpm (min / avg / max)",
                 ["min": WorkoutText.bpm(s.heartRateMin), "avg": WorkoutText.bpm(s.heartRateAverage), "max": WorkoutText.bpm(s.heartRateMax)])))
@@ -58,6 +58,14 @@ public enum WorkoutSummaryText {
         case .device: return l.t("{distance} (the device's own count)", ["distance": value])
         case .declared: return l.t("{distance} (the device's own total)", ["distance": value])
         }
+    }
+
+    /// "64 m (the device's own count)" or "139 m (from the elevations)", or why it is unknown.
+    static func climb(_ s: WorkoutSummary, _ l: Localizer) -> String {
+        guard let meters = s.ascentMeters.flatMap({ NumberText.whole($0) }) else { return l.t("unknown", context: "climb") }
+        let value = l.t("{value} m", ["value": String(meters)])
+        return s.ascentFromDevice ? l.t("{climb} (the device's own count)", ["climb": value])
+                                  : l.t("{climb} (from the elevations)", ["climb": value])
     }
 
     /// Why the file's times cannot be used, in a few words.
@@ -94,9 +102,12 @@ public enum WorkoutSummaryText {
     /// The heading of the zone list, saying which maximum heart rate they use.
     public static func zoneHeading(_ analysis: WorkoutAnalysis, _ l: Localizer) -> String? {
         guard let maximum = analysis.summary.zoneMaximum else { return nil }
-        return analysis.summary.zoneMaximumFromSettings
-            ? l.t("Heart-rate zones (maximum {bpm} bpm, from settings)", ["bpm": WorkoutText.bpm(maximum)])
-            : l.t("Heart-rate zones (maximum {bpm} bpm, this workout's highest)", ["bpm": WorkoutText.bpm(maximum)])
+        let bpm = ["bpm": WorkoutText.bpm(maximum)]
+        switch analysis.summary.zoneMaximumSource {
+        case .settings: return l.t("Heart-rate zones (maximum {bpm} bpm, from settings)", bpm)
+        case .commandLine: return l.t("Heart-rate zones (maximum {bpm} bpm, from --max-hr)", bpm)
+        case .workout: return l.t("Heart-rate zones (maximum {bpm} bpm, this workout's highest)", bpm)
+        }
     }
 
     /// Everything as printable lines, the title first unless `title` is false (the Workout tab

@@ -54,6 +54,8 @@ public enum SportText {
         case "e_biking": return l.t("E-biking", context: "sport")
         case "multisport", "transition": return l.t("Multisport", context: "sport")
         case "other", "generic": return nil
+        // A number is some program's own code for a sport (a GPX <type>9</type>), not a name.
+        case _ where kind.allSatisfy(\.isNumber): return nil
         default: return TerminalText.inert(String(kind.map { $0 == "_" ? " " : $0 }))
         }
     }

@@ -17,7 +17,7 @@ public final class WorkoutViewModel: ViewModel {
     private let maxHeartRate: Int?
     private let work: BackgroundWork
 
-    /// One row of the list: one activity of a file (also what workouts/.index-v2.json keeps, so
+    /// One row of the list: one activity of a file (also what workouts/.index-v3.json keeps, so
     /// big files are read once).
     public struct Item: Equatable, Sendable, Codable {
         public var url: URL
@@ -126,7 +126,7 @@ public final class WorkoutViewModel: ViewModel {
     }
 
     /// The summaries cache in the workouts folder (a cache only: rebuilt when absent or unreadable).
-    var indexURL: URL { library.directory.appendingPathComponent(".index-v2.json") }
+    var indexURL: URL { library.directory.appendingPathComponent(".index-v3.json") }
 
     /// `readAheadLimit`: the biggest file (bytes) read ahead while its row is chosen.
     public init(localizer: Localizer, library: WorkoutLibrary, sample: URL?, maxHeartRate: Int? = nil, work: BackgroundWork,
