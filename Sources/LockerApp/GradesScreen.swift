@@ -90,6 +90,11 @@ public final class GradesScreen: TabScreen {
         return [problem]
     }
 
+    /// The status glyphs of blocks, units and the year.
+    public func legend(_ localizer: Localizer, glyphs: Glyphs) -> HelpSection? {
+        HelpSection(title: localizer.t("What the marks beside an average mean"), hints: GradesStyle.legend(localizer, glyphs))
+    }
+
     public init(viewModel: GradesViewModel) {
         self.viewModel = viewModel
         rebuild()
@@ -631,8 +636,9 @@ public final class GradesScreen: TabScreen {
                 if unit.professional {
                     surface.write(context.localizer.t("pro"), x: sliderX, y: row.y, style: styled(Style(.muted)), clip: row)
                 }
-                let standing = viewModel.book.standing(average)
-                writeAverage(average, glyph: GradesStyle.glyph(standing, g), style: GradesStyle.style(standing, bold: true),
+                // Like a block's: the status, with the marks still to come counted.
+                let status = viewModel.unitStatus(id)
+                writeAverage(average, glyph: GradesStyle.glyph(status, g), style: GradesStyle.style(status, bold: true),
                              x: markX, y: row.y, surface: surface, g: g, selected: selected, clip: row)
             case .course(let id, _, _):
                 guard let c = viewModel.course(id) else { continue }
@@ -685,13 +691,13 @@ enum GradesStyle {
         }
     }
 
-    static func glyph(_ standing: GradeStanding, _ g: Glyphs) -> String {
-        switch standing {
-        case .pass: return g.check
-        case .atRisk: return g.warning
-        case .fail: return g.cross
-        case .ungraded: return g.ascii ? "-" : "·"
-        }
+    /// What each status glyph of a block, a unit or the year means, in the order of `glyph`.
+    static func legend(_ l: Localizer, _ g: Glyphs) -> [KeyHint] {
+        [KeyHint(glyph(.passed, g), l.t("passed, or secured (passes even with 0 in every course to come)")),
+         KeyHint(glyph(.onTrack, g), l.t("on track: the marks given pass; some are still to come")),
+         KeyHint(glyph(.atRisk, g), l.t("at risk: the marks given fall short; the ones to come can still pass it")),
+         KeyHint(glyph(.outOfReach, g), l.t("out of reach, or failed: no mark to come can pass it")),
+         KeyHint(glyph(.notStarted, g), l.t("no marks yet"))]
     }
 
     /// A block's or the year's status: green when passed or secured, the warning colour while
@@ -707,7 +713,7 @@ enum GradesStyle {
         }
     }
 
-    /// ✓ passed or secured, ~ on track, ⚠ at risk, ✗ out of reach or failed, · no marks yet.
+    /// ✓ passed or secured, ~ on track, ! at risk, ✗ out of reach or failed, · no marks yet.
     static func glyph(_ status: GradeStatus, _ g: Glyphs) -> String {
         switch status {
         case .passed, .secured: return g.check

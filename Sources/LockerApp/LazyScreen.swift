@@ -44,6 +44,7 @@ final class LazyScreen: TabScreen {
     func takeClipboard() -> String? { made?.takeClipboard() }
     var messageExpiry: Date? { made?.messageExpiry }
     func takeStartupProblems() -> [String] { made?.takeStartupProblems() ?? [] }
+    func legend(_ localizer: Localizer, glyphs: Glyphs) -> HelpSection? { screen.legend(localizer, glyphs: glyphs) }
     var question: ConfirmDialog? { made?.question }
 
     func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {

@@ -64,6 +64,9 @@ public protocol Screen: AnyObject {
     /// Problems found while the screen was built (a file set aside at start-up), once: the shell
     /// shows them in the status line whatever tab is open, one after another.
     func takeStartupProblems() -> [String]
+    /// What the screen's glyphs mean ("✓ passed or secured"), shown in the help after the keys
+    /// of the current mode; nil when it draws none that need saying.
+    func legend(_ localizer: Localizer, glyphs: Glyphs) -> HelpSection?
 }
 
 /// The screen of one of the app's tabs.
@@ -87,4 +90,5 @@ extension Screen {
     public var question: ConfirmDialog? { nil }
     public var messageExpiry: Date? { nil }
     public func takeStartupProblems() -> [String] { [] }
+    public func legend(_ localizer: Localizer, glyphs: Glyphs) -> HelpSection? { nil }
 }

@@ -514,7 +514,8 @@ public final class Shell {
     private func helpSections() -> [HelpSection] {
         let active = currentScreen.activeKeys(localizer)
         let others = currentScreen.keyTables(localizer).filter { $0.id != active.id }
-        return ([active.helpSection] + others.map(\.helpSection) + [globalKeys().helpSection]).filter { !$0.hints.isEmpty }
+        let legend = currentScreen.legend(localizer, glyphs: glyphs).map { [$0] } ?? []
+        return ([active.helpSection] + legend + others.map(\.helpSection) + [globalKeys().helpSection]).filter { !$0.hints.isEmpty }
     }
 
     private func helpOverlay() -> HelpOverlay {

@@ -100,12 +100,13 @@ struct GradesJSON: Encodable {
     func encode(to encoder: Encoder) throws {
         var root = encoder.container(keyedBy: Keys.self)
         var units = root.nestedUnkeyedContainer(forKey: .units)
-        for unit in book.units {
+        for (unit, tally) in zip(book.units, book.tallies()) {
             var item = units.nestedContainer(keyedBy: Keys.self)
             try item.encode(unit.id, forKey: .id)
             try item.encode(unit.code, forKey: .code)
             try item.encode(unit.name, forKey: .name)
             try item.encode(book.average(ofUnit: unit), forKey: .average)
+            try item.encode(tally.status(passMark: book.passMark, scale: book.scale), forKey: .status)
         }
         let outlook = book.outlook()
         var blocks = root.nestedUnkeyedContainer(forKey: .blocks)

@@ -15,7 +15,7 @@ final class GradesEndToEndTests: XCTestCase {
             try session.send("Right", "Right", ">", ">")     // 11.20
             let screen = try session.waitFor("11.20")
             let lines = screen.split(separator: "\n").map(String.init)
-            XCTAssertTrue(lines.contains { $0.contains("UE1 Génie Logiciel") && $0.contains("11.20 ✓") }, screen)
+            XCTAssertTrue(lines.contains { $0.contains("UE1 Génie Logiciel") && $0.contains("11.20 ~") }, "on track: three courses to come: \(screen)")
             XCTAssertTrue(lines.contains { $0.contains("Total") && $0.contains("on track") && $0.contains("11.20") }, screen)
             try session.send("Space")
             try session.waitFor("🔒")
@@ -49,6 +49,28 @@ final class GradesEndToEndTests: XCTestCase {
         XCTAssertEqual(Set(unitLines.map { line in line.distance(from: line.startIndex, to: line.range(of: "×")!.lowerBound) }).count, 1, text.stdout)
         XCTAssertEqual(Set(unitLines.map { line in line.firstIndex(where: { $0.isLetter && $0 != "U" && $0 != "E" }).map { line.distance(from: line.startIndex, to: $0) } ?? -1 }).count, 1, text.stdout)
         XCTAssertEqual((needs["blocks"] as? [[String: Any]])?.count, 2)
+    }
+
+    /// Issue 43, item 2, as it was met: one low mark of four gave its unit a red ✗ ("out of
+    /// reach") though the other three courses can still pass it. A unit's status is now a
+    /// block's, and `?` explains the glyphs.
+    func testAUnitWithMarksToComeIsAtRiskNotOutOfReachAndHelpExplainsTheGlyphs() throws {
+        let session = try TmuxSession(arguments: ["--tab", "grades"], width: 100, height: 30)
+        try session.waitFor("UE1 Génie Logiciel")
+        try session.send("Down", "Down", "Right")                          // first course of UE1: 10.00
+        for _ in 0..<10 { try session.send("Left") }                      // 5.00
+        let screen = try session.waitFor("5.00")
+        let unit = try XCTUnwrap(screen.split(separator: "\n").first { $0.contains("UE1 Génie Logiciel") })
+        XCTAssertTrue(unit.contains("5.00 !"), "at risk, not out of reach: \(unit)")
+        XCTAssertFalse(unit.contains("✗"), String(unit))
+        try session.send("?")
+        try session.waitFor("Help — Grades")
+        try session.send("PageDown")                                      // after the keys of the tree
+        let help = try session.waitFor("What the marks beside an average mean")
+        for line in ["✓", "~", "!", "✗", "·"].map({ "  " + $0 + " " }) {
+            XCTAssertTrue(help.contains(line), "the legend has \(line): \(help)")
+        }
+        XCTAssertTrue(help.contains("at risk: the marks given fall short"), help)
     }
 
     /// Issue 28, item 3, as it was met: `e`, `d d d d`, Enter threw a mark away without a

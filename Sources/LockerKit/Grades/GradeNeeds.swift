@@ -17,6 +17,18 @@ public struct UnitTally: Sendable {
 
     /// Σ(coef × mark) ÷ Σ coef over the marked courses; nil when none is.
     public var average: Double? { gradedWeights > 0 ? graded / gradedWeights : nil }
+
+    /// The unit's status in the same terms as a block's: what one uniform mark in its
+    /// unmarked courses would have to be for its average to reach `passMark`, against 0 …
+    /// `scale`. One low mark of four is "at risk", not "out of reach".
+    public func status(passMark: Double, scale: Double) -> GradeStatus {
+        guard weights > 0, marked > 0 else { return .notStarted }
+        guard unknown > 0 else { return (average ?? 0) >= passMark ? .passed : .failed }
+        let needed = (passMark * weights - graded) / unknown
+        if needed <= 0 { return .secured }
+        if needed > scale { return .outOfReach }
+        return (average ?? 0) >= passMark ? .onTrack : .atRisk
+    }
 }
 
 /// What one block needs.

@@ -15,6 +15,8 @@ public final class GradesViewModel: ViewModel {
     /// Every average of the current book, and where each block and the year stand.
     public struct Results {
         public var units: [String: Double?]
+        /// Each unit's status, in the same terms as a block's (`UnitTally.status`).
+        public var unitStatuses: [String: GradeStatus]
         public var blocks: [String: Double?]
         public var blockOutlooks: [String: GradeOutlook]
         public var year: GradeOutlook
@@ -59,7 +61,7 @@ public final class GradesViewModel: ViewModel {
                                       ["reason": reason.text(localizer), "backup": backup?.lastPathComponent ?? "—"])
             hasPendingSave = true
         }
-        results = Results(units: [:], blocks: [:], blockOutlooks: [:], year: GradeOutlook(status: .notStarted, needed: nil))
+        results = Results(units: [:], unitStatuses: [:], blocks: [:], blockOutlooks: [:], year: GradeOutlook(status: .notStarted, needed: nil))
         super.init()
         reindex()
         results = computeResults()
@@ -110,6 +112,8 @@ public final class GradesViewModel: ViewModel {
 
     public func unitAverage(_ id: String) -> Double? { results.units[id] ?? nil }
 
+    public func unitStatus(_ id: String) -> GradeStatus { results.unitStatuses[id] ?? .notStarted }
+
     public func blockAverage(_ id: String) -> Double? { results.blocks[id] ?? nil }
 
     /// Where block `id` stands (not started when there is no such block).
@@ -125,7 +129,12 @@ public final class GradesViewModel: ViewModel {
         let tallies = book.tallies()
         var units: [String: Double?] = [:]
         units.reserveCapacity(book.units.count)
-        for (position, unit) in book.units.enumerated() { units[unit.id] = tallies[position].average }
+        var unitStatuses: [String: GradeStatus] = [:]
+        unitStatuses.reserveCapacity(book.units.count)
+        for (position, unit) in book.units.enumerated() {
+            units[unit.id] = tallies[position].average
+            unitStatuses[unit.id] = tallies[position].status(passMark: book.passMark, scale: book.scale)
+        }
         var blocks: [String: Double?] = [:]
         blocks.reserveCapacity(book.blocks.count)
         for block in book.blocks {
@@ -139,7 +148,7 @@ public final class GradesViewModel: ViewModel {
         var blockOutlooks: [String: GradeOutlook] = [:]
         blockOutlooks.reserveCapacity(book.blocks.count)
         for (block, entry) in zip(book.blocks, outlook.blocks) { blockOutlooks[block.id] = entry }
-        return Results(units: units, blocks: blocks, blockOutlooks: blockOutlooks, year: outlook.year)
+        return Results(units: units, unitStatuses: unitStatuses, blocks: blocks, blockOutlooks: blockOutlooks, year: outlook.year)
     }
 
     // MARK: Marks
