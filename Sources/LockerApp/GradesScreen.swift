@@ -128,20 +128,31 @@ public final class GradesScreen: TabScreen {
     private func rebuild() {
         let previous = rows.indices.contains(list.selected) ? rows[list.selected] : nil
         var newRows: [Row] = []
+        var widest = 0
         for block in viewModel.book.blocks {
             newRows.append(.block(block.id))
+            widest = max(widest, 3 + block.name.displayWidth)
             guard !folded.contains(block.id) else { continue }
             for unitID in block.units {
                 guard let unit = viewModel.unit(unitID) else { continue }
                 newRows.append(.unit(unitID, block: block.id))
+                widest = max(widest, 4 + unit.title.displayWidth)
                 guard !folded.contains(block.id + "/" + unitID) else { continue }
-                for course in unit.courses { newRows.append(.course(course.id, unit: unitID, block: block.id)) }
+                for course in unit.courses {
+                    newRows.append(.course(course.id, unit: unitID, block: block.id))
+                    widest = max(widest, 6 + course.name.displayWidth)
+                }
             }
         }
         rows = newRows
+        widestName = widest
         list.setCount(rows.count)
         if let previous, let index = rows.firstIndex(of: previous) { list.select(index) }
     }
+
+    /// The widest name of the rows shown, with its indent: the name column is no wider, so on a
+    /// wide terminal a course's mark stays beside its name.
+    private var widestName = 0
 
     private var selectedRow: Row? { rows.indices.contains(list.selected) ? rows[list.selected] : nil }
 
@@ -473,7 +484,7 @@ public final class GradesScreen: TabScreen {
         if let change = redo ? viewModel.redo() : viewModel.undo() {
             // What came back (or changed again) is selected, so the next key acts on it.
             if let subject = viewModel.lastSubject { show(subject) }
-            $message.confirm(redo ? l.t("Redone: {change}.", ["change": change.text(l)]) : l.t("Undone: {change}.", ["change": change.text(l)]))
+            $message.confirm(redo ? l.t("Redone: {change}.", ["change": change.text(l)]) : change.undoneText(l))
         } else {
             message = redo ? l.t("Nothing to redo.") : l.t("Nothing to undo in this run.")
         }
@@ -602,7 +613,7 @@ public final class GradesScreen: TabScreen {
         // Columns from the right: lock (2), mark (6), slider, coefficient (7).
         let lockWidth = 2, markWidth = 7, coefficientWidth = 7
         let sliderWidth = max(6, min(30, content.width / 4))
-        let nameWidth = max(8, content.width - lockWidth - markWidth - sliderWidth - coefficientWidth - 3)
+        let nameWidth = max(8, min(content.width - lockWidth - markWidth - sliderWidth - coefficientWidth - 3, max(24, widestName + 2)))
         let coefficientX = content.x + nameWidth + 1
         let sliderX = coefficientX + coefficientWidth
         let markX = sliderX + sliderWidth + 1

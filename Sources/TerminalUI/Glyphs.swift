@@ -14,6 +14,8 @@ public struct Glyphs: Sendable, Equatable {
     public var sliderFilled: String
     public var sliderEmpty: String
     public var sliderMarker: String
+    /// A slider cell filled in part, from the least to the most: ⅛ … ⅞ in Unicode, ½ in ASCII.
+    public var sliderPartials: [String]
     public var scrollThumb: String
     public var scrollTrack: String
     public var bullet: String
@@ -27,12 +29,13 @@ public struct Glyphs: Sendable, Equatable {
     public static let unicode = Glyphs(
         horizontal: "─", vertical: "│", topLeft: "╭", topRight: "╮", bottomLeft: "╰", bottomRight: "╯",
         pointer: "▶", ellipsis: "…", sliderFilled: "█", sliderEmpty: "░", sliderMarker: "┃",
+        sliderPartials: ["▏", "▎", "▍", "▌", "▋", "▊", "▉"],
         scrollThumb: "┃", scrollTrack: "│", bullet: "•", check: "✓", cross: "✗", warning: "!",
         lock: "🔒", separator: "│", ascii: false)
 
     public static let ascii = Glyphs(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+",
-        pointer: ">", ellipsis: "...", sliderFilled: "#", sliderEmpty: "-", sliderMarker: "|",
+        pointer: ">", ellipsis: "...", sliderFilled: "#", sliderEmpty: "-", sliderMarker: "|", sliderPartials: ["="],
         scrollThumb: "#", scrollTrack: "|", bullet: "*", check: "v", cross: "x", warning: "!",
         lock: "L", separator: "|", ascii: true)
 }

@@ -73,6 +73,42 @@ final class GradesEndToEndTests: XCTestCase {
         XCTAssertTrue(help.contains("at risk: the marks given fall short"), help)
     }
 
+    /// Issue 43, item 3: a mark of 0.625 shows as 0.62 everywhere and comes back to 0.62 after a
+    /// step up and one down (it used to come back as 0.63); the undo message says the value the
+    /// mark has again first; at 200 columns a course's mark sits beside its name.
+    func testAMarkShowsOneWayUndoSaysTheValueBackAndWideScreensKeepMarksNearNames() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-grades-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let env = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let csv = data.appendingPathComponent("g.csv")
+        XCTAssertEqual(try runProcess([binary.path, "--data-dir", data.path, "grades", "export", "--csv", csv.path], environment: env).status, 0)
+        var text = try String(contentsOf: csv, encoding: .utf8)
+        let first = try XCTUnwrap(text.range(of: "Processus de développement,4,,false"), text)   // the first course
+        text.replaceSubrange(first, with: "Processus de développement,4,0.625,false")
+        try text.write(to: csv, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try runProcess([binary.path, "--data-dir", data.path, "grades", "import", csv.path], environment: env).status, 0)
+        let session = try TmuxSession(arguments: ["--tab", "grades"], width: 200, height: 60, dataDirectory: data)
+        let screen = try session.waitFor("Processus de développement")
+        let row = try XCTUnwrap(screen.split(separator: "\n").first { $0.contains("Processus de développement") }.map(String.init))
+        XCTAssertTrue(row.contains("0.62"), row)
+        let name = try XCTUnwrap(row.range(of: "Processus")), mark = try XCTUnwrap(row.range(of: "0.62"))
+        XCTAssertLessThan(row.distance(from: name.lowerBound, to: mark.lowerBound), 100, "the mark beside its name at 200 columns: \(row)")
+        try session.send("Down", "Down", "Right")
+        try session.waitFor("1.12")
+        try session.send("Left")
+        try session.waitFor("Génie Logiciel")
+        try session.send("Right", "Right")
+        try session.waitFor("1.62")
+        try session.send("u")
+        try session.waitFor("Undone: “Processus de développement” is back to 0.62 (it was 1.62).")
+        try session.send("Right", "Left", "q")
+        XCTAssertEqual(try session.waitForExit(), 0)
+        let json = try String(contentsOf: data.appendingPathComponent("grades.json"), encoding: .utf8)
+        XCTAssertTrue(json.contains("0.625"), "a step and its way back leave the mark as it was")
+    }
+
     /// Issue 28, item 3, as it was met: `e`, `d d d d`, Enter threw a mark away without a
     /// question and nothing could bring it back. Now the marked course asks first, `u` undoes the
     /// saved edit, and what `u` brought back is what the file keeps after a restart.

@@ -118,6 +118,25 @@ final class TextWidgetsTests: XCTestCase {
         XCTAssertEqual(empty.style(x: 0, y: 0).role, .muted)
     }
 
+    /// Issue 43, item 3: every half point looks different, on the 19 cells an 80-column
+    /// Grades tab gives a 0–20 slider (10 and 12, 19.5 and 20 used to look the same), and in
+    /// ASCII on 40 cells.
+    func testEveryHalfPointLooksDifferent() {
+        for (glyphs, width) in [(Glyphs.unicode, 19), (Glyphs.unicode, 8), (Glyphs.ascii, 40)] {
+            var seen: [String: Double] = [:]
+            for half in 0...40 {
+                let surface = MemorySurface(width: width, height: 1, glyphs: glyphs)
+                Slider(value: Double(half) / 2, maximum: 20, marker: 10).render(into: surface, rect: surface.bounds)
+                let drawn = surface.lines[0] + String(describing: surface.style(x: width / 2, y: 0))
+                XCTAssertNil(seen[drawn], "\(Double(half) / 2) looks like \(seen[drawn] ?? -1) on \(width) cells: \(surface.lines[0])")
+                seen[drawn] = Double(half) / 2
+            }
+        }
+        let surface = MemorySurface(width: 10, height: 1)
+        Slider(value: 10.5, maximum: 20).render(into: surface, rect: surface.bounds)
+        XCTAssertEqual(surface.lines, ["█████▎░░░░"], "a quarter of a cell more")
+    }
+
     func testTextFieldEditing() {
         var field = TextFieldState()
         for c in "héllo" { _ = field.handle(.character(c)) }

@@ -33,6 +33,15 @@ public enum GradeChange: Equatable, Sendable {
         }
     }
 
+    /// The status line once the change is undone: a mark says the value it has again first
+    /// ("“Anatomy” is back to 12.00 (it was 12.50)."), so it cannot be read as the new one.
+    public func undoneText(_ l: Localizer) -> String {
+        guard case .mark(let course, _, let from, let to) = self else { return l.t("Undone: {change}.", ["change": text(l)]) }
+        return from == nil
+            ? l.t("Undone: “{course}” is not graded again (it was {to}).", ["course": course, "to": GradeFormat.mark(to, l)])
+            : l.t("Undone: “{course}” is back to {from} (it was {to}).", ["course": course, "from": GradeFormat.mark(from, l), "to": GradeFormat.mark(to, l)])
+    }
+
     /// Two moves of the same mark in a row make one step, from the first mark to the last.
     func joined(after earlier: GradeChange) -> GradeChange? {
         guard case .mark(let course, let id, _, let to) = self, case .mark(_, let earlierID, let from, _) = earlier,

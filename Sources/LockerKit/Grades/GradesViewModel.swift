@@ -162,7 +162,10 @@ public final class GradesViewModel: ViewModel {
         if course.locked { return .locked }
         let target: Double
         if let mark = course.mark {
-            target = min(max(((mark + delta) * 100).rounded() / 100, 0), book.scale)
+            // Only the float noise of the step goes (0.625 + 0.5 is 1.125, not 1.13): marks are
+            // shown cut to hundredths everywhere (GradeFormat.mark), so a step and its way back
+            // show the mark they started from.
+            target = min(max(((mark + delta) * 1_000_000).rounded() / 1_000_000, 0), book.scale)
             if target == mark { return .atLimit }
         } else {
             target = book.passMark

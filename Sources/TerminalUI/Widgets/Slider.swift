@@ -19,11 +19,14 @@ public struct Slider {
         let width = rect.width
         guard width > 0 else { return }
         let g = surface.glyphs
-        let filled: Int
+        // Parts of a cell (eighths in Unicode) tell close marks apart: on 19 cells for 0…20,
+        // 19.5 and 20 differ by almost half a cell.
+        let steps = g.sliderPartials.count + 1
+        var filled = 0, part = 0
         if let value, maximum > 0 {
-            filled = Int((min(max(value, 0), maximum) / maximum * Double(width)).rounded())
-        } else {
-            filled = 0
+            let units = Int((min(max(value, 0), maximum) / maximum * Double(width * steps)).rounded())
+            filled = units / steps
+            part = units % steps
         }
         let markerColumn = marker.map { m in min(width - 1, Int((m / maximum * Double(width)).rounded())) }
         let ungraded = value == nil
@@ -37,18 +40,23 @@ public struct Slider {
             }
         }
         run(g.sliderFilled, from: 0, count: filled, style: ungraded ? Style(.muted) : style)
+        if part > 0, filled < width {
+            surface.write(g.sliderPartials[part - 1], x: rect.x + filled, y: rect.y, style: style, clip: rect)
+        }
         // A mark past the marker (the pass mark) keeps the marker visible inside the bar.
         if let markerColumn, markerColumn < filled {
             surface.write(g.sliderMarker, x: rect.x + markerColumn, y: rect.y, style: Style(.muted, [.reverse]), clip: rect)
         }
         guard filled < width else { return }
         let emptyStyle = ungraded ? Style(.muted) : Style(.border)
-        if let markerColumn, markerColumn >= filled {
-            run(g.sliderEmpty, from: filled, count: markerColumn - filled, style: emptyStyle)
+        let empty = filled + (part > 0 ? 1 : 0)
+        // The marker gives way to a part-filled cell in its column: the value is what must show.
+        if let markerColumn, markerColumn >= empty {
+            run(g.sliderEmpty, from: empty, count: markerColumn - empty, style: emptyStyle)
             surface.write(g.sliderMarker, x: rect.x + markerColumn, y: rect.y, style: Style(.muted), clip: rect)
             run(g.sliderEmpty, from: markerColumn + 1, count: width - markerColumn - 1, style: emptyStyle)
         } else {
-            run(g.sliderEmpty, from: filled, count: width - filled, style: emptyStyle)
+            run(g.sliderEmpty, from: empty, count: width - empty, style: emptyStyle)
         }
     }
 }
