@@ -99,6 +99,8 @@ public final class App {
         for notice in startupNotices { viewModel.post(notice.kind, notice.message) }
         let glyphs: Glyphs = options.ascii ? .ascii : .unicode
         ASCIIText.isOn = options.ascii
+        // Searches forgive the word forms of the interface language (L changes both).
+        TextMatcher.language = localizer.language.rawValue
         // Slow work runs off the UI thread; its results wake the run loop through the terminal.
         let work = BackgroundWork(wake: terminal.makeWaker())
         shell = makeShell(viewModel, work, glyphs)

@@ -345,8 +345,8 @@ public final class GradesScreen: TabScreen {
     }
 
     private func searchKeys(_ l: Localizer) -> KeyTable {
-        .searchTyping(id: "grades-search", l, type: { self.search.handleTyping($0) }, clear: { self.search.clear() },
-                      apply: { self.updateSearch() }, done: { self.mode = .browsing })
+        .searchTyping(id: "grades-search", l, search: { self.search }, type: { self.search.handleTyping($0) }, clear: { self.search.clear() },
+                      apply: { self.updateSearch() }, done: { self.mode = .browsing }, missed: { self.$message.confirm($0) })
     }
 
     private func toggleLock() {

@@ -13,7 +13,9 @@ public final class PenaltiesScreen: TabScreen {
     /// Which of the selected penalty's articles Enter opens (Tab moves it).
     private var articleFocus = 0
     private var focusedPenalty: String?
-    private var linkProblem: String?
+    /// A sentence shown until the next key that is not a move in the list: an article Enter
+    /// could not open, a search that found nothing.
+    private var oneTimeMessage: String?
     /// Opens an article in the Rules tab; false when the Rules digest has no such article.
     public var openArticle: ((String) -> Bool)?
 
@@ -38,11 +40,11 @@ public final class PenaltiesScreen: TabScreen {
         let l = viewModel.localizer
         // While the search is typed, every key goes to the field.
         if mode == .searching { return activeKeys(l).handle(key) }
-        // Any key but a move in the list drops the message about an article Enter could not open.
-        let problem = linkProblem
-        linkProblem = nil
+        // Any key but a move in the list drops the one-time message.
+        let problem = oneTimeMessage
+        oneTimeMessage = nil
         let used = activeKeys(l).handle(key)
-        if used && Self.moveKeys.contains(key) { linkProblem = problem }
+        if used && Self.moveKeys.contains(key) { oneTimeMessage = problem }
         return used
     }
 
@@ -99,7 +101,7 @@ public final class PenaltiesScreen: TabScreen {
                 guard let penalty = self.viewModel.selected, let open = self.openArticle else { return false }
                 let number = penalty.articles[self.currentArticleFocus]
                 if !open(number) {
-                    self.linkProblem = self.viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
+                    self.oneTimeMessage = self.viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
                 }
                 return true
             }.disabled {
@@ -114,8 +116,9 @@ public final class PenaltiesScreen: TabScreen {
     }
 
     private func searchKeys(_ l: Localizer) -> KeyTable {
-        .searchTyping(id: "penalties-search", l, type: { self.search.handleTyping($0) }, clear: { self.search.clear() },
-                      apply: { self.updateSearch(from: self.viewModel.selectedIndex) }, done: { self.mode = .browsing })
+        .searchTyping(id: "penalties-search", l, search: { self.search }, type: { self.search.handleTyping($0) }, clear: { self.search.clear() },
+                      apply: { self.updateSearch(from: self.viewModel.selectedIndex) }, done: { self.mode = .browsing },
+                      missed: { self.oneTimeMessage = $0 })
     }
 
     /// The article focus within the selected penalty's articles (only reads: `layout` moves it
@@ -141,7 +144,7 @@ public final class PenaltiesScreen: TabScreen {
     // MARK: Status
 
     public func status(_ l: Localizer) -> String? {
-        if let linkProblem { return linkProblem }
+        if let oneTimeMessage { return oneTimeMessage }
         guard viewModel.book != nil else { return nil }
         var parts = [l.n("{shown} of {count} penalty", "{shown} of {count} penalties", count: viewModel.total, ["shown": String(viewModel.visible.count)])]
         if let search = search.status(l) { parts.append(search) }

@@ -157,8 +157,10 @@ public final class RulesScreen: TabScreen {
     }
 
     private func searchKeys(_ l: Localizer) -> KeyTable {
-        .searchTyping(id: "rules-search", l, type: { self.text.search.handleTyping($0) }, clear: { self.text.cancelSearch(); self.followText() },
-                      apply: { self.text.applySearch(height: self.textHeight); self.followText() }, done: { self.mode = .reading })
+        .searchTyping(id: "rules-search", l, search: { self.text.search }, type: { self.text.search.handleTyping($0) },
+                      clear: { self.text.cancelSearch(); self.followText() },
+                      apply: { self.text.applySearch(height: self.textHeight); self.followText() }, done: { self.mode = .reading },
+                      missed: { self.$message.confirm($0) })
     }
 
     /// The keys while an article number is typed (after `g`).

@@ -5,11 +5,24 @@ extension KeyTable {
     /// The keys while a search line is typed: Enter keeps the search, Esc drops it, every other
     /// key edits it. `type` hands the key to the screen's `SearchState.handleTyping`, `clear`
     /// empties that search, `apply` shows the hits (after Enter and after each change), `done`
-    /// ends the screen's searching mode (after Enter and Esc).
-    public static func searchTyping(id: String, _ l: Localizer, type: @escaping (Key) -> SearchState.Event,
-                                    clear: @escaping () -> Void, apply: @escaping () -> Void, done: @escaping () -> Void) -> KeyTable {
+    /// ends the screen's searching mode (after Enter and Esc). A search kept that found nothing
+    /// is not kept: `clear` drops it and `missed` gets the sentence to show once ("No match for
+    /// …"), so it does not stay in the status line after the next jump.
+    public static func searchTyping(id: String, _ l: Localizer, search: @escaping () -> SearchState, type: @escaping (Key) -> SearchState.Event,
+                                    clear: @escaping () -> Void, apply: @escaping () -> Void, done: @escaping () -> Void,
+                                    missed: @escaping (String) -> Void) -> KeyTable {
         KeyTable(id: id, title: l.t("Search:"), [
-            KeyBinding([.enter], "Enter", help: l.t("keep"), footer: l.t("keep")) { _ = type(.enter); apply(); done() },
+            KeyBinding([.enter], "Enter", help: l.t("keep"), footer: l.t("keep")) {
+                _ = type(.enter)
+                apply()
+                let kept = search()
+                if !kept.liveQuery.isEmpty && kept.currentHit == nil {
+                    let sentence = kept.status(l) ?? ""
+                    clear()
+                    missed(sentence)
+                }
+                done()
+            },
             KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ = type(.escape); clear(); done() },
             KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
                 if type(key) == .changed { apply() }

@@ -173,6 +173,7 @@ public final class Shell {
         return KeyTable(id: console == nil ? "global" : "console-global", title: l.t("Global keys"), [help] + (console == nil ? tabs : []) + [
             KeyBinding([.character("L")], "L", help: l.t("Next language: en → fr → es → it"), footer: l.t("language")) { [unowned self] in
                 self.viewModel.cycleLanguage()
+                TextMatcher.language = self.localizer.language.rawValue
             },
             KeyBinding([.character("T")], "T", help: l.t("Next theme: {themes}", ["themes": [l.t("dark"), l.t("light"), l.t("no colour")].joined(separator: " → ")]), footer: l.t("theme")) { [unowned self] in
                 self.viewModel.cycleTheme()

@@ -144,6 +144,7 @@ struct RulesCommand: ParsableCommand {
 
     func run() throws {
         let digest = loadDigest(localizer.language)
+        TextMatcher.language = localizer.language.rawValue
         guard let search, !search.isEmpty else {
             for article in digest.articles {
                 print(String(repeating: "  ", count: article.level - 1) + article.number + "  " + article.title)

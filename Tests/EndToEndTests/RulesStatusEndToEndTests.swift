@@ -56,6 +56,42 @@ final class RulesStatusEndToEndTests: XCTestCase {
     }
 }
 
+/// Issue 43, item 10: a search forgives word forms in the interface language, and one that found
+/// nothing does not stay in the status line after a jump.
+final class RulesSearchEndToEndTests: XCTestCase {
+    private func status(_ screen: String) -> String {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let filled = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return filled.count >= 2 ? filled[filled.count - 2] : ""
+    }
+
+    func testWordFormsAreFoundAndAMissDoesNotStay() throws {
+        let tmux = try TmuxSession(arguments: ["--tab", "rules"], width: 100, height: 30)
+        try tmux.waitFor("Digest of the World Aquatics")
+        try tmux.send("/")
+        try tmux.send("bounces", literal: true)
+        try tmux.send("Enter")
+        var screen = try tmux.waitFor("matches for “bounces”")
+        XCTAssertTrue(screen.contains("bounce"), screen)
+        try tmux.send("Escape", "/")
+        try tmux.send("zzqx", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("No match for “zzqx”")
+        try tmux.send("g")
+        try tmux.send("8.5.4", literal: true)
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("Article 8.5.4 ·")
+        XCTAssertFalse(status(screen).contains("No match"), "the miss is not kept: \(status(screen))")
+        try tmux.send("L")                                              // français
+        try tmux.waitFor("chercher")
+        try tmux.send("/")
+        try tmux.send("rebondit", literal: true)
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("résultats pour")
+        XCTAssertFalse(status(screen).contains("Aucun"), status(screen))
+    }
+}
+
 /// Issue 27, item 2: a status message goes away by itself, as KEYS.md promises (12 s for a
 /// problem), without a key.
 final class MessageExpiryEndToEndTests: XCTestCase {

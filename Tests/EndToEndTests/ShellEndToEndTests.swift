@@ -355,6 +355,10 @@ final class RulesEndToEndTests: XCTestCase {
         let again = try runProcess([binary.path, "--data-dir", data.path, "rules", "import", "/etc/hostname"], environment: env)
         XCTAssertEqual(again.status, 1)
         XCTAssertTrue(FileManager.default.fileExists(atPath: data.appendingPathComponent("official-rules.json").path), "a failed import keeps the earlier one")
+        // Issue 43, item 10: a word hyphenated across two lines of the PDF is one word again.
+        let stored = try String(contentsOf: data.appendingPathComponent("official-rules.json"), encoding: .utf8)
+        XCTAssertTrue(stored.contains("before take-off, the Referee"), "take- / off joined")
+        XCTAssertFalse(stored.contains("take- off, the Referee"), "no space left in the word")
 
         let session = try TmuxSession(arguments: ["--tab", "rules"], width: 120, height: 30, dataDirectory: data)
         try session.waitFor("Digest of the World Aquatics")

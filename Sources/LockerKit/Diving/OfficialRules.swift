@@ -87,7 +87,8 @@ public struct OfficialRules: Codable, Equatable, Sendable {
         return line.contains("     ")
     }
 
-    /// Joins wrapped lines into paragraphs; bullets ("•") start a new line.
+    /// Joins wrapped lines into paragraphs, and hyphenated words broken across two lines; bullets
+    /// ("•") start a new line.
     static func tidy(_ text: String) -> String {
         var paragraphs: [String] = []
         var current = ""
@@ -98,6 +99,10 @@ public struct OfficialRules: Codable, Equatable, Sendable {
             } else if trimmed.hasPrefix("•") || trimmed.hasPrefix("-") {
                 if !current.isEmpty { paragraphs.append(current) }
                 current = "- " + trimmed.drop { $0 == "•" || $0 == "-" || $0 == " " }
+            } else if current.hasSuffix("-"), current.dropLast().last?.isLetter == true, trimmed.first?.isLowercase == true {
+                // A hyphenated word the PDF broke after its hyphen ("take-" / "off") is one word
+                // again, with its hyphen: the rule book breaks lines only at hyphens it prints.
+                current += trimmed
             } else {
                 current += current.isEmpty ? trimmed : " " + trimmed
             }

@@ -54,60 +54,132 @@ public enum TextMatcher {
         }
     }
 
-    /// Whether `text` contains `query`, ignoring case and accents.
+    /// The language ("en", "fr", "es", "it") whose word forms a search forgives ("bounces" finds
+    /// "bounce", `WordForms`); nil: a query matches as typed. The app sets it to the interface
+    /// language.
+    nonisolated(unsafe) public static var language: String?
+
+    /// Whether `text` contains `query` or one of its word forms, ignoring case and accents.
     public static func matches(_ text: String, query: String) -> Bool {
-        let q = fold(query)
-        return q.isEmpty ? false : folded(fold(text), contains: q)
+        let pattern = SearchPattern(query)
+        return pattern.isEmpty ? false : pattern.found(in: fold(text))
     }
 
-    /// Column ranges (in display columns) of every occurrence of `query` in `line` (on an ASCII
-    /// terminal, in the line as drawn).
+    /// Column ranges (in display columns) of every occurrence of `query` (or of its word forms)
+    /// in `line` (on an ASCII terminal, in the line as drawn).
     public static func columnRanges(of query: String, in line: String) -> [Range<Int>] {
+        let pattern = SearchPattern(query)
+        guard !pattern.isEmpty else { return [] }
         let line = ASCIIText.isOn ? ASCIIText.transliterate(line) : line
         if line.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             // Printable ASCII: one byte is one column, and folding is lowercasing.
-            let q = Array(fold(query).utf8)
-            let text = Array(fold(line).utf8)
-            guard !q.isEmpty, q.count <= text.count else { return [] }
+            return pattern.ranges(in: Array(fold(line).utf8))
+        }
+        // Each character folded on its own (usually to one character), with the column of
+        // every byte it folds to.
+        var bytes: [UInt8] = [], starts: [Int] = [], ends: [Int] = []
+        var column = 0
+        for c in line {
+            let width = DisplayWidth.of(c)
+            for byte in fold(String(c)).utf8 {
+                bytes.append(byte)
+                starts.append(column)
+                ends.append(column + width)
+            }
+            column += width
+        }
+        return pattern.ranges(in: bytes).map { starts[$0.lowerBound]..<ends[$0.upperBound - 1] }
+    }
+}
+
+/// A query as a search matches it: folded (`TextMatcher.fold`), and, in a language of
+/// `WordForms`, word by word with each word's stem, so that the words' other forms match too
+/// ("bounces" finds "bounce" and "bouncing"; "rebondit" finds "rebond").
+public struct SearchPattern: Sendable {
+    /// One piece of the folded query: a word's stem, after which the text's word may go on
+    /// (`open`), or the query's own bytes.
+    struct Piece: Sendable {
+        var bytes: [UInt8]
+        var open: Bool
+    }
+
+    /// The folded query.
+    public let folded: String
+    let pieces: [Piece]
+
+    public init(_ query: String, language: String? = TextMatcher.language) {
+        folded = TextMatcher.fold(query)
+        var pieces: [Piece] = []
+        var run: [UInt8] = [], inWord = false
+        func close() {
+            guard !run.isEmpty else { return }
+            if inWord, let language {
+                let word = String(decoding: run, as: UTF8.self)
+                let stem = WordForms.stem(word, language: language)
+                pieces.append(Piece(bytes: Array(stem.utf8), open: stem != word))
+            } else {
+                pieces.append(Piece(bytes: run, open: false))
+            }
+            run = []
+        }
+        for byte in folded.utf8 {
+            let letter = SearchPattern.isWordByte(byte)
+            if letter != inWord { close(); inWord = letter }
+            run.append(byte)
+        }
+        close()
+        self.pieces = pieces.contains(where: \.open) ? pieces : [Piece(bytes: Array(folded.utf8), open: false)]
+    }
+
+    public var isEmpty: Bool { folded.isEmpty }
+
+    /// Whether `text`, already folded, contains the query or its word forms.
+    public func found(in text: String) -> Bool {
+        if pieces.count == 1 && !pieces[0].open { return TextMatcher.folded(text, contains: folded) }
+        var text = text
+        return text.withUTF8 { firstEnd(in: $0, from: 0) != nil }
+    }
+
+    /// The byte ranges of the matches in folded `bytes`, left to right, without overlaps.
+    func ranges(in bytes: [UInt8]) -> [Range<Int>] {
+        bytes.withUnsafeBufferPointer { buffer in
             var ranges: [Range<Int>] = []
-            var i = 0
-            while i + q.count <= text.count {
-                if text[i] == q[0] && text[i..<(i + q.count)].elementsEqual(q) {
-                    ranges.append(i..<(i + q.count))
-                    i += q.count
-                } else {
-                    i += 1
-                }
+            var from = 0
+            while let match = firstEnd(in: buffer, from: from) {
+                ranges.append(match)
+                from = match.upperBound
             }
             return ranges
         }
-        let q = Array(fold(query))
-        guard !q.isEmpty else { return [] }
-        let characters = Array(line)
-        let folded = characters.map { Array(fold(String($0))) }
-        var ranges: [Range<Int>] = []
-        var columns: [Int] = []
-        var column = 0
-        for c in characters { columns.append(column); column += DisplayWidth.of(c) }
-        columns.append(column)
-        var i = 0
-        while i < characters.count {
-            // Match character by character on folded forms (each usually one character long).
-            var j = i, k = 0
-            while j < characters.count, k < q.count {
-                let f = folded[j]
-                guard k + f.count <= q.count, Array(q[k..<(k + f.count)]) == f else { break }
-                k += f.count
-                j += 1
-            }
-            if k == q.count && j > i {
-                ranges.append(columns[i]..<columns[j])
-                i = j
-            } else {
-                i += 1
-            }
+    }
+
+    /// The first match starting at or after `from`.
+    private func firstEnd(in text: UnsafeBufferPointer<UInt8>, from: Int) -> Range<Int>? {
+        guard let first = pieces.first?.bytes.first else { return nil }
+        var start = from
+        while start < text.count {
+            guard let found = text[start...].firstIndex(of: first) else { return nil }
+            if let end = end(of: text, at: found) { return found..<end }
+            start = found + 1
         }
-        return ranges
+        return nil
+    }
+
+    /// Where a match that starts at `start` ends, or nil when none starts there.
+    private func end(of text: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        var i = start
+        for piece in pieces {
+            guard i + piece.bytes.count <= text.count else { return nil }
+            for (k, byte) in piece.bytes.enumerated() where text[i + k] != byte { return nil }
+            i += piece.bytes.count
+            if piece.open { while i < text.count && SearchPattern.isWordByte(text[i]) { i += 1 } }
+        }
+        return i > start ? i : nil
+    }
+
+    /// A byte of a word: an ASCII letter, or part of a character beyond ASCII.
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || byte >= 0x80
     }
 }
 
@@ -162,9 +234,9 @@ public struct SearchState: Equatable, Sendable {
     /// The same, over items already folded with `TextMatcher.fold` (callers that search the
     /// same text often keep them).
     public mutating func update(foldedItems: [String], from: Int) {
-        let q = TextMatcher.fold(liveQuery)
-        guard !q.isEmpty else { hits = []; current = nil; return }
-        hits = foldedItems.indices.filter { TextMatcher.folded(foldedItems[$0], contains: q) }
+        let pattern = SearchPattern(liveQuery)
+        guard !pattern.isEmpty else { hits = []; current = nil; return }
+        hits = foldedItems.indices.filter { pattern.found(in: foldedItems[$0]) }
         current = hits.firstIndex { $0 >= from } ?? (hits.isEmpty ? nil : 0)
     }
 
