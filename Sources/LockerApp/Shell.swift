@@ -435,6 +435,13 @@ public final class Shell {
                 self.help = state
                 return true
             },
+            KeyBinding([.character("a")], "a", help: l.t("About Locker: what it is, and where its data comes from"), footer: l.t("about")) { [unowned self] in
+                guard var state = self.help, let layout = self.frame?.help,
+                      let first = AboutText.sections(l).first?.heading,
+                      let line = layout.lines.firstIndex(where: { $0.text == first }) else { return }
+                state.scroll(to: line, height: layout.inner.height)
+                self.help = state
+            },
             KeyBinding([.escape, .character("?"), .function(1), .character("q"), .enter], "Esc ? F1 q Enter", help: l.t("close"),
                        footer: l.t("close"), footerKeys: "Esc") { [unowned self] in self.help = nil },
         ])
@@ -516,7 +523,9 @@ public final class Shell {
         let active = currentScreen.activeKeys(localizer)
         let others = currentScreen.keyTables(localizer).filter { $0.id != active.id }
         let legend = currentScreen.legend(localizer, glyphs: glyphs).map { [$0] } ?? []
-        return ([active.helpSection] + legend + others.map(\.helpSection) + [globalKeys().helpSection]).filter { !$0.hints.isEmpty }
+        // The About page ends the help, as the Diving Rules app's About tab ends its tabs.
+        let about = AboutText.sections(localizer).map { HelpSection(title: $0.heading, hints: [], paragraphs: $0.paragraphs) }
+        return ([active.helpSection] + legend + others.map(\.helpSection) + [globalKeys().helpSection]).filter { !$0.hints.isEmpty } + about
     }
 
     private func helpOverlay() -> HelpOverlay {
@@ -526,7 +535,7 @@ public final class Shell {
     }
 
     private func renderTooSmall(into surface: Surface, size: Size) {
-        let text = localizer.t("Locker needs a terminal of at least {min}. This one is {size}. Please enlarge it.",
+        let text = localizer.t("Locker needs a terminal of at least {min}. This one is {size}. Please enlarge it, or press q to quit.",
                                ["min": "\(minimumSize.width)×\(minimumSize.height)",
                                 "size": "\(size.width)×\(size.height)"])
         let lines = WordWrap.wrap(text, width: max(1, size.width - 2))

@@ -32,6 +32,9 @@ struct Locker: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Draw with ASCII only (no box drawing or braille).")))
     var ascii = false
 
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print what Locker is, its version and where its data comes from, then stop.")))
+    var about = false
+
     @OptionGroup var shared: GamesOptions
 
     /// Hidden, for the crash tests: F12 then makes the app fail this way (see DebugFault).
@@ -43,6 +46,14 @@ struct Locker: ParsableCommand {
     }
 
     func run() throws {
+        if about {
+            for section in AboutText.sections(localizer) {
+                print(section.heading)
+                for paragraph in section.paragraphs { print(""); WordWrap.wrap(paragraph, width: 78, hangingIndent: false).forEach { print($0) } }
+                print("")
+            }
+            return
+        }
         let choices = resolveChoices()
         let status = runFullScreen(choices: choices, ascii: ascii, shared: shared.file.common, games: shared, debugFault: debugFault) { options, terminal, notices in
             App(options: options, localizer: localizer, terminal: terminal, startupNotices: notices)

@@ -144,8 +144,9 @@ final class ShellEndToEndTests: XCTestCase {
         let session = try TmuxSession(width: 80, height: 24)
         try session.waitFor("1 Rules")
         try session.resize(width: 50, height: 15)
-        try session.waitFor("Please enlarge it.")
-        try session.waitFor("50×15")
+        let small = try session.waitFor("50×15")
+        let words = small.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        XCTAssertTrue(words.contains("press q to quit"), "it says how to leave: \(small)")
         try session.send("2")   // ignored while too small
         try session.resize(width: 120, height: 40)
         try session.waitFor("1 Rules")
@@ -157,6 +158,36 @@ final class ShellEndToEndTests: XCTestCase {
         try session.waitFor("6 Games")
         try session.send("q")
         XCTAssertEqual(try session.waitForExit(), 0)
+    }
+
+    /// Issue 43, items 7 and 11: the help has one right edge (its scroll bar is the box's
+    /// border, not a second line beside it), and `a` in the help opens the About page, which
+    /// `locker --about` prints too.
+    func testTheHelpHasOneRightEdgeAndLeadsToAbout() throws {
+        let session = try TmuxSession(width: 100, height: 30)
+        try session.waitFor("1 Rules")
+        try session.send("?")
+        let help = try session.waitFor("Help — Rules")
+        let rows = help.split(separator: "\n").map(String.init).filter { $0.contains("│") || $0.contains("┃") }
+        XCTAssertFalse(rows.isEmpty)
+        for row in rows {
+            let trimmed = row.trimmingCharacters(in: .whitespaces)
+            XCTAssertFalse(trimmed.hasSuffix("│ │") || trimmed.hasSuffix("┃ │") || trimmed.hasSuffix("│┃"), "one right edge: \(row)")
+        }
+        try session.send("a")
+        let about = try session.waitFor("About Locker")
+        XCTAssertTrue(about.contains("not a World Aquatics app"), about)
+        guard let binary = LockerBinary.url else { return }
+        for (lang, phrase) in [("en", "not a World Aquatics app"), ("fr", "World Aquatics"), ("es", "World Aquatics"), ("it", "World Aquatics")] {
+            let printed = try runProcess([binary.path, "--about", "--lang", lang], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+            XCTAssertEqual(printed.status, 0, printed.stderr)
+            XCTAssertTrue(printed.stdout.contains(phrase), printed.stdout)
+            XCTAssertTrue(printed.stdout.contains("0."), "the version: \(printed.stdout)")
+            XCTAssertFalse(printed.stdout.contains("{"), "every placeholder filled")
+            XCTAssertLessThanOrEqual(printed.stdout.split(separator: "\n").map(\.count).max() ?? 0, 80)
+        }
+        let french = try runProcess([binary.path, "--about", "--lang", "fr"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]).stdout
+        XCTAssertFalse(french.contains("is not a World Aquatics app"), "translated")
     }
 
     func testTinyTerminalAtStart() throws {

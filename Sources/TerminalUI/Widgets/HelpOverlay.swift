@@ -2,7 +2,13 @@
 public struct HelpSection: Hashable, Sendable {
     public var title: String
     public var hints: [KeyHint]
-    public init(title: String, hints: [KeyHint]) { self.title = title; self.hints = hints }
+    /// Text under the title, after the hints: one wrapped paragraph each (the About page).
+    public var paragraphs: [String]
+    public init(title: String, hints: [KeyHint], paragraphs: [String] = []) {
+        self.title = title
+        self.hints = hints
+        self.paragraphs = paragraphs
+    }
 }
 
 /// The `?` / F1 overlay: a framed, scrollable list of key sections over the current screen.
@@ -38,6 +44,10 @@ public struct HelpOverlay {
                     lines.append(TextLine("  " + key.padded(toWidth: keyWidth) + part))
                 }
             }
+            for (i, paragraph) in section.paragraphs.enumerated() {
+                if i > 0 || !section.hints.isEmpty { lines.append(TextLine("")) }
+                for part in WordWrap.wrap(paragraph, width: max(8, width - 2), hangingIndent: false) { lines.append(TextLine("  " + part)) }
+            }
         }
         return lines
     }
@@ -65,7 +75,10 @@ public struct HelpOverlay {
         let box = layout.box
         surface.fill(box)
         surface.drawBox(box, title: title)
-        TextView().render(state, into: surface, rect: layout.inner)
+        // A scroll bar takes the box's right border, so the box keeps one right edge (the text
+        // was wrapped a column narrower for it).
+        let text = Rect(x: layout.inner.x, y: layout.inner.y, width: box.x + box.width - layout.inner.x, height: layout.inner.height)
+        TextView().render(state, into: surface, rect: text)
         surface.write(closeHint.truncated(toWidth: box.width - 4, ellipsis: surface.glyphs.ellipsis), x: box.x + 2, y: box.maxY - 2, style: Style(.muted))
     }
 }
