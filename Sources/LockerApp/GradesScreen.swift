@@ -269,7 +269,7 @@ public final class GradesScreen: TabScreen {
             },
             KeyBinding([.left, .right], "← →",
                        help: l.t("Lower / raise the selected mark by 0.5 (an ungraded course starts at the pass mark)"),
-                       footer: l.t("mark ±0.5")) { key in
+                       footer: l.t("mark"), footerKeys: "←→") { key in
                 self.step(key == .left ? -0.5 : 0.5)
                 return true
             },
@@ -277,37 +277,37 @@ public final class GradesScreen: TabScreen {
                        help: l.t("Lower / raise the selected mark by 0.1"), footer: l.t("±0.1"), footerKeys: "< >") { key in
                 self.step([.character("<"), .shiftLeft].contains(key) ? -0.1 : 0.1)
                 return true
-            },
+            }.ranked(90),
             KeyBinding([.character(" ")], "Space", help: l.t("Lock or unlock the mark (a locked mark does not move)"),
                        footer: l.t("lock")) {
                 self.toggleLock()
-            },
+            }.ranked(70),
             KeyBinding([.character("x")], "x", help: l.t("Clear the mark (not graded yet)"), footer: l.t("clear")) {
                 self.clearMark()
-            },
+            }.ranked(80),
             KeyBinding([.character("e")], "e", help: l.t("Edit the selected unit, or rename the selected block, on a copy: Enter saves, Esc discards"),
                        footer: l.t("edit")) {
                 self.editSelected()
-            },
+            }.ranked(60),
             // Its own key: n and N step through a search's matches.
             KeyBinding([.character("w")], "w", help: l.t("What do I need: the mark still needed in each block"),
                        footer: l.t("what do I need")) { _ in
                 self.needsOffset = 0
                 self.mode = self.showNeeds ? .browsing : .needs
                 return true
-            },
+            }.ranked(10),   // the footer keeps, before the rest: the mark, what is needed, undo, add, delete
             KeyBinding([.character("u")], "u", help: l.t("Undo the last change to the grades (marks, locks, edits, additions, deletions)"),
                        footer: l.t("undo")) {
                 self.undo(redo: false)
-            },
+            }.ranked(30),
             KeyBinding([.character("d"), .delete], "d Delete", help: l.t("Delete the selected course, unit or block (asks first when marks would go)"),
                        footer: l.t("delete"), footerKeys: "d") {
                 self.askToDelete()
-            },
+            }.ranked(50),
             KeyBinding([.character("a")], "a", help: l.t("Add a unit to the selected block (a form: Enter saves, Esc discards)"),
-                       footer: l.t("add unit")) {
+                       footer: l.t("add")) {
                 self.addUnit()
-            },
+            }.ranked(40),
             KeyBinding([.character("A")], "A", help: l.t("Add a block (a form: Enter saves, Esc discards)"), footer: l.t("add block")) {
                 self.beginNamingBlock(nil)
             },

@@ -71,7 +71,7 @@ public final class PenaltiesScreen: TabScreen {
                 guard state.handle(key, pageSize: self.listHeight) else { return false }
                 self.viewModel.select(state.selected)
                 return true
-            },
+            }.ranked(200),   // everyone tries the arrows: the footer keeps the tab's own keys first
             KeyBinding([.character("s")], "s", help: l.t("Filter by sanction: all, then each of the six"), footer: l.t("sanction")) {
                 self.viewModel.cycleSanctionFilter()
                 self.refreshSearch()

@@ -164,7 +164,8 @@ public final class Shell {
                 guard let number = Shell.tabNumber(key) else { return false }
                 self.viewModel.select(TabRegistry.entries[number - 1].tab)
                 return true
-            },
+            }.ranked(25),   // after a mode's two first hints: how to reach the other tabs stays
+
             KeyBinding([.character("]"), .character("[")], "] [", help: l.t("Next / previous tab")) { [unowned self] key in
                 if key == .character("]") { self.viewModel.nextTab() } else { self.viewModel.previousTab() }
                 return true
@@ -174,10 +175,10 @@ public final class Shell {
             KeyBinding([.character("L")], "L", help: l.t("Next language: en → fr → es → it"), footer: l.t("language")) { [unowned self] in
                 self.viewModel.cycleLanguage()
                 TextMatcher.language = self.localizer.language.rawValue
-            },
+            }.ranked(1000),
             KeyBinding([.character("T")], "T", help: l.t("Next theme: {themes}", ["themes": [l.t("dark"), l.t("light"), l.t("no colour")].joined(separator: " → ")]), footer: l.t("theme")) { [unowned self] in
                 self.viewModel.cycleTheme()
-            },
+            }.ranked(1010),
             .described("q", help: l.t("Quit (asks first when edits are unsaved)"), footer: l.t("quit")),
             .described("Ctrl-C", help: l.t("Quit at once")),
             .described("Ctrl-L", help: l.t("Redraw the screen")),

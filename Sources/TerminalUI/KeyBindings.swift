@@ -19,6 +19,18 @@ public struct KeyBinding {
     /// key then does not run the action, and the shell shows the reason in the status line.
     public var disabledReason: (() -> String?)?
 
+    /// The footer rank of a binding that is more (or less) important than its place in the table
+    /// says: the footer keeps hints from the lowest rank up. Unranked bindings rank 10 × their
+    /// place (0, 10, 20 …).
+    public private(set) var footerRank: Int?
+
+    /// The binding, ranked `rank` for the footer.
+    public func ranked(_ rank: Int) -> KeyBinding {
+        var binding = self
+        binding.footerRank = rank
+        return binding
+    }
+
     /// The binding, with `reason` saying when it cannot act.
     public func disabled(when reason: @escaping () -> String?) -> KeyBinding {
         var binding = self
@@ -95,7 +107,13 @@ public struct KeyTable {
     }
 
     /// The footer's hints, in the table's order; a binding that cannot act now is left out.
-    public var footerHints: [KeyHint] { bindings.compactMap { $0.disabledReason?() == nil ? $0.footer : nil } }
+    public var footerHints: [KeyHint] {
+        bindings.enumerated().compactMap { place, binding in
+            guard binding.disabledReason?() == nil, var hint = binding.footer else { return nil }
+            hint.rank = binding.footerRank ?? place * 10
+            return hint
+        }
+    }
 
     /// The bindings the help and KEYS.md describe: all but those with no label, which only
     /// handle keys that `described` lines name.

@@ -179,7 +179,7 @@ final class FooterHonestyTests: XCTestCase {
         XCTAssertFalse(surface.lines[1].contains("Quiz"), "the overlay covers the tab: \(surface.lines[1])")
     }
 
-    /// When space is short, the screen's hints give way and `? help` and `q quit` stay last.
+    /// When space is short, the screen's hints give way by rank and `? help` and `q quit` stay last.
     func testHelpAndQuitEndTheFooterAt80Columns() {
         for (tab, mode, path) in Self.modes {
             let walker = shell(tab, path)
@@ -188,6 +188,19 @@ final class FooterHonestyTests: XCTestCase {
             walker.render(into: surface)
             let footer = surface.lines[23]
             XCTAssertTrue(footer.hasSuffix("? help  q quit"), "\(tab) \(mode): \(footer)")
+            // Issue 43, item 7: what gives way is what ranks last. The mode's two first-ranked
+            // hints stay, and so does how to reach the other tabs.
+            let ranked = walker.footer().hints.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+            for hint in ranked.prefix(2) + ranked.filter({ $0.key.hasPrefix("1-") }) {
+                XCTAssertTrue(footer.contains(hint.key + " " + hint.label), "\(tab) \(mode): “\(hint.key) \(hint.label)” gave way: \(footer)")
+            }
+        }
+        // The Grades tab keeps its main features at 80 columns.
+        let grades = shell(.grades, [])
+        let surface = MemorySurface(width: 80, height: 24)
+        grades.render(into: surface)
+        for hint in ["←→ mark", "w what do I need", "u undo", "a add", "d delete", "1-6 tabs"] {
+            XCTAssertTrue(surface.lines[23].contains(hint), "\(hint): \(surface.lines[23])")
         }
     }
 }
