@@ -244,7 +244,7 @@ public final class GamesScreen: TabScreen {
 
     /// Logged in: your games and the games near a postcode.
     private func listKeys(_ l: Localizer) -> KeyTable {
-        let move = KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: l.t("Move; Home and End jump to the ends")) { key in
+        let move = KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn " + ViMoves.label, help: l.t("Move; Home and End jump to the ends")) { key in
             var state = self.focusedList.state
             guard state.handle(key, pageSize: self.listHeight) else { return false }
             if self.pane == .upcoming { self.upcomingList = state } else { self.nearbyList = state }

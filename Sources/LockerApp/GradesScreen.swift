@@ -262,7 +262,7 @@ public final class GradesScreen: TabScreen {
     /// The tree's keys (also while the needs panel is shown).
     private func browsingKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "grades", title: l.t("Grades"), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn Home End",
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn Home End " + ViMoves.label,
                        help: l.t("Move between blocks, units and courses; with “What do I need?” open, scroll it")) { key in
                 if self.showNeeds { return self.scrollNeeds(key) }
                 return self.list.handle(key, pageSize: self.listHeight)
@@ -552,9 +552,11 @@ public final class GradesScreen: TabScreen {
     /// ↑ ↓ PgUp PgDn Home End over the needs panel: its lines scroll, the tree stays.
     private func scrollNeeds(_ key: Key) -> Bool {
         let last = max(0, needsLines.count - needsPage)
-        switch key {
+        switch ViMoves.arrow(for: key) {
         case .up: needsOffset -= 1
         case .down: needsOffset += 1
+        case .control("u"): needsOffset -= max(1, needsPage / 2)
+        case .control("d"): needsOffset += max(1, needsPage / 2)
         case .pageUp: needsOffset -= max(1, needsPage - 1)
         case .pageDown: needsOffset += max(1, needsPage - 1)
         case .home: needsOffset = 0

@@ -295,7 +295,7 @@ public final class MeetScreen: Screen {
 
     private func failureKeys(_ l: Localizer, _ draft: AwardDraft) -> KeyTable {
         KeyTable(id: "meet-failed", title: l.t("Choosing why the dive failed"), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: l.t("Choose the penalty"),
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn " + ViMoves.label, help: l.t("Choose the penalty"),
                        footer: l.t("move"), footerKeys: "↑↓") { key in
                 guard case .choosingFailure(let draft, let selected) = self.mode else { return false }
                 var list = ListState(count: self.failures.count, selected: selected)

@@ -48,7 +48,7 @@ public final class PenaltiesScreen: TabScreen {
         return used
     }
 
-    private static let moveKeys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end]
+    private static let moveKeys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys
 
     public func keyTables(_ l: Localizer) -> [KeyTable] {
         [listKeys(l), searchKeys(l)]
@@ -63,7 +63,7 @@ public final class PenaltiesScreen: TabScreen {
     /// The keys of the list and its detail pane.
     private func listKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "penalties", title: l.t("Penalties"), [
-            KeyBinding(Self.moveKeys, "↑ ↓ PgUp PgDn", help: l.t("Choose a penalty; its details follow"),
+            KeyBinding(Self.moveKeys, "↑ ↓ PgUp PgDn " + ViMoves.label, help: l.t("Choose a penalty; its details follow"),
                        footer: l.t("move"), footerKeys: "↑↓") { key in
                 var state = self.list
                 state.setCount(self.viewModel.visible.count)

@@ -79,8 +79,13 @@ public final class QuizScreen: TabScreen {
                 self.viewModel.changeCount(by: key == .left ? -1 : 1)
                 return true
             },
-            KeyBinding([.up, .down], "↑ ↓", help: l.t("Start page: kind of quiz"), footer: l.t("kind"), footerKeys: "↑↓") { key in
-                self.viewModel.changeKind(by: key == .up ? -1 : 1)
+            KeyBinding([.up, .down, .home, .end, .character("k"), .character("j"), .character("g"), .character("G")], "↑ ↓ Home End k j g G",
+                       help: l.t("Start page: kind of quiz; Home and End the first and the last"), footer: l.t("kind"), footerKeys: "↑↓") { key in
+                switch ViMoves.arrow(for: key) {
+                case .home: self.viewModel.chooseKind(last: false)
+                case .end: self.viewModel.chooseKind(last: true)
+                default: self.viewModel.changeKind(by: ViMoves.arrow(for: key) == .up ? -1 : 1)
+                }
                 return true
             },
             KeyBinding([.enter], "Enter", help: l.t("Start; go to the next question; open a review"), footer: l.t("start")) {
@@ -180,7 +185,7 @@ public final class QuizScreen: TabScreen {
     /// The result page's list of answers.
     private func resultKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "quiz-result", title: l.t("Review: Enter opens an answer beside the right one"), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: l.t("Move; Home and End jump to the ends"),
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn " + ViMoves.label, help: l.t("Move; Home and End jump to the ends"),
                        footer: l.t("move"), footerKeys: "↑↓") { key in
                 self.reviewList.setCount(self.viewModel.shownRecord?.items.count ?? 0)
                 return self.reviewList.handle(key, pageSize: self.listHeight)
@@ -221,7 +226,7 @@ public final class QuizScreen: TabScreen {
     /// The history of finished quizzes.
     private func historyKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "quiz-history", title: l.t("Finished quizzes"), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: l.t("Move; Home and End jump to the ends"),
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn " + ViMoves.label, help: l.t("Move; Home and End jump to the ends"),
                        footer: l.t("move"), footerKeys: "↑↓") { key in
                 self.historyList.setCount(self.viewModel.history.quizzes.count)
                 return self.historyList.handle(key, pageSize: self.listHeight)

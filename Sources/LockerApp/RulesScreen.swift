@@ -90,7 +90,8 @@ public final class RulesScreen: TabScreen {
     /// The keys of the text and the contents.
     private func textKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "rules", title: l.t("Rules"), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")], "↑ ↓ PgUp PgDn Space Home End",
+            // g goes to an article here; Home is the top.
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")] + ViMoves.keysButG, "↑ ↓ PgUp PgDn Space Home End " + ViMoves.labelButG,
                        help: l.t("Move the reading line; the text scrolls at its edges (or move in the contents)")) { key in
                 if self.focus == .contents && self.showsContents {
                     guard self.contents.handle(key, pageSize: self.contentsHeight) else { return false }

@@ -429,7 +429,7 @@ public final class Shell {
     private func helpKeys() -> KeyTable {
         let l = localizer
         return KeyTable(id: "help", title: l.t("Help — {tab}", ["tab": pageTitle]), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")], "↑ ↓ PgUp PgDn Space Home End", help: l.t("scroll"),
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")] + ViMoves.keys, "↑ ↓ PgUp PgDn Space Home End " + ViMoves.label, help: l.t("scroll"),
                        footer: l.t("scroll"), footerKeys: "↑↓") { [unowned self] key in
                 guard var state = self.help else { return false }
                 _ = state.handle(key, height: self.frame?.help?.inner.height ?? 1)

@@ -66,7 +66,7 @@ public final class WorkoutScreen: TabScreen {
     /// The list's keys: moving, opening a row, reading the folder again.
     private func listBindings(_ l: Localizer) -> [KeyBinding] {
         [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn Home End",
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn Home End " + ViMoves.label,
                        help: l.t("Move; Home and End jump to the ends"),
                        footer: viewModel.items.count > 1 ? l.t("move") : nil, footerKeys: "↑↓") { key in
                 self.moveInList(key)
@@ -172,7 +172,7 @@ public final class WorkoutScreen: TabScreen {
             KeyBinding([.character("s"), .escape], "s Esc", help: l.t("Back to the map"), footer: drawn.map ? l.t("back to the map") : l.t("back")) {
                 self.showText = false
             },
-            KeyBinding([.up, .down, .pageUp, .pageDown, .character(" "), .home, .end], "↑ ↓ PgUp PgDn Space Home End",
+            KeyBinding([.up, .down, .pageUp, .pageDown, .character(" "), .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn Space Home End " + ViMoves.label,
                        help: l.t("Move; Home and End jump to the ends")) { key in
                 self.textView.handle(key, height: self.textHeight)
             },

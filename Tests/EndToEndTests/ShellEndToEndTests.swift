@@ -254,6 +254,42 @@ final class ShellEndToEndTests: XCTestCase {
         XCTAssertTrue(files.contains { $0.hasPrefix("grades.json.corrupt-") }, "\(files)")
     }
 
+    /// Issue 43, item 8: vi's moves where nothing is typed: j k, g G, Ctrl-D Ctrl-U in the
+    /// Penalties list, the Rules text (where g stays "go to"), the quiz's start page and the help.
+    func testViKeysMoveInListsTextsAndTheHelp() throws {
+        let session = try TmuxSession(arguments: ["--tab", "penalties"], width: 100, height: 30)
+        try session.waitFor("48 of 48 penalties")
+        let first = try session.screen()
+        try session.send("j")
+        try session.waitForStableScreen()
+        XCTAssertNotEqual(try session.screen(), first, "j moves down the list")
+        try session.send("k")
+        XCTAssertEqual(try session.waitForStableScreen(), first, "k comes back")
+        try session.send("G")
+        let last = try session.waitForStableScreen()
+        try session.send("End")
+        XCTAssertEqual(try session.waitForStableScreen(), last, "G is End")
+        try session.send("g")
+        XCTAssertEqual(try session.waitForStableScreen(), first, "g is Home")
+        try session.send("1")
+        try session.waitFor("Article 1 · lines")
+        try session.send("Tab")                                            // the text
+        try session.send("C-d")
+        try session.waitForStableScreen()
+        let moved = try session.screen()
+        XCTAssertFalse(moved.contains("Article 1 · lines 1–"), "Ctrl-D goes half a page down")
+        try session.send("g")
+        try session.waitFor("Go to article")
+        try session.send("Escape", "3", "G")
+        try session.waitFor("▶ My weak questions")                       // the last kind of quiz
+        try session.send("?")
+        try session.waitFor("Help — Quiz")
+        let top = try session.screen()
+        try session.send("j")
+        XCTAssertNotEqual(try session.waitForStableScreen(), top, "j scrolls the help")
+        XCTAssertTrue(top.contains("k j g G"), "the help names them: \(top)")
+    }
+
     func testUnwritableDataDirectoryRunsReadOnly() throws {
         let session = try TmuxSession(arguments: ["--data-dir", "/dev/null/locker"], width: 120)
         try session.waitFor("read-only")

@@ -118,6 +118,12 @@ public final class QuizViewModel: ViewModel {
         notifyChanged()
     }
 
+    /// The first or the last kind of quiz (Home, End).
+    public func chooseKind(last: Bool) {
+        kind = last ? QuizKind.allCases.last! : QuizKind.allCases.first!
+        notifyChanged()
+    }
+
     public func changeKind(by steps: Int) {
         let all = QuizKind.allCases
         kind = all[((all.firstIndex(of: kind)! + steps) % all.count + all.count) % all.count]

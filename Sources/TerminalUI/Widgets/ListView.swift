@@ -27,12 +27,14 @@ public struct ListState: Equatable, Sendable {
         guard count > 0 else { return false }
         scrollToSelection(height: pageSize)
         defer { scrollToSelection(height: pageSize) }
-        let page = max(1, pageSize - 1)
-        switch key {
+        let page = max(1, pageSize - 1), half = max(1, pageSize / 2)
+        switch ViMoves.arrow(for: key) {
         case .up: select(selected - 1)
         case .down: select(selected + 1)
         case .pageUp: select(selected - page)
         case .pageDown: select(selected + page)
+        case .control("u"): select(selected - half)
+        case .control("d"): select(selected + half)
         case .home: select(0)
         case .end: select(count - 1)
         default: return false

@@ -201,12 +201,22 @@ public struct TextViewState: Equatable, Sendable {
         clamp(height: height)
     }
 
-    /// Scroll keys: ↑ ↓ PgUp PgDn Home End, Space = page down. Returns whether the key was used.
+    /// Scroll keys: ↑ ↓ PgUp PgDn Home End, Space = page down, and vi's (`ViMoves`). Returns
+    /// whether the key was used.
     /// With a reading line, ↑ ↓ move it and a page moves it with the text.
     public mutating func handle(_ key: Key, height: Int) -> Bool {
-        let page = max(1, height - 1)
+        let page = max(1, height - 1), half = max(1, height / 2)
+        let key = ViMoves.arrow(for: key)
         if let cursor {
             switch key {
+            case .control("u"):
+                offset -= half
+                clamp(height: height)
+                moveCursor(to: cursor - half, height: height)
+            case .control("d"):
+                offset += half
+                clamp(height: height)
+                moveCursor(to: cursor + half, height: height)
             case .up: moveCursor(to: cursor - 1, height: height)
             case .down: moveCursor(to: cursor + 1, height: height)
             case .pageUp:
@@ -226,6 +236,8 @@ public struct TextViewState: Equatable, Sendable {
         switch key {
         case .up: scroll(to: offset - 1, height: height)
         case .down: scroll(to: offset + 1, height: height)
+        case .control("u"): scroll(to: offset - half, height: height)
+        case .control("d"): scroll(to: offset + half, height: height)
         case .pageUp: scroll(to: offset - page, height: height)
         case .pageDown, .character(" "): scroll(to: offset + page, height: height)
         case .home: scroll(to: 0, height: height)
