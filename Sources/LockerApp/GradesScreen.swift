@@ -84,10 +84,14 @@ public final class GradesScreen: TabScreen {
     private var changesBeforeForm = 0
     private var toldShellLoadProblem = false
 
+    /// The load problem once, then whatever the view-model has to say once (a file changed on
+    /// disk), which the shell shows whatever tab is open.
     public func takeStartupProblems() -> [String] {
-        guard !toldShellLoadProblem, let problem = viewModel.loadProblem else { return [] }
+        var problems = viewModel.takeNotices()
+        guard !toldShellLoadProblem, let problem = viewModel.loadProblem else { return problems }
         toldShellLoadProblem = true
-        return [problem]
+        problems.insert(problem, at: 0)
+        return problems
     }
 
     /// The status glyphs of blocks, units and the year.

@@ -109,6 +109,65 @@ final class GradesEndToEndTests: XCTestCase {
         XCTAssertTrue(json.contains("0.625"), "a step and its way back leave the mark as it was")
     }
 
+    /// Issue 43, item 1, as it was met: `locker grades import` replaced grades.json while the tab
+    /// was open, and one slider step later the app's save put the old marks back. Now the tab
+    /// takes the new file, says so, and keeps its own copy (with that step) beside it.
+    func testAnImportWhileTheTabIsOpenIsNotUndoneByTheNextSave() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-grades-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let env = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        let session = try TmuxSession(arguments: ["--tab", "grades"], width: 100, height: 30, dataDirectory: data)
+        try session.waitFor("UE1 Génie Logiciel")
+        try session.send("Down", "Down", "Right")                       // Processus de développement: 10.00, saved
+        try session.waitFor("10.00")
+        let grades = data.appendingPathComponent("grades.json")
+        for _ in 0..<50 where !FileManager.default.fileExists(atPath: grades.path) { Thread.sleep(forTimeInterval: 0.1) }
+        // Another program: an import with 15.50 in the same course.
+        let csv = data.appendingPathComponent("g.csv")
+        XCTAssertEqual(try runProcess([binary.path, "--data-dir", data.path, "grades", "export", "--csv", csv.path], environment: env).status, 0)
+        var text = try String(contentsOf: csv, encoding: .utf8)
+        let row = try XCTUnwrap(text.range(of: "Processus de développement,4,10,false"), text)
+        text.replaceSubrange(row, with: "Processus de développement,4,15.5,false")
+        try text.write(to: csv, atomically: true, encoding: .utf8)
+        Thread.sleep(forTimeInterval: 1.1)                                  // a new modification time
+        XCTAssertEqual(try runProcess([binary.path, "--data-dir", data.path, "grades", "import", csv.path], environment: env).status, 0)
+        try session.send("Down", "Right")                                 // a step of the user's own, then the save
+        let screen = try session.waitFor("changed by another program")
+        XCTAssertTrue(screen.contains("15.50"), "the imported mark is shown: \(screen)")
+        let stored = try String(contentsOf: grades, encoding: .utf8)
+        XCTAssertTrue(stored.contains("15.5"), "the import is not undone")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: data.path).filter { $0.hasPrefix("grades.json.mine-") }
+        XCTAssertEqual(kept.count, 1, "the tab's own marks are kept beside it")
+        let mine = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: data.appendingPathComponent(kept[0]))) as? [String: Any])
+        let courses = try XCTUnwrap(((mine["units"] as? [[String: Any]])?.first)?["courses"] as? [[String: Any]])
+        XCTAssertEqual(courses.prefix(2).map { $0["mark"] as? Double }, [10, 10], "its marks, the last step included: \(courses.prefix(2))")
+        XCTAssertTrue(screen.contains(kept[0]) || screen.replacingOccurrences(of: "\n", with: "").contains("mine-"), "the message names the copy: \(screen)")
+    }
+
+    /// Issue 43, item 1: settings another program wrote while the app is open (a games server
+    /// saved by `locker games server`) stay when the app saves its own (a language).
+    func testSettingsWrittenByAnotherProgramStayWhenTheAppSavesItsOwn() throws {
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let session = try TmuxSession(arguments: ["--tab", "penalties"], width: 100, height: 30, dataDirectory: data)
+        try session.waitFor("48 of 48 penalties")
+        try session.send("1")                                             // settings.json written (last tab)
+        try session.waitFor("Article 1")
+        Thread.sleep(forTimeInterval: 1.1)
+        let saved = try runProcess([binary.path, "--data-dir", data.path, "games", "server", "https://club.example:8787"],
+                                   environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(saved.status, 0, saved.stderr)
+        try session.send("L")
+        try session.waitFor("changed by another program")
+        let settings = try String(contentsOf: data.appendingPathComponent("settings.json"), encoding: .utf8)
+        XCTAssertTrue(settings.contains("club.example"), "the other program's setting stays: \(settings)")
+        XCTAssertTrue(settings.contains("\"fr\""), "the app's own change is in it: \(settings)")
+    }
+
     /// Issue 28, item 3, as it was met: `e`, `d d d d`, Enter threw a mark away without a
     /// question and nothing could bring it back. Now the marked course asks first, `u` undoes the
     /// saved edit, and what `u` brought back is what the file keeps after a restart.

@@ -81,6 +81,31 @@ final class QuizTests: XCTestCase {
         XCTAssertEqual(reloaded.leitner, model.leitner)
     }
 
+    /// Issue 43, item 1: two Lockers open at once (two terminals) each finish a quiz; the
+    /// second save keeps the first one's quiz instead of writing its older history over it.
+    func testAQuizFinishedElsewhereMeanwhileIsKept() throws {
+        func play(_ model: QuizViewModel, seed: UInt64) {
+            model.changeCount(by: -10)
+            var rng = SeededRandomNumberGenerator(seed: seed)
+            model.start(using: &rng)
+            for _ in 0..<5 {
+                model.pickSanction(0)
+                model.toggleReferee()
+                _ = model.submit()
+                model.continueAfterFeedback()
+            }
+        }
+        let first = makeModel(), second = makeModel()
+        play(first, seed: 3)
+        Thread.sleep(forTimeInterval: 0.01)
+        play(second, seed: 4)
+        XCTAssertTrue(second.problems.isEmpty, "\(second.problems)")
+        let reloaded = makeModel()
+        XCTAssertEqual(reloaded.history.quizzes.count, 2, "both quizzes are kept")
+        XCTAssertEqual(reloaded.history.quizzes.map(\.date), first.history.quizzes.map(\.date) + [second.shownRecord!.date])
+        XCTAssertEqual(second.history, reloaded.history, "the tab shows what the file holds")
+    }
+
     func testHistoryFileUsesNamedFields() throws {
         let item = QuizItem(question: .penalty("double-bounce"), answer: .penalty(sanction: .failed, referee: true, judge: false), points: 5)
         let json = String(decoding: try JSONEncoder().encode(item), as: UTF8.self)

@@ -245,7 +245,7 @@ public final class QuizViewModel: ViewModel {
     /// Switches exam mode (on the start page) and remembers it.
     public func toggleExamMode() {
         history.examMode = !examMode
-        do { try historyRepository.save(history) } catch {
+        do { try saveHistory(adding: nil) } catch {
             problems.append(localizer.t("The quiz could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]))
         }
         notifyChanged()
@@ -266,6 +266,7 @@ public final class QuizViewModel: ViewModel {
                                 maxPoints: answered.count * QuizScoring.pointsPerQuestion)
         history.quizzes.append(record)
         boxMoves = [:]
+        var verdicts: [(key: String, verdict: QuizVerdict)] = []
         for (index, item) in answered.enumerated() {
             let key: String
             switch item.question {
@@ -274,22 +275,52 @@ public final class QuizViewModel: ViewModel {
             }
             let from = leitner.box(of: key)
             leitner.record(key, verdict: item.verdict)
+            verdicts.append((key, item.verdict))
             let to = leitner.box(of: key)
             if from != to { boxMoves[index] = BoxMove(from: from, to: to) }
         }
-        refreshKeys()
         do {
-            try historyRepository.save(history)
-            try leitnerRepository.save(leitner)
+            try saveHistory(adding: record)
+            try saveBoxes(recording: verdicts)
         } catch {
             problems.append(localizer.t("The quiz could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]))
         }
+        refreshKeys()
         shownRecord = record
         reviewing = nil
         resultFromHistory = false
         questions = []
         answered = []
         page = .result
+    }
+
+    /// Saves the history. When another Locker (or another program) wrote it since it was read,
+    /// its quizzes stay and `record` (this run's) is added to them, with this run's exam mode.
+    private func saveHistory(adding record: QuizRecord?) throws {
+        do {
+            try historyRepository.save(history)
+        } catch is FileChangedOnDisk {
+            if case .loaded(var theirs) = historyRepository.load() {
+                if let record { theirs.quizzes.append(record) }
+                theirs.examMode = history.examMode
+                history = theirs
+            }
+            try historyRepository.save(history)
+        }
+    }
+
+    /// Saves the Leitner boxes; when they were written elsewhere meanwhile, this quiz's answers
+    /// are recorded in those instead.
+    private func saveBoxes(recording verdicts: [(key: String, verdict: QuizVerdict)]) throws {
+        do {
+            try leitnerRepository.save(leitner)
+        } catch is FileChangedOnDisk {
+            if case .loaded(var theirs) = leitnerRepository.load() {
+                for answer in verdicts { theirs.record(answer.key, verdict: answer.verdict) }
+                leitner = theirs
+            }
+            try leitnerRepository.save(leitner)
+        }
     }
 
     /// A question that changed Leitner box when the quiz ended.

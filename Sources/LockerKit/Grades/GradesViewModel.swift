@@ -427,6 +427,41 @@ public final class GradesViewModel: ViewModel {
 
     // MARK: Saving
 
+    /// Sentences for the status line, each shown once (`takeNotices`): a grades file another
+    /// program changed while the tab was open.
+    private var notices: [String] = []
+
+    /// The notices not yet shown; they are shown once.
+    public func takeNotices() -> [String] {
+        defer { notices = [] }
+        return notices
+    }
+
+    /// grades.json changed under the tab (`locker grades import`, an editor): the new file is
+    /// what the tab shows from now on, and the book as it was here, with the change that was
+    /// about to be saved, is kept beside it, so neither is lost. Undo starts afresh: its steps
+    /// were of the book kept aside.
+    private func takeFileChangedOnDisk() {
+        let mine = book
+        let kept = repository.keepAside(mine, now: Date())
+        guard case .loaded(let theirs) = repository.load() else {
+            // Gone or unreadable now (it was then set aside): ours is written in its place.
+            hasPendingSave = true
+            return
+        }
+        book = theirs
+        history = UndoHistory()
+        lastSubject = nil
+        structureVersion += 1
+        reindex()
+        results = computeResults()
+        notices.append(kept.map {
+            localizer.t("grades.json was changed by another program, so Locker now shows the new file; your marks as they were here are kept in {file}.",
+                        ["file": $0.lastPathComponent])
+        } ?? localizer.t("grades.json was changed by another program, so Locker now shows the new file; your last change could not be kept aside."))
+        notifyChanged()
+    }
+
     /// After a change of the book: the averages once, then one notification.
     private func changed() {
         hasPendingSave = true
@@ -442,6 +477,8 @@ public final class GradesViewModel: ViewModel {
         do {
             try repository.save(book)
             if saveProblem != nil { saveProblem = nil; notifyChanged() }
+        } catch is FileChangedOnDisk {
+            takeFileChangedOnDisk()
         } catch {
             saveProblem = localizer.t("Your grades could not be saved: {reason}. They stay in memory; the file keeps the last saved version.",
                                       ["reason": StorageError.explain(error, localizer)])

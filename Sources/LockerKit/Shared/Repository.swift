@@ -60,14 +60,46 @@ public enum FileProblem: Equatable, Sendable {
 public protocol Repository<Value>: AnyObject {
     associatedtype Value
     func load() -> LoadOutcome<Value>
+    /// Throws `FileChangedOnDisk` rather than write over a file another program changed.
     func save(_ value: Value) throws
+    /// Keeps `value` somewhere beside the stored one, returning where (nil: it could not).
+    func keepAside(_ value: Value, now: Date) -> URL?
+}
+
+extension Repository {
+    public func keepAside(_ value: Value, now: Date) -> URL? { nil }
+}
+
+/// A save refused because another program changed the file since this repository last read or
+/// wrote it (as an editor notices): the caller reads the new file and keeps its own copy aside,
+/// so neither is lost.
+public struct FileChangedOnDisk: Error, Equatable {
+    public let url: URL
+}
+
+/// A file as it was last read or written: another program's write (a new file renamed over it,
+/// or bytes written in place) changes its inode, size or modification time.
+struct FileStamp: Equatable {
+    var inode: Int
+    var size: Int
+    var modified: Date
+
+    init?(_ url: URL) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
+        inode = (attributes[.systemFileNumber] as? Int) ?? -1
+        size = (attributes[.size] as? Int) ?? -1
+        modified = (attributes[.modificationDate] as? Date) ?? .distantPast
+    }
 }
 
 /// A JSON file, read whole and written atomically. A file that cannot be decoded is moved aside
-/// (`name.corrupt-<timestamp>`), never overwritten.
+/// (`name.corrupt-<timestamp>`), never overwritten; nor is one another program changed since it
+/// was read (`FileChangedOnDisk`).
 public final class JSONRepository<Value: Codable>: Repository {
     public let url: URL
     private let validate: (Value) throws -> Void
+    /// The file as last read or written here: unknown before either, nil when there was none.
+    private var known: FileStamp??
 
     /// `validate` may throw to reject decoded values that break the format's rules.
     public init(url: URL, validate: @escaping (Value) throws -> Void = { _ in }) {
@@ -77,14 +109,16 @@ public final class JSONRepository<Value: Codable>: Repository {
 
     public func load() -> LoadOutcome<Value> {
         AtomicFile.removeAbandonedTemporaries(of: url)
-        guard FileManager.default.fileExists(atPath: url.path) else { return .missing }
+        guard FileManager.default.fileExists(atPath: url.path) else { known = .some(nil); return .missing }
         let reason: FileProblem
         do {
+            let stamp = FileStamp(url)
             let data = try Data(contentsOf: url)
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
             let value = try decoder.decode(Value.self, from: data)
             try validate(value)
+            known = .some(stamp)
             return .loaded(value)
         } catch let error as DecodingError {
             reason = FileProblem(error)
@@ -95,15 +129,41 @@ public final class JSONRepository<Value: Codable>: Repository {
             reason = .rejected((error as? CustomStringConvertible)?.description)
         }
         let backup = try? AtomicFile.moveAside(url)
+        known = .some(nil)
         return .corrupt(backup: backup, reason: reason)
     }
 
+    /// Writes `value`, unless another program wrote the file since it was last read or written
+    /// here (`FileChangedOnDisk`; a file deleted meanwhile is simply written again).
     public func save(_ value: Value) throws {
+        if case .some(let expected) = known, let now = FileStamp(url), now != expected {
+            throw FileChangedOnDisk(url: url)
+        }
+        try write(value, to: url)
+        known = .some(FileStamp(url))
+    }
+
+    /// Writes `value` to `other` (a copy kept aside), leaving this repository's file alone.
+    public func write(_ value: Value, to other: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(value)
-        try AtomicFile.write(data + Data("\n".utf8), to: url)
+        try AtomicFile.write(data + Data("\n".utf8), to: other)
+    }
+
+    /// Keeps `value` beside the file as `name.mine-<timestamp>` (when the file changed under
+    /// it), and returns where; nil when even that could not be written.
+    public func keepAside(_ value: Value, now: Date = Date()) -> URL? {
+        let folder = url.deletingLastPathComponent(), stem = url.lastPathComponent + ".mine-" + LocalTime.compact(now)
+        var copy = folder.appendingPathComponent(stem)
+        var suffix = 1
+        while FileManager.default.fileExists(atPath: copy.path) {
+            suffix += 1
+            copy = folder.appendingPathComponent(stem + "-\(suffix)")
+        }
+        do { try write(value, to: copy) } catch { return nil }
+        return copy
     }
 }
 

@@ -64,6 +64,8 @@ public final class ShellViewModel: ViewModel {
     public private(set) var readOnly: Bool
     private let savesSettings: Bool
     private var settings: Settings
+    /// The settings as last read or written: what this run changed is what differs from them.
+    private var savedSettings: Settings
     private let repository: any Repository<Settings>
     private var settingsDirty = false
 
@@ -88,6 +90,7 @@ public final class ShellViewModel: ViewModel {
             settings = Settings()
             corruptBackup = backup?.lastPathComponent ?? "—"
         }
+        savedSettings = settings
         tab = choices.tab ?? settings.lastTab ?? .rules
         theme = choices.colorAllowed ? (choices.theme ?? settings.theme ?? .dark) : .mono
         super.init()
@@ -192,6 +195,23 @@ public final class ShellViewModel: ViewModel {
     /// Whether settings changed since they were last written.
     public var hasPendingSettings: Bool { settingsDirty }
 
+    /// settings.json changed under the app (`locker games server URL`, an editor): its new
+    /// settings stay, with this run's own changes (language, theme, last tab) written into them.
+    private func takeSettingsChangedOnDisk() {
+        guard case .loaded(var theirs) = repository.load() else {
+            settingsDirty = true
+            return
+        }
+        if settings.language != savedSettings.language { theirs.language = settings.language }
+        if settings.theme != savedSettings.theme { theirs.theme = settings.theme }
+        if settings.lastTab != savedSettings.lastTab { theirs.lastTab = settings.lastTab }
+        settings = theirs
+        savedSettings = theirs
+        settingsDirty = true
+        show(Notice(.info, localizer.t("settings.json was changed by another program: Locker keeps its new settings and adds this run's language, theme and tab to them.")))
+        saveSettingsIfNeeded()
+    }
+
     /// Writes settings.json if something changed. A failure is reported once in the status line
     /// and does not stop the app.
     public func saveSettingsIfNeeded() {
@@ -200,6 +220,9 @@ public final class ShellViewModel: ViewModel {
         guard !readOnly, savesSettings else { return }
         do {
             try repository.save(settings)
+            savedSettings = settings
+        } catch is FileChangedOnDisk {
+            takeSettingsChangedOnDisk()
         } catch {
             readOnly = true
             show(Notice(.error, localizer.t("Settings could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)])))
