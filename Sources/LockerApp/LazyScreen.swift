@@ -35,6 +35,7 @@ final class LazyScreen: TabScreen {
     func render(into surface: Surface, rect: Rect, context: RenderContext) { screen.render(into: surface, rect: rect, context: context) }
     var capturesText: Bool { made?.capturesText ?? false }
     var hasUnsavedChanges: Bool { made?.hasUnsavedChanges ?? false }
+    func unsavedWork(_ localizer: Localizer) -> String? { made?.unsavedWork(localizer) }
     var hasPendingWork: Bool { made?.hasPendingWork ?? false }
     func flushPendingWork() { made?.flushPendingWork() }
     var needsWarmUp: Bool { made?.needsWarmUp ?? true }

@@ -35,8 +35,19 @@ public final class QuizScreen: TabScreen {
 
     /// The abandon question takes every key while it is open.
     public var capturesText: Bool { mode == .abandoning }
+    /// Opens an article in the Rules tab (set by the tab registry); false when there is none.
+    public var openArticle: ((String) -> Bool)?
+
     /// Quitting in the middle of a quiz asks first.
     public var hasUnsavedChanges: Bool { viewModel.isInProgress }
+
+    /// Quitting during a quiz loses the quiz, not "changes": a quiz is kept once finished.
+    public func unsavedWork(_ l: Localizer) -> String? {
+        guard viewModel.isInProgress else { return nil }
+        return l.n("The quiz under way is lost: {count} question of {total} answered, and an unfinished quiz is not kept.",
+                   "The quiz under way is lost: {count} questions of {total} answered, and an unfinished quiz is not kept.",
+                   count: viewModel.answered.count, ["total": String(viewModel.questions.count)])
+    }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         viewModel.observe(callback)
@@ -167,6 +178,7 @@ public final class QuizScreen: TabScreen {
             KeyBinding([.enter], "Enter", help: l.t("Go on to the next question (or the result)"), footer: l.t("next")) {
                 self.viewModel.continueAfterFeedback()
             },
+            openArticleKey([.character("o")], "o", l),
             KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("abandon")) {
                 self.askToAbandon(l)
             },
@@ -217,7 +229,8 @@ public final class QuizScreen: TabScreen {
                 }
                 return true
             },
-            KeyBinding([.escape, .enter], "Esc Enter", help: l.t("Back to the list"), footer: l.t("back"), footerKeys: "Esc") {
+            openArticleKey([.enter, .character("o")], "Enter o", l),
+            KeyBinding([.escape], "Esc", help: l.t("Back to the list"), footer: l.t("back")) {
                 self.viewModel.closeReview()
             },
         ])
@@ -385,15 +398,41 @@ public final class QuizScreen: TabScreen {
                       x: rect.x, y: y + 1, style: Style(.muted), clip: rect)
     }
 
-    /// The running score as a score ("score 25 / 30"), not as "points", which on the question
-    /// page name sanctions.
+    /// The running score as a score ("total so far 25 / 30"), not as "points", which on the
+    /// question page name sanctions; a question's own is "this question 5 / 10".
     private func scoreText(_ l: Localizer) -> String {
-        l.t("score {points} / {max}", ["points": String(viewModel.points),
-                                        "max": String(viewModel.currentIndex * QuizScoring.pointsPerQuestion)])
+        l.t("total so far {points} / {max}", ["points": String(viewModel.points),
+                                               "max": String(viewModel.currentIndex * QuizScoring.pointsPerQuestion)])
     }
 
+    /// A key and its answer; a chosen one is lit in the selection's colour, not the colour of a
+    /// right answer, which it is not known to be until it is checked.
     private func chip(_ key: String, _ label: String, lit: Bool) -> [Span] {
-        [Span(key, Style(.key, [.bold])), Span(" "), Span(" \(label) ", lit ? Style(.active, [.bold]) : Style(.muted)), Span("  ")]
+        [Span(key, Style(.key, [.bold])), Span(" "), Span(" \(label) ", lit ? Style(.selection, [.bold]) : Style(.muted)), Span("  ")]
+    }
+
+    /// The article a question cites (a penalty's first), which `o` opens in the Rules tab.
+    private func citedArticle(_ question: QuizQuestion) -> String? {
+        switch question {
+        case .penalty(let id): return viewModel.penalty(id)?.articles.first
+        case .bank(let id): return viewModel.bank?.question(id)?.article
+        }
+    }
+
+    /// The answer shown (its feedback, or the one opened in the review).
+    private var shownAnswer: QuizItem? {
+        if let feedback = viewModel.feedback { return feedback }
+        if let index = viewModel.reviewing, let items = viewModel.shownRecord?.items, items.indices.contains(index) { return items[index] }
+        return nil
+    }
+
+    /// `o` (and Enter in the review): the cited article in the Rules tab, as in Penalties.
+    private func openArticleKey(_ keys: [Key], _ label: String, _ l: Localizer) -> KeyBinding {
+        KeyBinding(keys, label, help: l.t("Open the article the question cites in the Rules tab"), footer: l.t("open article"), footerKeys: "o") { _ in
+            guard let item = self.shownAnswer, let number = self.citedArticle(item.question), let open = self.openArticle else { return false }
+            if !open(number) { self.message = l.t("There is no article {number} in the digest.", ["number": number]) }
+            return true
+        }
     }
 
     private func renderQuestion(into surface: Surface, rect: Rect, context: RenderContext) {
@@ -552,7 +591,7 @@ public final class QuizScreen: TabScreen {
                               x: rect.x, y: y, style: Style(.accent, [.bold]), clip: rect)
         x = surface.write([verdictMark(item.verdict, context.glyphs)], x: x, y: y, clip: rect)
         // The answer's score, not "points": on this page points are what a sanction deducts.
-        surface.write(" " + verdictText + " · " + l.t("score {points} / {max}", ["points": String(item.points), "max": String(QuizScoring.pointsPerQuestion)]),
+        surface.write(" " + verdictText + " · " + l.t("this question {points} / {max}", ["points": String(item.points), "max": String(QuizScoring.pointsPerQuestion)]),
                       x: x, y: y, style: Style(.text, [.bold]), clip: rect)
         y += 2
         for line in WordWrap.wrap(questionText(item.question), width: rect.width) where y < rect.maxY {
@@ -565,12 +604,20 @@ public final class QuizScreen: TabScreen {
         surface.write(l.t("Your answer"), x: rect.x + labelWidth, y: y, style: Style(.muted, [.underline]), clip: rect)
         surface.write(l.t("Right answer"), x: rect.x + labelWidth + column, y: y, style: Style(.muted, [.underline]), clip: rect)
         y += 1
+        // Each answer wraps in its column: the right one is never cut.
         func row(_ label: String, _ mine: String, _ right: String) {
             guard y < rect.maxY else { return }
             surface.write(label, x: rect.x, y: y, style: Style(.muted), clip: rect)
-            surface.write(mine.truncated(toWidth: column - 2), x: rect.x + labelWidth, y: y, style: mine == right ? Style(.good) : Style(.bad, [.bold]), clip: rect)
-            surface.write(right.truncated(toWidth: column - 2), x: rect.x + labelWidth + column, y: y, style: Style(.good, [.bold]), clip: rect)
-            y += 1
+            let mineLines = WordWrap.wrap(mine, width: column - 2), rightLines = WordWrap.wrap(right, width: column - 2)
+            for i in 0..<max(mineLines.count, rightLines.count) where y < rect.maxY {
+                if i < mineLines.count {
+                    surface.write(mineLines[i], x: rect.x + labelWidth, y: y, style: mine == right ? Style(.good) : Style(.bad, [.bold]), clip: rect)
+                }
+                if i < rightLines.count {
+                    surface.write(rightLines[i], x: rect.x + labelWidth + column, y: y, style: Style(.good, [.bold]), clip: rect)
+                }
+                y += 1
+            }
         }
         let yes = context.glyphs.check, no = context.glyphs.ascii ? "-" : "·"
         var article: String?
@@ -583,6 +630,10 @@ public final class QuizScreen: TabScreen {
             row(l.t("Referee"), referee ? yes : no, penalty.referee ? yes : no)
             row(l.t("Judge"), judge ? yes : no, penalty.judge ? yes : no)
             article = penalty.articles.joined(separator: ", ")
+            // Why: the articles that give this sanction for it, and what the sanction does.
+            explanation = l.t("Why {sanction}: art. {articles}. {meaning}",
+                              ["sanction": book.info(penalty.sanction).label.text(viewModel.language), "articles": article ?? "",
+                               "meaning": book.info(penalty.sanction).explanation.text(viewModel.language)])
         case (.bank(let id), let answer):
             guard let q = viewModel.bank?.question(id) else { break }
             func text(_ a: BankQuestion.Answer) -> String {
@@ -605,7 +656,8 @@ public final class QuizScreen: TabScreen {
         }
         y += 1
         if let article, y < rect.maxY {
-            surface.write(l.t("Article {number}", ["number": article]), x: rect.x, y: y, style: Style(.accent), clip: rect)
+            surface.write(l.t("Article {number}", ["number": article]) + (openArticle == nil ? "" : "  " + l.t("(o opens it)")),
+                          x: rect.x, y: y, style: Style(.accent), clip: rect)
             y += 1
         }
         if let explanation {

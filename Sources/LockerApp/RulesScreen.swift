@@ -153,7 +153,7 @@ public final class RulesScreen: TabScreen {
                     return true
                 }
                 return false
-            },
+            }.ranked(5),   // the way back to the tab that opened the article, when shown, goes last
         ])
     }
 
@@ -195,10 +195,15 @@ public final class RulesScreen: TabScreen {
         calculator.keyTable(l) { self.mode = .reading }
     }
 
-    /// "back to penalties" while Esc would go back there (nothing else to close first).
+    /// "back to penalties" (or to the quiz) while Esc would go back there (nothing else to close
+    /// first).
     private func backFooter(_ l: Localizer) -> String? {
-        guard viewModel.openedFrom == .penalties, !contentsOpen, text.search.query.isEmpty else { return nil }
-        return l.t("back to penalties")
+        guard let from = viewModel.openedFrom, !contentsOpen, text.search.query.isEmpty else { return nil }
+        switch from {
+        case .penalties: return l.t("back to penalties")
+        case .quiz: return l.t("back to the quiz")
+        default: return nil
+        }
     }
 
     /// The contents pane shows beside the text from 100 columns (set by `layout`).

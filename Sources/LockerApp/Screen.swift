@@ -41,6 +41,9 @@ public protocol Screen: AnyObject {
     var capturesText: Bool { get }
     /// True when quitting now would lose edits; `q` then asks first.
     var hasUnsavedChanges: Bool { get }
+    /// What quitting now would lose, as the quit question says it ("The quiz under way …");
+    /// by default "unsaved changes" while `hasUnsavedChanges`.
+    func unsavedWork(_ localizer: Localizer) -> String?
     /// Registers a callback for changes of the screen's view-model (so the app redraws).
     func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken?
     /// True while a change waits to be saved; the app saves it once keys pause (or at quit),
@@ -81,6 +84,9 @@ extension Screen {
     public func layout(_ area: Rect, context: RenderContext) {}
     public var capturesText: Bool { false }
     public var hasUnsavedChanges: Bool { false }
+    public func unsavedWork(_ localizer: Localizer) -> String? {
+        hasUnsavedChanges ? localizer.t("You have unsaved changes.") : nil
+    }
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? { nil }
     public var hasPendingWork: Bool { false }
     public func flushPendingWork() {}

@@ -190,9 +190,10 @@ public final class Shell {
     }
 
     private func requestQuit() -> Action {
-        guard allScreens.contains(where: { $0.hasUnsavedChanges }) else { return .quit }
+        let losses = allScreens.compactMap { $0.unsavedWork(localizer) }
+        guard !losses.isEmpty else { return .quit }
         quitDialog = ConfirmDialog(title: localizer.t("Quit Locker?"),
-                                   message: localizer.t("You have unsaved changes. Quit and lose them?"),
+                                   message: losses.joined(separator: " ") + " " + localizer.t("Quit anyway?"),
                                    yesLabel: localizer.t("Quit"), noLabel: localizer.t("Stay"))
         return .none
     }

@@ -36,10 +36,17 @@ enum TabRegistry {
         },
         TabEntry(tab: .quiz, title: { $0.t("Quiz") }, shortTitle: { $0.t("Quiz", context: "short tab title") }) { context in
             let bank = try? context.divingFiles.questions.value.get()
-            return QuizScreen(viewModel: QuizViewModel(
+            let screen = QuizScreen(viewModel: QuizViewModel(
                 localizer: context.localizer, penalties: context.penalties.get.book, bank: bank,
                 historyRepository: JSONRepository<QuizHistory>(url: context.options.paths.quizHistoryFile),
                 leitnerRepository: JSONRepository<LeitnerBoxes>(url: context.options.paths.quizLeitnerFile)))
+            screen.openArticle = { number in
+                guard context.rules.get.open(number, preferOfficial: false) else { return false }
+                context.rules.get.openedFrom = .quiz
+                context.navigate(.rules)
+                return true
+            }
+            return screen
         },
         TabEntry(tab: .grades, title: { $0.t("Grades") }, shortTitle: { $0.t("Grades", context: "short tab title") }) { context in
             let defaultsFile = context.options.resources?.dataDirectory.appendingPathComponent("grades/grades.json")

@@ -453,6 +453,27 @@ final class RulesEndToEndTests: XCTestCase {
 
 /// A five-question quiz taken as a judge would, then found again after a restart.
 final class QuizEndToEndTests: XCTestCase {
+    /// Issue 43, item 9, at 80×24: after an answer, o opens the cited article in Rules and Esc
+    /// comes back to the quiz; the two scores say which is which; quitting names what is lost.
+    func testAnAnswerLeadsToItsArticleAndBack() throws {
+        let session = try TmuxSession(arguments: ["--tab", "quiz"], width: 80, height: 24)
+        try session.waitFor("Train on the diving rules")
+        try session.send("Enter")
+        try session.waitFor("Who gives it")
+        try session.send("a", "r", "Enter")
+        let feedback = try session.waitFor("this question")
+        XCTAssertTrue(feedback.contains("total so far"), feedback)
+        XCTAssertTrue(feedback.contains("Why "), feedback)
+        try session.send("o")
+        try session.waitFor("Esc back to the quiz")
+        try session.send("Escape")
+        try session.waitFor("o open article")
+        try session.send("q")
+        let question = try session.waitFor("Quit anyway?")
+        XCTAssertTrue(question.contains("The quiz under way is lost"), question)
+        XCTAssertFalse(question.contains("unsaved changes"), question)
+    }
+
     func testFiveQuestionQuizIsGatedScoredAndKept() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-quiz-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }

@@ -53,7 +53,7 @@ final class QuizScreenTests: XCTestCase {
         let (screen, localizer) = try makeScreen(.en)
         XCTAssertTrue(render(screen, localizer, 120, 37).text.contains("80% of the maximum passes"))
         startOnKnownQuestion(screen)
-        XCTAssertTrue(screen.status(localizer)?.hasSuffix("· score 0 / 0") ?? false, "\(String(describing: screen.status(localizer))) \(screen.viewModel.page)")
+        XCTAssertTrue(screen.status(localizer)?.hasSuffix("· total so far 0 / 0") ?? false, "\(String(describing: screen.status(localizer))) \(screen.viewModel.page)")
         screen.viewModel.abandon()
         screen.viewModel.changeKind(by: 2)   // true or false
         var rng = SeededRandomNumberGenerator(seed: 3)
@@ -65,6 +65,50 @@ final class QuizScreenTests: XCTestCase {
 
     /// Issue 27, item 14: true and false are answered with the language's letters ("v f" for
     /// verdadero / falso), shown on the page and in the footer.
+    /// Issue 43, item 9: after an answer, the feedback says which score is the question's and
+    /// which the running total, why the sanction applies, and `o` opens the cited article; a
+    /// chosen answer is not lit as right before it is checked; at 80 columns the right answer of
+    /// a multiple-choice question is whole; quitting speaks of the quiz, not of "changes".
+    func testFeedbackLeadsToTheArticleAndNothingIsCutOrMisleading() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        var opened: [String] = []
+        screen.openArticle = { opened.append($0); return true }
+        startOnKnownQuestion(screen)
+        _ = screen.handle(.character("a"))
+        let chosen = render(screen, localizer, 80, 21)
+        let lit = try XCTUnwrap((0..<21).lazy.compactMap { y in (0..<80).first { chosen.style(x: $0, y: y).role == .selection }.map { _ in y } }.first)
+        XCTAssertFalse((0..<80).contains { chosen.style(x: $0, y: lit).role == .good || chosen.style(x: $0, y: lit).role == .active },
+                       "a chosen answer is lit neutrally")
+        _ = screen.handle(.character("r"))
+        _ = screen.handle(.enter)
+        let feedback = render(screen, localizer, 80, 21).text
+        XCTAssertTrue(feedback.contains("this question "), feedback)
+        XCTAssertTrue(screen.status(localizer)?.contains("total so far") ?? false, screen.status(localizer) ?? "")
+        XCTAssertTrue(feedback.contains("Why "), "one line on why that sanction: \(feedback)")
+        _ = screen.handle(.character("o"))
+        XCTAssertEqual(opened.count, 1, "o opens the cited article")
+        XCTAssertEqual(screen.unsavedWork(localizer), "The quiz under way is lost: 1 question of 20 answered, and an unfinished quiz is not kept.")
+
+        // A multiple-choice question answered wrong: the right answer is whole at 80 columns.
+        screen.viewModel.abandon()
+        screen.viewModel.changeKind(by: 1)
+        var rng = SeededRandomNumberGenerator(seed: 5)
+        screen.viewModel.start(using: &rng)
+        for _ in 0..<20 {
+            guard case .bank(let id) = screen.viewModel.currentQuestion, let question = screen.viewModel.bank?.question(id),
+                  case .index(let right) = question.answer else { return XCTFail() }
+            _ = screen.handle(.character(Array("abcd")[(right + 1) % 4]))
+            _ = screen.handle(.enter)
+            let shown = render(screen, localizer, 80, 24).text.split(separator: "\n").joined(separator: " ")
+                .split(whereSeparator: { $0 == " " }).joined(separator: " ")
+            let answer = question.choices![right].text(.en).split(whereSeparator: { $0 == " " }).joined(separator: " ")
+            let words = answer.split(separator: " ")
+            XCTAssertTrue(words.allSatisfy { shown.contains($0) }, "\(answer) is whole: \(shown)")
+            XCTAssertFalse(shown.contains("…"), "nothing cut: \(shown)")
+            _ = screen.handle(.enter)
+        }
+    }
+
     func testTrueFalseKeysFollowTheLanguage() throws {
         let (screen, localizer) = try makeScreen(.es)
         screen.viewModel.changeKind(by: 2)   // true or false
