@@ -316,10 +316,17 @@ public final class GamesScreen: TabScreen {
                 if let shown = game() { act(shown) }
             }.disabled { game().map { (sends ? self.viewModel.waitingReason : nil) ?? refusal($0) } ?? l.t("No game is selected.") }
         }
-        let organisesOnly = { (game: GameListing) in game.myStatus == .organiser ? nil : GamesError.notOrganiser.message(l) }
+        let organisesOnly = { (game: GameListing) in
+            calledOff(game) ?? (game.myStatus == .organiser ? nil : GamesError.notOrganiser.message(l))
+        }
+        // A called-off game takes no booking, no giving up and no change.
+        func calledOff(_ game: GameListing) -> String? {
+            game.status == .cancelled ? l.t("Game {id} is called off: there is nothing to book, give up or change.", ["id": String(game.id)]) : nil
+        }
         return [
             key("b", l.t("Book the selected game (the waitlist when it is full), after y to confirm"), footer: l.t("book"),
                 unless: {
+                    if let off = calledOff($0) { return off }
                     switch $0.myStatus {
                     case .organiser?: return GamesError.organiserCannotBook.message(l)
                     case .going?: return l.t("You already have a place in this game.")
@@ -330,7 +337,7 @@ public final class GamesScreen: TabScreen {
                 self.ask(.book($0), l)
             },
             key("c", l.t("Cancel your booking (the first player waiting gets the place)"), footer: l.t("cancel"),
-                unless: { $0.myStatus == .going || $0.myStatus == .waitlisted ? nil : GamesError.notBooked.message(l) }) {
+                unless: { calledOff($0) ?? ($0.myStatus == .going || $0.myStatus == .waitlisted ? nil : GamesError.notBooked.message(l)) }) {
                 // Giving up a seat asks first (the first player waiting takes it); leaving the
                 // waitlist does not.
                 if $0.myStatus == .going { self.ask(.giveUp($0), l) } else { self.viewModel.cancel($0) }

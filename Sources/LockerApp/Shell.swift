@@ -108,6 +108,13 @@ public final class Shell {
         default: break
         }
         if size.width < minimumSize.width || size.height < minimumSize.height {
+            // The quit question, when q asks one, is answered here too (it is drawn in place
+            // of the "please enlarge" text).
+            if var dialog = quitDialog {
+                let answer = dialog.handle(key)
+                quitDialog = answer == nil ? dialog : nil
+                return answer == .yes ? .quit : .none
+            }
             return key == .character("q") ? requestQuit() : .none
         }
         if frameIsStale { layout(size: size) }
@@ -537,9 +544,13 @@ public final class Shell {
     }
 
     private func renderTooSmall(into surface: Surface, size: Size) {
-        let text = localizer.t("Locker needs a terminal of at least {min}. This one is {size}. Please enlarge it, or press q to quit.",
+        var text = localizer.t("Locker needs a terminal of at least {min}. This one is {size}. Please enlarge it, or press q to quit.",
                                ["min": "\(minimumSize.width)×\(minimumSize.height)",
                                 "size": "\(size.width)×\(size.height)"])
+        // q asked first: the question is what shows, with its answers.
+        if let dialog = quitDialog {
+            text = dialog.title + " " + dialog.message + " " + dialog.footerHints(choose: "").prefix(2).map { "\($0.key) \($0.label)" }.joined(separator: " · ")
+        }
         let lines = WordWrap.wrap(text, width: max(1, size.width - 2))
         let top = max(0, (size.height - lines.count) / 2)
         for (i, line) in lines.enumerated() where top + i < size.height {

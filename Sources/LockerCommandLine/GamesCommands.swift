@@ -176,7 +176,10 @@ public struct GamesCreateCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func validate() throws { checkCapacity(capacity) }
+    public func validate() throws {
+        checkCapacity(capacity)
+        if let problem = NewGame.numbersProblem(players: players, capacity: capacity, minimum: min) { usageError(problem.message(localizer)) }
+    }
 
     public func run() async throws { try await runInLockerGames(self) }
 }

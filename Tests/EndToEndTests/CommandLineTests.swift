@@ -81,6 +81,8 @@ final class CommandLineTests: XCTestCase {
             ["dive", "score", "--dd", "2.0", "--awards", "8,7,7,7,7.3"], ["dive", "score", "--dd", "2.0", "--awards", "8,7.5,7"],
             ["games", "create", "--ground", "x", "--at", "2026-12-05T10:00", "--players", "2", "--capacity", "100"],
             ["games", "edit", "1", "--capacity", "1"],
+            ["games", "create", "--ground", "x", "--at", "2026-12-05T10:00", "--players", "0"],
+            ["games", "create", "--ground", "x", "--at", "2026-12-05T10:00", "--players", "2", "--min", "40"],
             ["--games-server", "nonsense", "games", "today"], ["games", "list", "--postcode", "3977", "--games-server", "ftp://x"],
         ]
         for arguments in cases {

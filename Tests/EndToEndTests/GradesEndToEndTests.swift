@@ -157,13 +157,20 @@ final class GradesEndToEndTests: XCTestCase {
         try session.waitFor("48 of 48 penalties")
         try session.send("1")                                             // settings.json written (last tab)
         try session.waitFor("Article 1")
+        let file = data.appendingPathComponent("settings.json")
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: file.path) { Thread.sleep(forTimeInterval: 0.05) }
         Thread.sleep(forTimeInterval: 1.1)
         let saved = try runProcess([binary.path, "--data-dir", data.path, "games", "server", "https://club.example:8787"],
                                    environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
         XCTAssertEqual(saved.status, 0, saved.stderr)
-        try session.send("L")
-        try session.waitFor("changed by another program")
-        let settings = try String(contentsOf: data.appendingPathComponent("settings.json"), encoding: .utf8)
+        try session.send("L")                                             // français: the notice is in French
+        try session.waitFor("settings.json a été modifié", timeout: 20)
+        var settings = ""
+        for _ in 0..<100 {
+            settings = try String(contentsOf: file, encoding: .utf8)
+            if settings.contains("\"fr\"") { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         XCTAssertTrue(settings.contains("club.example"), "the other program's setting stays: \(settings)")
         XCTAssertTrue(settings.contains("\"fr\""), "the app's own change is in it: \(settings)")
     }

@@ -1,13 +1,14 @@
 import XCTest
 
 /// Issue 27, item 1: the Rules status line describes the text that is on the screen.
+/// The last line of the screen above the footer: the status line.
+private func status(_ screen: String) -> String {
+    let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let filled = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    return filled.count >= 2 ? filled[filled.count - 2] : ""
+}
+
 final class RulesStatusEndToEndTests: XCTestCase {
-    /// The last line of the screen above the footer: the status line.
-    private func status(_ screen: String) -> String {
-        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let filled = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        return filled.count >= 2 ? filled[filled.count - 2] : ""
-    }
 
     func testTheStatusLineFollowsWhatIsShown() throws {
         let tmux = try TmuxSession(arguments: ["--tab", "penalties"], width: 100, height: 20)
@@ -59,12 +60,6 @@ final class RulesStatusEndToEndTests: XCTestCase {
 /// Issue 43, item 10: a search forgives word forms in the interface language, and one that found
 /// nothing does not stay in the status line after a jump.
 final class RulesSearchEndToEndTests: XCTestCase {
-    private func status(_ screen: String) -> String {
-        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let filled = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        return filled.count >= 2 ? filled[filled.count - 2] : ""
-    }
-
     func testWordFormsAreFoundAndAMissDoesNotStay() throws {
         let tmux = try TmuxSession(arguments: ["--tab", "rules"], width: 100, height: 30)
         try tmux.waitFor("Digest of the World Aquatics")

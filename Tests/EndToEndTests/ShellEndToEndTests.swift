@@ -472,6 +472,15 @@ final class QuizEndToEndTests: XCTestCase {
         let question = try session.waitFor("Quit anyway?")
         XCTAssertTrue(question.contains("The quiz under way is lost"), question)
         XCTAssertFalse(question.contains("unsaved changes"), question)
+        // Too small a terminal shows the question in place of "please enlarge", and answers it.
+        try session.send("n")
+        try session.resize(width: 50, height: 15)
+        try session.waitFor("enlarge")
+        try session.send("q")
+        let small = try session.waitFor("Quit anyway?")
+        XCTAssertFalse(small.contains("enlarge"), small)
+        try session.send("y")
+        XCTAssertEqual(try session.waitForExit(), 0)
     }
 
     func testFiveQuestionQuizIsGatedScoredAndKept() throws {

@@ -10,11 +10,12 @@ private final class CannedGamesClient: GamesClient, @unchecked Sendable {
     var part: PlayerPart? = .going
     var listing: GameListing {
         GameListing(id: 7, ground: "casey-fields", groundName: "Casey Fields", suburb: "Cranbourne East",
-                    startsAt: "2026-11-21T10:15:00Z", timeZone: localStart.isEmpty ? "UTC" : "Australia/Melbourne", localStart: localStart, capacity: 22, players: 3, going: 5, waitlisted: waiting, status: .open,
+                    startsAt: "2026-11-21T10:15:00Z", timeZone: localStart.isEmpty ? "UTC" : "Australia/Melbourne", localStart: localStart, capacity: 22, players: 3, going: 5, waitlisted: waiting, status: status,
                     myStatus: part, organiser: part == .organiser ? "sam" : "org", note: note, cancelReason: nil,
                     map: "https://www.openstreetmap.org/?mlat=-38.1206&mlon=145.3092", approximate: approximate)
     }
     var approximate = false
+    var status = GameStatus.open
     var waiting = 0
     var note = "Bring\u{1B}[2J a bat"
     /// The start on the ground's clock ("" leaves it out, and the times show in UTC).
@@ -310,6 +311,28 @@ final class GamesScreenTests: XCTestCase {
         let shown = render(screen, 160, 30).text
         XCTAssertTrue(shown.contains("Casey Fields ~2.42 km"), "\n" + shown)
         XCTAssertTrue(shown.contains("(~ position approximate)"), shown)
+    }
+
+    /// A called-off game takes no booking and no giving up (the hostile walkthrough gave up a
+    /// seat in one, and the count went down): the keys say why instead.
+    func testACalledOffGameTakesNoBookingAndNoGivingUp() throws {
+        let client = CannedGamesClient()
+        client.user = "sam"
+        client.status = .cancelled
+        let work = BackgroundWork()
+        let games = GamesViewModel(localizer: .english, client: client, work: work)
+        let screen = GamesScreen(viewModel: games, exportDirectory: NSTemporaryDirectory())
+        let token = screen.observeChanges {}
+        defer { _ = token }
+        games.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        for key in ["c", "b"] {
+            XCTAssertEqual(screen.activeKeys(.english).disabledReason(for: .character(Character(key))),
+                           "Game 7 is called off: there is nothing to book, give up or change.", key)
+        }
+        _ = screen.handle(.character("c"))
+        XCTAssertNil(screen.question, "no question about giving up a place")
+        XCTAssertFalse(client.cancelled)
     }
 
     /// A booking asked for while another request is on its way is refused at once, with the

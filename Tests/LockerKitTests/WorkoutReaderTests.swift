@@ -236,6 +236,21 @@ final class WorkoutSummaryTests: XCTestCase {
     }
 }
 
+/// Heart-rate zones count time as moving time does: a step of 20 s while moving counts in its
+/// zone (it used to count in none, so a sparse recording had empty zones beside its moving time).
+final class SparseZonesTests: XCTestCase {
+    func testLongStepsWhileMovingCountInTheirZone() {
+        var workout = Workout(format: .json)
+        for i in 0..<7 {
+            workout.append(latitude: -38.0 - Double(i) * 0.001, longitude: 145.34, time: 1_780_000_000 + Double(i * 20),
+                           heartRate: 150, elevation: .nan, segment: 0)
+        }
+        let summary = WorkoutAnalysis(workout, maxHeartRate: 190).summary
+        XCTAssertEqual(summary.movingSeconds, 120)
+        XCTAssertEqual(summary.zoneAmounts.reduce(0, +), 120, "every moving second is in a zone: \(summary.zoneAmounts)")
+    }
+}
+
 /// Every real recording in ../shared/real-data/workout against SOURCES.md.
 final class RealWorkoutFilesTests: XCTestCase {
     struct Expected { var points: Int; var elapsed: Double; var hrMin: Double; var hrMax: Double; var distance: Double? }

@@ -532,9 +532,7 @@ public final class GamesService: GamesAPI, @unchecked Sendable {
     public func create(_ game: NewGame, idempotencyKey: String?, token: String) async throws -> GameListing {
         let time = now()
         try checkedStartText(game.startsAt)
-        guard GamesLimits.capacity.contains(game.capacity) else { throw GamesError.badCapacity }
-        guard game.players >= 1, game.players <= game.capacity else { throw GamesError.badPlayers }
-        if let minimum = game.minimum, !(2...game.capacity).contains(minimum) { throw GamesError.badMinimum }
+        if let problem = NewGame.numbersProblem(players: game.players, capacity: game.capacity, minimum: game.minimum) { throw problem }
         guard !GamesLimits.hasForbiddenCharacters(game.ground) else { throw GamesError.forbiddenCharacters(field: "ground") }
         guard (1...GamesLimits.groundIDBytes).contains(game.ground.utf8.count) else { throw GamesError.invalid(field: "ground") }
         let note = try checkedNote(game.note)

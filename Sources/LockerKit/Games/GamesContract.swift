@@ -232,6 +232,16 @@ public struct NewGame: Equatable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey { case ground, startsAt, players, capacity, minimum, note }
 
+    /// What is wrong with the game's numbers (capacity, players already there, minimum), nil
+    /// when nothing: the store refuses the game with it, and the command line says it before
+    /// sending anything (a usage error).
+    public static func numbersProblem(players: Int, capacity: Int, minimum: Int?) -> GamesError? {
+        guard GamesLimits.capacity.contains(capacity) else { return .badCapacity }
+        guard players >= 1, players <= capacity else { return .badPlayers }
+        if let minimum, !(2...capacity).contains(minimum) { return .badMinimum }
+        return nil
+    }
+
     /// `capacity` may be left out: 22, a cricket match of two elevens.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)

@@ -443,12 +443,22 @@ public final class GradesViewModel: ViewModel {
     /// were of the book kept aside.
     private func takeFileChangedOnDisk() {
         let mine = book
-        let kept = repository.keepAside(mine, now: Date())
-        guard case .loaded(let theirs) = repository.load() else {
-            // Gone or unreadable now (it was then set aside): ours is written in its place.
+        let theirs: GradeBook
+        switch repository.load() {
+        case .loaded(let book):
+            theirs = book
+        case .missing:
             hasPendingSave = true
             return
+        case .corrupt(let backup, let reason):
+            // Unusable now (set aside by the load): the tab's own grades are written in its place.
+            notices.append(localizer.t("grades.json was changed by another program into a file Locker cannot use ({reason}); it was kept as {backup}, and your grades were written again.",
+                                       ["reason": reason.text(localizer), "backup": backup?.lastPathComponent ?? "—"]))
+            hasPendingSave = true
+            notifyChanged()
+            return
         }
+        let kept = repository.keepAside(mine, now: Date())
         book = theirs
         history = UndoHistory()
         lastSubject = nil

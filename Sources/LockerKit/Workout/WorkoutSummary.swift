@@ -262,10 +262,12 @@ public struct WorkoutAnalysis: Sendable {
                 let h = Double(hr[i])
                 guard !h.isNaN, let zone = WorkoutAnalysis.zone(of: h, maximum: zoneMax) else { continue }
                 if timeCounts {
-                    // The time to the next timed point of the same segment counts in this point's zone.
+                    // The time to the next timed point of the same segment counts in this point's
+                    // zone, as moving time counts it: a long step while moving counts, a pause
+                    // (a still spell over 10 s, `breaks`) does not.
                     guard !time[i].isNaN, i + 1 < n, !time[i + 1].isNaN, seg[i + 1] == seg[i], !breaks[i + 1] else { continue }
                     let dt = time[i + 1] - time[i]
-                    if dt > 0 && dt <= WorkoutAnalysis.pauseSeconds { zones[zone] += dt }
+                    if dt > 0 { zones[zone] += dt }
                 } else {
                     zones[zone] += 1
                 }
