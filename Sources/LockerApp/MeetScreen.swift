@@ -159,10 +159,10 @@ public final class MeetScreen: Screen {
             },
             KeyBinding([.character("u")], "u", help: l.t("Undo the latest decision (a new journal line; nothing is deleted)"), footer: l.t("undo")) {
                 self.viewModel.undo()
-            }.disabled { self.readOnly(l) ?? (self.viewModel.meet?.state.undoable.isEmpty ?? true ? l.t("Nothing to undo.") : nil) },
+            }.disabled { self.readOnly(l) ?? (!self.viewModel.hasQueuedWrites && self.viewModel.meet?.state.undoable.isEmpty ?? true ? l.t("Nothing to undo.") : nil) },
             KeyBinding([.control("r")], "Ctrl-R", help: l.t("Redo what the latest undo took back")) {
                 self.viewModel.redo()
-            }.disabled { self.readOnly(l) ?? (self.viewModel.meet?.state.redoable.isEmpty ?? true ? l.t("Nothing to redo.") : nil) },
+            }.disabled { self.readOnly(l) ?? (!self.viewModel.hasQueuedWrites && self.viewModel.meet?.state.redoable.isEmpty ?? true ? l.t("Nothing to redo.") : nil) },
         ])
     }
 

@@ -88,6 +88,26 @@ final class MeetScreenTests: XCTestCase {
         XCTAssertEqual(try MeetJournal(directory: folder).read().lines.count, 3, "on disk before the console said so")
     }
 
+    /// u then Ctrl-R typed before the undo is written (a fast referee, or a loaded machine, as
+    /// the end-to-end test met it): the redo waits behind the undo instead of being refused.
+    func testARedoTypedWhileTheUndoIsBeingWrittenRedoesIt() throws {
+        let (shell, screen, work) = makeShell()
+        key(shell, .enter)
+        type(shell, "7 7 7 7 7")
+        key(shell, .enter)
+        key(shell, .enter)
+        XCTAssertTrue(work.waitUntilIdle())
+        let before = try MeetJournal(directory: folder).read().lines.count
+        key(shell, .character("u"))
+        key(shell, .control("r"))                                        // before the undo is written
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertTrue(work.waitUntilIdle())
+        let lines = try MeetJournal(directory: folder).read().lines
+        XCTAssertEqual(lines.count, before + 2, "the undo and the redo are both in the journal")
+        XCTAssertTrue(self.screen(shell).contains("Redone:"), self.screen(shell))
+        _ = screen
+    }
+
     func testWrongAwardsAreRefusedWhereTheyAreTypedAndNothingIsRecorded() throws {
         let (shell, screen, _) = makeShell()
         key(shell, .enter)

@@ -303,6 +303,9 @@ public final class MeetConsoleViewModel: ViewModel {
     }
 
     private var queue: [Write] = []
+    /// Whether decisions wait to be written: an undo or redo typed meanwhile is judged against
+    /// the journal once they are (u then Ctrl-R, typed fast, redoes what u undid).
+    public var hasQueuedWrites: Bool { !queue.isEmpty }
     /// True while a decision waits for the journal.
     public var isWriting: Bool { !queue.isEmpty }
 
