@@ -81,14 +81,13 @@ struct GradesNeedsPanel {
         surface.fill(rect)
         surface.drawBox(rect, title: l.t("What do I need?") + "  (w/Esc)")
         let inner = rect.inset(dx: 2, dy: 1)
-        let needsBar = content.count > inner.height
-        let text = needsBar ? Rect(x: inner.x, y: inner.y, width: inner.width - 1, height: inner.height) : inner
         for (row, line) in content.dropFirst(offset).prefix(inner.height).enumerated() {
-            surface.write(line.0.truncated(toWidth: text.width, ellipsis: context.glyphs.ellipsis), x: text.x, y: text.y + row, style: line.1, clip: text)
+            surface.write(line.0.truncated(toWidth: inner.width, ellipsis: context.glyphs.ellipsis), x: inner.x, y: inner.y + row, style: line.1, clip: inner)
         }
-        if needsBar {
+        // The scroll bar takes the box's right border, as the help's does: one right edge.
+        if content.count > inner.height {
             ScrollBar(total: content.count, visible: inner.height, offset: offset)
-                .render(into: surface, rect: Rect(x: inner.maxX - 1, y: inner.y, width: 1, height: inner.height))
+                .render(into: surface, rect: Rect(x: rect.maxX - 1, y: inner.y, width: 1, height: inner.height))
         }
     }
 }

@@ -229,6 +229,18 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertFalse(render(screen, localizer, 80, 21).text.contains("10.40"))
     }
 
+    /// The "What do I need?" panel, when it scrolls, has one right edge: its scroll bar is the
+    /// box's border, as the help's is (the walkthrough saw a bar beside a second border).
+    func testTheNeedsPanelHasOneRightEdge() throws {
+        let (screen, localizer, _) = try makeScreen(marks: [:])
+        _ = screen.handle(.character("w"))
+        let surface = render(screen, localizer, 80, 14)
+        XCTAssertTrue(surface.text.contains("What do I need?"), surface.text)
+        for line in surface.lines {
+            XCTAssertFalse(line.contains("┃ │") || line.contains("│ │") || line.contains("┃│"), "one right edge: \(line)")
+        }
+    }
+
     func testNeedsPanelAndFolding() throws {
         var marks: [String: Double] = [:]
         let book = try GradeBook.load(from: root.appendingPathComponent("Data/grades/grades.json"), .english)
