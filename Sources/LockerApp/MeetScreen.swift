@@ -32,7 +32,16 @@ public final class MeetScreen: Screen {
         case .recorded(let text): $message.confirm(text)
         case .refused(let text): message = text
         }
+        // The keys typed while the decision was written act now, in order (a key that sends
+        // another decision makes the rest wait again).
+        let waiting = keysWhileWriting
+        keysWhileWriting = []
+        for key in waiting { _ = handle(key) }
     }
+
+    /// Keys typed while a decision is written: they wait for its outcome (`take`), as the
+    /// writing mode's help says, instead of being lost (u typed right after a correction).
+    private var keysWhileWriting: [Key] = []
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? { viewModel.observe(callback) }
 
@@ -45,6 +54,10 @@ public final class MeetScreen: Screen {
 
     public func handle(_ key: Key) -> Bool {
         let l = viewModel.localizer
+        if case .writing = mode {
+            if keysWhileWriting.count < 256 { keysWhileWriting.append(key) }
+            return true
+        }
         if !mode.capturesText { message = nil }
         return activeKeys(l).handle(key)
     }

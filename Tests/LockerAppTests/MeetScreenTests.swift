@@ -108,6 +108,23 @@ final class MeetScreenTests: XCTestCase {
         _ = screen
     }
 
+    /// A key typed while a decision is being written waits for it (as the writing mode's help
+    /// says) instead of being lost: u right after recording undoes what was recorded.
+    func testAKeyTypedWhileADecisionIsWrittenActsOnceItIs() throws {
+        let (shell, screen, work) = makeShell()
+        let before = try MeetJournal(directory: folder).read().lines.count
+        key(shell, .enter)
+        type(shell, "7 7 7 7 7")
+        key(shell, .enter)
+        key(shell, .enter)                                               // record: the write starts
+        guard case .writing = screen.mode else { return XCTFail("\(screen.mode)") }
+        key(shell, .character("u"))                                      // typed before it is on disk
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(try MeetJournal(directory: folder).read().lines.count, before + 2, "the award, then its undo")
+        XCTAssertTrue(self.screen(shell).contains("Undone:"), self.screen(shell))
+    }
+
     func testWrongAwardsAreRefusedWhereTheyAreTypedAndNothingIsRecorded() throws {
         let (shell, screen, _) = makeShell()
         key(shell, .enter)
