@@ -68,7 +68,11 @@ public enum TextMatcher {
     /// Column ranges (in display columns) of every occurrence of `query` (or of its word forms)
     /// in `line` (on an ASCII terminal, in the line as drawn).
     public static func columnRanges(of query: String, in line: String) -> [Range<Int>] {
-        let pattern = SearchPattern(query)
+        columnRanges(of: SearchPattern(query), in: line)
+    }
+
+    /// The same for a pattern made once (a frame draws many lines of one query).
+    public static func columnRanges(of pattern: SearchPattern, in line: String) -> [Range<Int>] {
         guard !pattern.isEmpty else { return [] }
         let line = ASCIIText.isOn ? ASCIIText.transliterate(line) : line
         if line.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {

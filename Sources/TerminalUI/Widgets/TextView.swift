@@ -333,6 +333,8 @@ public struct TextView {
         let gutter = state.cursor == nil ? 0 : 1
         let content = Rect(x: rect.x + gutter, y: rect.y, width: rect.width - gutter - (needsBar ? 1 : 0), height: rect.height)
         let query = state.search.liveQuery
+        // The query's stems once per frame, not once per line drawn.
+        let pattern = SearchPattern(query)
         let hitLines = Set(state.search.hits)
         for row in 0..<rect.height {
             let index = state.offset + row
@@ -343,7 +345,7 @@ public struct TextView {
                 // The current hit is also reversed: without colour, hits are already bold and
                 // underlined, and it must still stand out.
                 let current = state.search.currentHit == index
-                for range in TextMatcher.columnRanges(of: query, in: line.text) {
+                for range in TextMatcher.columnRanges(of: pattern, in: line.text) {
                     let start = content.x + range.lowerBound
                     let width = min(range.count, content.maxX - start)
                     guard width > 0 else { continue }
