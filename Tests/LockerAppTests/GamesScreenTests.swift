@@ -287,18 +287,24 @@ final class GamesScreenTests: XCTestCase {
         _ = token
     }
 
+    /// A Games screen on `client`, started and its session read, observed as the shell does.
+    private func started(_ client: CannedGamesClient) -> (GamesScreen, GamesViewModel, BackgroundWork, ObservationToken?) {
+        let work = BackgroundWork()
+        let games = GamesViewModel(localizer: .english, client: client, work: work)
+        let screen = GamesScreen(viewModel: games, exportDirectory: NSTemporaryDirectory())
+        let token = screen.observeChanges {}
+        games.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        return (screen, games, work, token)
+    }
+
     /// Issue 43, item 5: letters typed into the postcode line show, and the refusal quotes them
     /// (they used to vanish, and the error quoted ""); the `~` before a distance is explained.
     func testThePostcodeLineShowsWhatWasTypedAndTheTildeIsExplained() throws {
         let client = CannedGamesClient()
         client.user = "sam"
-        let work = BackgroundWork()
-        let games = GamesViewModel(localizer: .english, client: client, work: work)
-        let screen = GamesScreen(viewModel: games, exportDirectory: NSTemporaryDirectory())
-        let token = screen.observeChanges {}
+        let (screen, games, work, token) = started(client)
         defer { _ = token }
-        games.start()
-        XCTAssertTrue(work.waitUntilIdle())
         _ = screen.handle(.character("p"))
         for c in "3977x" { _ = screen.handle(.character(c)) }
         XCTAssertTrue(render(screen, 100, 30).text.contains("3977x"), "what was typed shows")
@@ -319,13 +325,8 @@ final class GamesScreenTests: XCTestCase {
         let client = CannedGamesClient()
         client.user = "sam"
         client.status = .cancelled
-        let work = BackgroundWork()
-        let games = GamesViewModel(localizer: .english, client: client, work: work)
-        let screen = GamesScreen(viewModel: games, exportDirectory: NSTemporaryDirectory())
-        let token = screen.observeChanges {}
+        let (screen, _, _, token) = started(client)
         defer { _ = token }
-        games.start()
-        XCTAssertTrue(work.waitUntilIdle())
         for key in ["c", "b"] {
             XCTAssertEqual(screen.activeKeys(.english).disabledReason(for: .character(Character(key))),
                            "Game 7 is called off: there is nothing to book, give up or change.", key)
