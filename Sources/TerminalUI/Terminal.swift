@@ -124,9 +124,15 @@ public final class Terminal {
         return key
     }
 
+    /// How long the rest of a control sequence may take to arrive after its `ESC [` or `ESC O`,
+    /// byte by byte: vim's `ttimeoutlen` in its defaults (100 ms).
+    static let sequenceWait: Int32 = 100
+
     /// After an Escape: the rest of a control sequence ncurses did not recognise (ESC [ … or
     /// ESC O …, arrived with it) is read and dropped as one `.unknown` key, so its bytes never act
-    /// as keys of their own; anything else is given back and the Escape stands alone.
+    /// as keys of their own. A sequence that never completes (Escape then "[" typed fast, or
+    /// arriving in one packet) is the keys it was made of: its bytes are given back and the
+    /// Escape stands alone, as is anything else that follows it.
     private func escapeOrUnknownSequence() -> Key {
         lk_set_timeout(0)
         var value: Int32 = 0
@@ -137,15 +143,24 @@ public final class Terminal {
             _ = lk_unread(value, isKeyCode ? 1 : 0)
             return .escape
         }
-        if value == 0x4F {  // SS3: one final character
-            _ = lk_read(&value)
-            return .unknown(0)
-        }
-        // CSI: parameters and intermediates (0x20–0x3F), then a final byte (0x40–0x7E).
+        var read: [Int32] = [value]
+        let isSS3 = value == 0x4F
+        lk_set_timeout(Self.sequenceWait)
+        // SS3: one final character. CSI: parameters and intermediates (0x20–0x3F), then a final
+        // byte (0x40–0x7E).
         for _ in 0..<32 {
-            guard lk_read(&value) != ERR, (0x20...0x3F).contains(value) else { break }
+            let status = lk_read(&value)
+            guard status != ERR else { break }
+            guard status != lk_key_code_yes() else {
+                _ = lk_unread(value, 1)
+                break
+            }
+            read.append(value)
+            if isSS3 || (0x40...0x7E).contains(value) { return .unknown(0) }
+            guard (0x20...0x3F).contains(value) else { break }
         }
-        return .unknown(0)
+        for byte in read.reversed() { _ = lk_unread(byte, 0) }
+        return .escape
     }
 
     /// A surface that draws on this terminal.

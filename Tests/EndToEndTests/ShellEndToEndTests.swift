@@ -30,6 +30,29 @@ final class ShellEndToEndTests: XCTestCase {
         XCTAssertTrue(try session.terminalRestored(), "alternate screen left and cursor shown")
     }
 
+    /// Escape then "[" arriving together (typed fast, pasted, or one SSH packet) are two keys:
+    /// the help closes and "[" goes to the previous tab. They used to be read as the start of a
+    /// control sequence that never came and both were dropped.
+    func testEscapeThenBracketInOneBurstAreBothKeys() throws {
+        let session = try TmuxSession(width: 80, height: 24)
+        try session.waitFor("1 Rules")
+        try session.send("?")
+        try session.waitFor("Help — Rules")
+        try session.send("Escape", "[")
+        try session.waitForAbsence("Help — Rules")
+        try session.send("?")
+        try session.waitFor("Help — Games")
+        // A sequence that stops after its parameters is the keys it was made of, too:
+        // Esc closes the help, "[" goes back to Workout, "2" opens Penalties.
+        try session.tmux(["send-keys", "-t", "0", "-l", "\u{1B}[2"])
+        try session.waitForAbsence("Help — Games")
+        try session.send("?")
+        try session.waitFor("Help — Penalties")
+        try session.send("Escape")
+        try session.send("q")
+        XCTAssertEqual(try session.waitForExit(), 0)
+    }
+
     func testLanguageKeyChangesTabNamesAndIsRemembered() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-e2e-lang-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
