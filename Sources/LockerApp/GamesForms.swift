@@ -80,11 +80,11 @@ enum GamesForms {
         return picker.localText < groundNow ? l.t("in the past") : nil
     }
 
-    /// Sends the new game; the submission's number, or nil when it was refused at once.
-    static func sendCreate(_ form: Form, grounds: [GroundListing], to viewModel: GamesViewModel) -> Int? {
+    /// Sends the new game (a mistake the store need not see is refused at once).
+    static func sendCreate(_ form: Form, grounds: [GroundListing], to viewModel: GamesViewModel) {
         let s = form.state
         let note = s.text(CreateRow.note)
-        return viewModel.create(ground: grounds[s.choice(CreateRow.ground)].id, localTime: s.dateTime(CreateRow.starts)?.localText ?? "",
+        viewModel.create(ground: grounds[s.choice(CreateRow.ground)].id, localTime: s.dateTime(CreateRow.starts)?.localText ?? "",
                                 players: Int(s.text(CreateRow.players)) ?? 0, capacity: Int(s.text(CreateRow.capacity)) ?? 0,
                                 minimum: Int(s.text(CreateRow.minimum)), note: note.isEmpty ? nil : note)
     }
@@ -129,13 +129,13 @@ enum GamesForms {
 
     /// Sends what changed (nothing else): the time exactly as shown, the capacity, the note (an
     /// empty note removes it).
-    static func sendChange(_ form: Form, game: GameListing, to viewModel: GamesViewModel) -> Int? {
+    static func sendChange(_ form: Form, game: GameListing, to viewModel: GamesViewModel) {
         let s = form.state
         let shown = s.dateTime(ChangeRow.starts)?.localText
         let time = shown == String(game.localStart.prefix(16)) ? nil : shown
         let capacity = Int(s.text(ChangeRow.capacity))
         let note = s.text(ChangeRow.note)
-        return viewModel.edit(game, localTime: time, capacity: capacity == game.capacity ? nil : (capacity ?? 0),
+        viewModel.edit(game, localTime: time, capacity: capacity == game.capacity ? nil : (capacity ?? 0),
                               note: note == (game.note ?? "") ? nil : note)
     }
 

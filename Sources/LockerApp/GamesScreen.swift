@@ -2,50 +2,6 @@ import FoundationEssentials
 import LockerKit
 import TerminalUI
 
-/// What the Games tab is doing: one value whose cases carry their own state. The keys, the
-/// footer, `capturesText`, the help and the drawing all derive from it.
-indirect enum GamesMode {
-    /// Logged out, or the session not known yet: the log-in / sign-up form.
-    case account(Form, sent: Int?)
-    /// The session could not be read at start because the server could not be reached: the
-    /// tab says so and waits for it (the session is kept); `r` tries again at once.
-    case awaitingServer
-    /// Your games and the games near a place.
-    case list
-    /// One game in full (Enter), by id so that live changes show in it.
-    case details(gameID: Int64)
-    /// `n`: a new game at one of the grounds found. `sent` is the submission awaited.
-    case create(Form, grounds: [GroundListing], sent: Int?)
-    /// `e` on a game you organise: its time, capacity and note.
-    case change(Form, game: GameListing, sent: Int?, over: GamesMode)
-    /// `b`, `c` on a seat, `o`: the status line asks first.
-    case confirm(GamesQuestion, ConfirmDialog, over: GamesMode)
-    /// `x`: the reason a game is called off, typed above the lists.
-    case reason(GameListing, TextFieldState, over: GamesMode)
-    /// `p`: a postcode or a position, typed above the lists.
-    case postcode(TextFieldState, over: GamesMode)
-    /// `w`: who is going and who waits (the roster is the view-model's answer).
-    case roster(over: GamesMode)
-
-    /// The mode a passing one (a question, a typed line, the roster, a form) returns to.
-    var underneath: GamesMode {
-        switch self {
-        case .confirm(_, _, let over), .reason(_, _, let over), .postcode(_, let over), .roster(let over), .change(_, _, _, let over):
-            return over.underneath
-        case .create: return .list
-        default: return self
-        }
-    }
-}
-
-/// What the status line asks before the Games tab acts.
-enum GamesQuestion {
-    case book(GameListing)
-    /// Give up a seat (the first player waiting takes it).
-    case giveUp(GameListing)
-    case logOut
-}
-
 /// The Games tab. Logged out: a log-in / sign-up form. Logged in: your upcoming games and the
 /// games near a postcode, a reminder line for today's games, and forms to create a game.
 public final class GamesScreen: TabScreen {
@@ -54,7 +10,9 @@ public final class GamesScreen: TabScreen {
     /// Where `i` writes .ics files.
     let exportDirectory: String
 
-    private(set) var mode = GamesMode.account(GamesForms.account(), sent: nil)
+    private(set) var mode = GamesMode.account(GamesForms.account())
+    /// The view-model's outcomes move `mode` through `GamesMode.next` (wired once, in `init`).
+    private var outcomes: ObservationToken?
 
     // The lists' selection and scroll, kept while other modes pass over them.
     private enum Pane { case upcoming, nearby }
@@ -74,76 +32,29 @@ public final class GamesScreen: TabScreen {
     public init(viewModel: GamesViewModel, exportDirectory: String) {
         self.viewModel = viewModel
         self.exportDirectory = exportDirectory
-        followViewModel()
+        // Built once the session may already be known (the shell reads it when keys pause).
+        mode = GamesMode.start(loggedIn: viewModel.user != nil, awaitingServer: viewModel.sessionPending,
+                               rosterShown: viewModel.roster != nil)
+        outcomes = viewModel.observeOutcomes { [weak self] outcome in
+            guard let self else { return }
+            // A new game accepted shows where it went: your games.
+            if outcome == .formAccepted, case .create = mode { pane = .upcoming }
+            mode = GamesMode.next(mode, after: outcome)
+        }
     }
 
     /// Typing goes to a field while one has focus; on the account form's first line (and after
     /// Esc) the global keys work, so the tabs stay reachable while logged out.
     public var capturesText: Bool {
         switch mode {
-        case .account(let form, _): return form.state.row > 0
+        case .account(let form): return form.state.row > 0
         case .list, .details, .roster, .awaitingServer: return false
         case .create, .change, .confirm, .reason, .postcode: return true
         }
     }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
-        viewModel.observe { [weak self] in
-            self?.followViewModel()
-            callback()
-        }
-    }
-
-    /// Moves the mode along with what the view-model learnt: a log-in or log-out, a roster that
-    /// arrived or closed, a form's answer (accepted: the form closes; refused: it stays, with
-    /// every value, its focus on the field at fault).
-    func followViewModel() {
-        guard viewModel.user != nil else {
-            if viewModel.sessionPending {
-                mode = .awaitingServer
-            } else if case .account(let form, let sent) = mode {
-                if let sent, let refused = refusal(of: sent) {
-                    form.state.focus(row: GamesForms.accountRow(for: refused))
-                    mode = .account(form, sent: nil)
-                }
-            } else {
-                mode = .account(GamesForms.account(), sent: nil)
-            }
-            return
-        }
-        switch mode {
-        case .account, .awaitingServer: mode = .list
-        case .create(let form, let grounds, let sent?):
-            if accepted(sent) { mode = .list; pane = .upcoming }
-            if let refused = refusal(of: sent) {
-                form.state.focus(row: GamesForms.createRow(for: refused))
-                mode = .create(form, grounds: grounds, sent: nil)
-            }
-        case .change(let form, let game, let sent?, let over):
-            if accepted(sent) { mode = over }
-            if let refused = refusal(of: sent) {
-                form.state.focus(row: GamesForms.changeRow(for: refused))
-                mode = .change(form, game: game, sent: nil, over: over)
-            }
-        case .roster(let over) where viewModel.roster == nil:
-            mode = over
-        default: break
-        }
-        if viewModel.roster != nil, !isRoster { mode = .roster(over: mode) }
-    }
-
-    private var isRoster: Bool {
-        if case .roster = mode { return true }
-        return false
-    }
-
-    private func accepted(_ sent: Int) -> Bool {
-        viewModel.submission?.id == sent && viewModel.submission?.outcome == .accepted
-    }
-
-    private func refusal(of sent: Int) -> GamesError? {
-        guard viewModel.submission?.id == sent, case .refused(let error)? = viewModel.submission?.outcome else { return nil }
-        return error
+        viewModel.observe(callback)
     }
 
     // MARK: Keys
@@ -174,11 +85,11 @@ public final class GamesScreen: TabScreen {
 
     private func keys(_ mode: GamesMode, _ l: Localizer) -> KeyTable {
         switch mode {
-        case .account(let form, _): return accountKeys(form, l)
+        case .account(let form): return accountKeys(form, l)
         case .list: return listKeys(l)
         case .details: return detailKeys(l)
-        case .create(let form, _, _): return formKeys(form, l, create: true)
-        case .change(let form, _, _, _): return formKeys(form, l, create: false)
+        case .create(let form, _): return formKeys(form, l, create: true)
+        case .change(let form, _, _): return formKeys(form, l, create: false)
         case .confirm: return confirmKeys(l)
         case .reason, .postcode: return lineKeys(l)
         case .roster: return rosterKeys(l)
@@ -194,47 +105,68 @@ public final class GamesScreen: TabScreen {
         texts.submitHelp = l.t("Log in or sign up (on the first line: go to the username)")
         texts.cancelHelp = l.t("Back to the first line, where the global keys work")
         texts.cancel = form.state.row > 0 ? l.t("first line") : ""
-        let table = form.keys(id: "games-account", texts, submit: { self.submitAccount(form) }, cancel: {
-            guard form.state.row > 0 else { return false }
-            form.state.focus(row: 0)
-            return true
+        let table = form.keys(id: "games-account", texts, update: updateForm, submit: { self.submitAccount(form) }, cancel: {
+            self.updateForm { state in
+                guard state.row > 0 else { return false }
+                state.focus(row: 0)
+                return true
+            }
         })
         let chooser = KeyBinding([.left, .right], "← →", help: l.t("On the first line of the form: log in or sign up")) { key in
-            guard form.state.row == GamesForms.AccountRow.choice else { return false }
-            _ = form.state.type(key)
-            form.state.shownRows = GamesForms.signingUp(form) ? 4 : 3
-            form.state.set(.text(GamesForms.password()), row: GamesForms.AccountRow.confirmation)
-            return true
+            self.updateForm { state in
+                guard state.row == GamesForms.AccountRow.choice else { return false }
+                _ = state.type(key)
+                state.shownRows = GamesForms.signingUp(Form(state)) ? 4 : 3
+                state.set(.text(GamesForms.password()), row: GamesForms.AccountRow.confirmation)
+                return true
+            }
         }
         return KeyTable(id: table.id, title: table.title, [chooser] + table.bindings)
     }
 
+    /// Applies a key's change to the form the mode holds (the account form, a new game, a change).
+    private func updateForm(_ change: (inout FormState) -> Bool) -> Bool {
+        switch mode {
+        case .account(var form):
+            defer { mode = .account(form) }
+            return change(&form.state)
+        case .create(var form, let grounds):
+            defer { mode = .create(form, grounds: grounds) }
+            return change(&form.state)
+        case .change(var form, let game, let over):
+            defer { mode = .change(form, game: game, over: over) }
+            return change(&form.state)
+        default:
+            return false
+        }
+    }
+
     private func submitAccount(_ form: Form) -> Bool {
         let s = form.state
-        if s.row == GamesForms.AccountRow.choice { form.state.focus(row: GamesForms.AccountRow.name); return true }
+        if s.row == GamesForms.AccountRow.choice {
+            return updateForm { state in
+                state.focus(row: GamesForms.AccountRow.name)
+                return true
+            }
+        }
         let name = s.text(GamesForms.AccountRow.name), password = s.text(GamesForms.AccountRow.password)
-        let sent = GamesForms.signingUp(form)
-            ? viewModel.signUp(name: name, password: password, confirmation: s.text(GamesForms.AccountRow.confirmation))
-            : viewModel.login(name: name, password: password)
-        if case .account = mode { mode = .account(form, sent: sent) }
-        followViewModel()
+        if GamesForms.signingUp(form) {
+            viewModel.signUp(name: name, password: password, confirmation: s.text(GamesForms.AccountRow.confirmation))
+        } else {
+            viewModel.login(name: name, password: password)
+        }
         return true
     }
 
     /// A form for a game (new, or a change): Enter sends it and the form stays open until the
     /// answer comes; Esc closes it.
     private func formKeys(_ form: Form, _ l: Localizer, create: Bool) -> KeyTable {
-        form.keys(id: "games-form", GamesForms.texts(l, submit: create ? l.t("create") : l.t("save")), submit: {
+        form.keys(id: "games-form", GamesForms.texts(l, submit: create ? l.t("create") : l.t("save")), update: updateForm, submit: {
             switch self.mode {
-            case .create(let form, let grounds, _):
-                let sent = GamesForms.sendCreate(form, grounds: grounds, to: self.viewModel)
-                self.mode = .create(form, grounds: grounds, sent: sent)
-            case .change(let form, let game, _, let over):
-                let sent = GamesForms.sendChange(form, game: game, to: self.viewModel)
-                self.mode = .change(form, game: game, sent: sent, over: over)
+            case .create(let form, let grounds): GamesForms.sendCreate(form, grounds: grounds, to: self.viewModel)
+            case .change(let form, let game, _): GamesForms.sendChange(form, game: game, to: self.viewModel)
             default: return false
             }
-            self.followViewModel()
             return true
         }, cancel: {
             self.mode = self.mode.underneath
@@ -268,7 +200,7 @@ public final class GamesScreen: TabScreen {
                 self.mode = .postcode(TextFieldState("", maxLength: 30), over: self.mode)
             } else {
                 self.mode = .create(GamesForms.create(grounds: self.viewModel.grounds, now: self.viewModel.currentTime),
-                                    grounds: self.viewModel.grounds, sent: nil)
+                                    grounds: self.viewModel.grounds)
             }
         }
         let switchList = KeyBinding([.tab, .backTab], "Tab Shift-Tab", help: l.t("Switch between your games and the games near the postcode"),
@@ -348,7 +280,7 @@ public final class GamesScreen: TabScreen {
             },
             key("e", l.t("Change the time, capacity or note of a game you organise"), footer: details ? l.t("change") : nil, sends: false,
                 unless: organisesOnly) {
-                self.mode = .change(GamesForms.change($0), game: $0, sent: nil, over: self.mode)
+                self.mode = .change(GamesForms.change($0), game: $0, over: self.mode)
             },
             key("w", l.t("Who is going and who is waitlisted, for a game you organise"), footer: details ? l.t("who is going") : nil,
                 unless: { $0.myStatus == .organiser ? nil : l.t("Only the organiser sees who is going.") }) {
@@ -538,7 +470,6 @@ public final class GamesScreen: TabScreen {
     }
 
     public func layout(_ area: Rect, context: RenderContext) {
-        followViewModel()
         width = area.width
         reminder = viewModel.attention()
         listHeight = max(1, panes(area).top.height - 2)
@@ -556,7 +487,7 @@ public final class GamesScreen: TabScreen {
             return
         }
         if case .awaitingServer = mode { return renderAwaitingServer(into: surface, rect: rect, context: context) }
-        if case .account(let form, _) = mode { return renderAccountForm(form, into: surface, rect: rect, context: context) }
+        if case .account(let form) = mode { return renderAccountForm(form, into: surface, rect: rect, context: context) }
         guard let user = viewModel.user else { return }
         let (reminderRow, header, body, top, bottom) = panes(rect)
         // Today's games, urgent within the hour (bold; the shell rings the bell once per game).
@@ -580,10 +511,10 @@ public final class GamesScreen: TabScreen {
             typedLine(l.t("Why is game {id} off?", ["id": String(game.id)]), field, placeholder: "", into: surface, row: header)
         case .postcode(let field, _):
             typedLine(l.t("Postcode or latitude,longitude:"), field, placeholder: "3977", into: surface, row: header)
-        case .create(let form, let grounds, _):
+        case .create(let form, let grounds):
             GamesForms.render(form, look: GamesForms.createLook(form, grounds: grounds, now: viewModel.currentTime, l), title: l.t("New game"),
                               hint: l.t("Players there counts you. Capacity 2–50. Enter creates, Esc cancels."), into: surface, area: body)
-        case .change(let form, let game, _, _):
+        case .change(let form, let game, _):
             GamesForms.render(form, look: GamesForms.changeLook(form, game: game, now: viewModel.currentTime, l), title: l.t("Change game {id}", ["id": String(game.id)]),
                               hint: l.t("Players beyond a lower capacity go to the head of the waitlist. Enter saves, Esc cancels."),
                               into: surface, area: body)

@@ -6,7 +6,7 @@ import TerminalUI
 /// view-model (`GradesViewModel.blockEditor`).
 final class GradesBlockForm {
     private let viewModel: GradesViewModel
-    private let form: Form
+    private var form: Form
     private(set) var problem: String?
 
     init(viewModel: GradesViewModel) {
@@ -20,7 +20,7 @@ final class GradesBlockForm {
                               submitHelp: l.t("Save the block"), submit: l.t("save"),
                               cancelHelp: l.t("Discard the change"), cancel: l.t("discard"),
                               type: l.t("Type the block's name"), editHelp: "", edit: "", keep: "", undo: "")
-        return form.keys(id: "grades-block", texts, submit: {
+        return form.keys(id: "grades-block", texts, update: { change in change(&self.form.state) }, submit: {
             self.viewModel.updateBlockDraft { $0.name = self.form.state.text(0) }
             self.problem = self.viewModel.commitBlockEdit()
             if self.problem == nil { close() }

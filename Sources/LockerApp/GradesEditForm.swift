@@ -8,7 +8,7 @@ import TerminalUI
 /// form's rows are rebuilt from it after each change.
 final class GradesEditForm {
     private let viewModel: GradesViewModel
-    private let form: Form
+    private var form: Form
     private(set) var problem: String?
 
     /// Rows 0 and 1 are the unit's name and coefficient; each course is a row after them.
@@ -51,7 +51,7 @@ final class GradesEditForm {
                               cancelHelp: l.t("Discard every change, adds and deletes included"), cancel: l.t("discard"),
                               type: l.t("Type in the chosen field"), editHelp: l.t("Type in the field; Enter keeps it, Esc undoes it"),
                               edit: l.t("edit field"), keep: l.t("keep"), undo: l.t("undo field"))
-        let table = form.keys(id: "grades-edit", texts, submit: {
+        let table = form.keys(id: "grades-edit", texts, update: { change in change(&self.form.state) }, submit: {
             if self.save() { close() }
             return true
         }, cancel: {

@@ -267,8 +267,12 @@ final class GamesViewModelTests: XCTestCase {
         let client = FakeGamesClient()
         client.user = "org"
         let model = model(client)
+        var outcomes: [GamesOutcome] = []
+        let token = model.observeOutcomes { outcomes.append($0) }
+        defer { token.cancel() }
         model.start()
         XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(outcomes, [.sessionRead(loggedIn: true)])
         let game = client.game(id: 5, startsAt: "2099-01-01T10:00:00Z", mine: .organiser)
         model.cancelGame(game, reason: "   ")
         XCTAssertEqual(model.message, "Say why the game is off: the players will see it.")
@@ -276,12 +280,18 @@ final class GamesViewModelTests: XCTestCase {
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(client.calls.last, "cancelGame 5 Rain all day")
         XCTAssertEqual(model.message, "Game 5 is cancelled.")
-        XCTAssertNotNil(model.edit(game, localTime: nil, capacity: 12, note: nil))
+        model.edit(game, localTime: nil, capacity: 12, note: nil)
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(client.calls.last, "edit 5 12")
+        XCTAssertEqual(outcomes.last, .formAccepted)
+        model.edit(game, localTime: "tomorrow", capacity: nil, note: nil)
+        XCTAssertEqual(outcomes.last, .formRefused(.badTime), "refused before it is sent")
         model.showRoster(game)
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(model.roster?.roster.going.map(\.name), ["bo"])
+        XCTAssertEqual(outcomes.last, .rosterOpened)
+        model.closeRoster()
+        XCTAssertEqual(outcomes.last, .rosterClosed)
         model.showRoster(client.game(id: 6, startsAt: "2099-01-01T10:00:00Z"))
         XCTAssertEqual(model.message, "Only the organiser can change or cancel the game.")
     }

@@ -36,10 +36,11 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public private(set) var storeKnown = false
     /// Since when the server cannot be reached (the feed keeps trying), nil while it can.
     public private(set) var unreachableSince: Double?
-    /// The last form sent (log in, sign up, new game, change a game) and, once answered, what
-    /// became of it: the screen keeps a form open, with everything typed, until it is accepted.
-    public private(set) var submission: FormSubmission?
-    private var submissions = 0
+    /// Whether the request on its way is a form's (log in, sign up, new game, change a game):
+    /// its answer is then `formAccepted` or `formRefused`.
+    private var formAwaitingAnswer = false
+    private var outcomeObservers: [Int: (GamesOutcome) -> Void] = [:]
+    private var nextOutcomeObserver = 0
 
     private var request: BackgroundJob?
     /// The live feed's reads of both lists: one running and one next, however many changes come.
@@ -68,6 +69,20 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     }
 
     public var currentTime: Double { now() }
+
+    /// Registers `callback` for every outcome that moves the tab (logged in, a form refused, a
+    /// roster opened…), called before the observers of `observe` hear of the change. Keep the
+    /// token: the observation lasts as long as it does.
+    public func observeOutcomes(_ callback: @escaping (GamesOutcome) -> Void) -> ObservationToken {
+        let id = nextOutcomeObserver
+        nextOutcomeObserver += 1
+        outcomeObservers[id] = callback
+        return ObservationToken { [weak self] in self?.outcomeObservers[id] = nil }
+    }
+
+    private func emit(_ outcome: GamesOutcome) {
+        for id in outcomeObservers.keys.sorted() { outcomeObservers[id]?(outcome) }
+    }
 
     /// Reads the session and the upcoming games, once: the shell calls it when keys pause after
     /// start-up (for the reminder line) or when the tab is shown, whichever comes first.
@@ -100,23 +115,20 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     // MARK: Accounts
 
-    /// Checks the form first (same rules as the server) so mistakes are told at once.
-    /// Returns the submission's number (already refused when the form has a mistake the store
-    /// need not see), or nil when another request is still awaited.
-    @discardableResult
-    public func signUp(name: String, password: String, confirmation: String) -> Int? {
+    /// Checks the form first (same rules as the server) so mistakes are told at once: a mistake
+    /// the store need not see is `formRefused` at once.
+    public func signUp(name: String, password: String, confirmation: String) {
         guard GamesLimits.isValidUsername(name) else { return refuse(.badUsername) }
         guard GamesLimits.isValidPassword(password) else { return refuse(.badPassword) }
         guard password == confirmation else { return refuse(.passwordsDiffer) }
         return enter(localizer.t("Signing up…")) { try $0.signUp(name: name, password: password) }
     }
 
-    @discardableResult
-    public func login(name: String, password: String) -> Int? {
+    public func login(name: String, password: String) {
         enter(localizer.t("Logging in…")) { try $0.login(name: name, password: password) }
     }
 
-    private func enter(_ label: String, _ call: @escaping @Sendable (GamesClient) throws -> String) -> Int? {
+    private func enter(_ label: String, _ call: @escaping @Sendable (GamesClient) throws -> String) {
         perform(label, submitting: true) { client in
             let name = try call(client)
             return .entered(name: name, upcoming: try client.upcoming())
@@ -179,10 +191,8 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     /// Creates a game at a ground found by the last search; `localTime` is "2026-12-05T10:00" on
     /// the ground's clock. Returns false when the form has a mistake the server need not see.
-    /// Returns the submission's number (already refused when the form has a mistake the store
-    /// need not see), or nil when another request is still awaited.
-    @discardableResult
-    public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) -> Int? {
+    /// A mistake the store need not see is `formRefused` at once.
+    public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) {
         guard WallTime.parse(localTime) != nil else { return refuse(.badTime) }
         let game = NewGame(ground: ground, startsAt: localTime, players: players, capacity: capacity, minimum: minimum, note: note)
         return perform(localizer.t("Creating the game…"), submitting: true) { .created(try $0.create(game)) }
@@ -190,16 +200,14 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     /// Changes a game the user organises; players beyond a lowered capacity go to the head of
     /// the waitlist.
-    @discardableResult
-    public func edit(_ game: GameListing, localTime: String?, capacity: Int?, note: String?) -> Int? {
+    public func edit(_ game: GameListing, localTime: String?, capacity: Int?, note: String?) {
         if let localTime, WallTime.parse(localTime) == nil { return refuse(.badTime) }
         guard localTime != nil || capacity != nil || note != nil else {
             // Nothing to send: the form closes, as after a save.
-            submissions += 1
-            submission = FormSubmission(id: submissions, outcome: .accepted)
             $message.confirm(localizer.t("Nothing changed."))
+            emit(.formAccepted)
             notifyChanged()
-            return submissions
+            return
         }
         let changes = GameChanges(startsAt: localTime, capacity: capacity, note: note)
         return perform(localizer.t("Saving the game…"), submitting: true) { .edited(try $0.edit(game.id, changes)) }
@@ -213,6 +221,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     public func closeRoster() {
         roster = nil
+        emit(.rosterClosed)
         notifyChanged()
     }
 
@@ -233,6 +242,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         work.start({ [client] _ in client.cancelInFlight() }) { _ in }
         self.request = nil
         busy = nil
+        formAwaitingAnswer = false
         message = localizer.t("Stopped waiting. If the games store already did it, the lists show it in a moment.")
         notifyChanged()
         refreshQuietly()
@@ -341,14 +351,11 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         notifyChanged()
     }
 
-    /// A form refused before it is sent: the reason shows, and a new submission, already
-    /// refused, says which field; returns its number.
-    private func refuse(_ error: GamesError) -> Int {
+    /// A form refused before it is sent: the reason shows and the form goes to the field.
+    private func refuse(_ error: GamesError) {
         message = error.message(localizer)
-        submissions += 1
-        submission = FormSubmission(id: submissions, outcome: .refused(error))
+        emit(.formRefused(error))
         notifyChanged()
-        return submissions
     }
 
     /// Why another request cannot be sent now (one is on its way), or nil.
@@ -359,21 +366,11 @@ public final class GamesViewModel: ViewModel, AttentionSource {
 
     /// Runs `call` off the UI thread; its message (or its refusal) goes through `update` on the
     /// UI thread. One request at a time: another intent meanwhile is told to wait. With
-    /// `submitting`, the request is a form's: `submission` follows it, and the returned number
-    /// names it.
-    @discardableResult
+    /// `submitting`, the request is a form's: a refusal is `formRefused`.
     private func perform(_ label: String, submitting: Bool = false,
-                         _ call: @escaping @Sendable (GamesClient) throws -> GamesMessage) -> Int? {
-        if let waiting = waitingReason {
-            fail(waiting)
-            return nil
-        }
-        var ticket: Int?
-        if submitting {
-            submissions += 1
-            ticket = submissions
-            submission = FormSubmission(id: submissions, outcome: nil)
-        }
+                         _ call: @escaping @Sendable (GamesClient) throws -> GamesMessage) {
+        if let waiting = waitingReason { return fail(waiting) }
+        formAwaitingAnswer = submitting
         busy = label
         message = nil
         notifyChanged()
@@ -387,12 +384,13 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             case .success(let answer): message = answer
             case .failure(let error): message = .refused(error as? GamesError ?? .serverFailed)
             }
-            if let ticket, submission?.id == ticket {
-                if case .refused(let error) = message { submission?.outcome = .refused(error) } else { submission?.outcome = .accepted }
-            }
+            let wasForm = formAwaitingAnswer
+            formAwaitingAnswer = false
+            // A form's refusal names the field at fault; its acceptance is the answer's own
+            // outcome (logged in, game created, game changed).
+            if wasForm, case .refused(let error) = message { emit(.formRefused(error)) }
             update(message)
         }
-        return ticket
     }
 
     // MARK: Results
@@ -400,6 +398,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     /// Every result of the background — a request's answer, the live feed's change, its quiet
     /// read of the lists — comes through here, on the UI thread (Bubble Tea's `Update(msg)`).
     public func update(_ incoming: GamesMessage) {
+        let listedBefore = listedIDs
         // A request is news of the server too: one that timed out or was refused at the door
         // marks it unreachable (a hung server keeps the live feed's connection open and
         // silent), and any answer clears the mark.
@@ -416,17 +415,20 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             user = name
             upcoming = games
             if name != nil { follow() }
+            emit(.sessionRead(loggedIn: name != nil))
         case .entered(let name, let games):
             user = name
             upcoming = games
             $message.confirm(localizer.t("Logged in as {name}.", ["name": TerminalText.inert(name)]))
             follow()
+            emit(.loggedIn)
         case .loggedOut:
             user = nil
             upcoming = []
             nearby = []
             roster = nil
             $message.confirm(localizer.t("Logged out."))
+            emit(.loggedOut)
         case .refreshed(let lists):
             show(lists)
             message = nil
@@ -449,10 +451,13 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             changed(game, .cancelled, localizer.t("Game {id} is cancelled.", ["id": String(game.id)]))
         case .created(let game):
             changed(game, .created, localizer.t("Game {id} created.", ["id": String(game.id)]))
+            emit(.formAccepted)
         case .edited(let game):
             changed(game, .edited, localizer.t("Game {id} changed.", ["id": String(game.id)]))
+            emit(.formAccepted)
         case .roster(let game, let list):
             roster = (game, list)
+            emit(.rosterOpened)
         case .exported(let path):
             $message.confirm(localizer.t("Wrote {file}.", ["file": path]))
         case .feed(.change(let change)):
@@ -485,11 +490,26 @@ public final class GamesViewModel: ViewModel, AttentionSource {
                     sessionPending = true
                     if unreachableSince == nil { unreachableSince = now() }
                     follow()
+                    emit(.serverAwaited)
                 }
+            }
+        }
+        // A game no longer in either list (given up, or gone from the place searched) closes
+        // whatever was open on it.
+        if user != nil {
+            for id in listedBefore.subtracting(listedIDs).sorted() {
+                if roster?.game.id == id {
+                    roster = nil
+                    emit(.rosterClosed)
+                }
+                emit(.gameGone(id))
             }
         }
         notifyChanged()
     }
+
+    /// The ids of the games in either list.
+    private var listedIDs: Set<Int64> { Set(upcoming.map(\.id)).union(nearby.map(\.id)) }
 
     /// What other players changed in the user's games, now that the lists show it: one line,
     /// the latest change first when several came together.
@@ -562,10 +582,23 @@ public enum GamesMessage: Sendable {
     case refused(GamesError)
 }
 
-/// A form sent to the games store (or refused before it was sent) and what became of it.
-public struct FormSubmission: Equatable, Sendable {
-    public enum Outcome: Equatable, Sendable { case accepted, refused(GamesError) }
-    public let id: Int
-    /// Nil while the answer is awaited.
-    public var outcome: Outcome?
+/// What an answer did that moves the Games tab from one mode to another, one per answer
+/// (`GamesViewModel.observeOutcomes`); the screen's next mode is a pure function of its mode
+/// and this.
+public enum GamesOutcome: Equatable, Sendable {
+    /// Who is logged in was read (at start, or once the server answers again).
+    case sessionRead(loggedIn: Bool)
+    /// The session could not be read because the server cannot be reached: it is kept, and
+    /// read again as soon as the server answers.
+    case serverAwaited
+    case loggedIn
+    case loggedOut
+    /// The form sent (a new game, a change) was accepted, or had nothing to send.
+    case formAccepted
+    /// The form sent (log in, sign up, new game, change) was refused; the error names the field.
+    case formRefused(GamesError)
+    case rosterOpened
+    case rosterClosed
+    /// A game left both lists.
+    case gameGone(Int64)
 }

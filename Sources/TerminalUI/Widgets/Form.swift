@@ -223,69 +223,92 @@ public struct FormLook {
 
 /// A form: rows of labelled fields, a pointer on the focused one, keys declared as a `KeyTable`.
 /// The four forms of the app (log in, new game, change a game, edit a unit) are all this one.
-public final class Form {
+/// A value: whoever shows it keeps it (in a screen's mode, say), and its keys change it through
+/// `update`, so every change of the form is an assignment its owner sees.
+public struct Form: Equatable, Sendable {
     public var state: FormState
 
     public init(_ state: FormState) { self.state = state }
 
-    /// The form's keys. `submit` runs on Enter and `cancel` on Esc (each returns whether it took
-    /// the key); `kept` receives what an `onRequest` field keeps; `extra` bindings (add, delete)
-    /// act when no field is being typed into.
-    public func keys(id: String, _ texts: FormTexts, submit: @escaping () -> Bool, cancel: @escaping () -> Bool,
+    /// Applies a change to the live form its owner keeps; returns what the change returns.
+    public typealias Update = (_ change: (inout FormState) -> Bool) -> Bool
+
+    /// The form's keys. `update` applies a change to the form as its owner keeps it; `submit`
+    /// runs on Enter and `cancel` on Esc (each returns whether it took the key); `kept` receives
+    /// what an `onRequest` field keeps; `extra` bindings (add, delete) act when no field is
+    /// being typed into.
+    public func keys(id: String, _ texts: FormTexts, update: @escaping Update, submit: @escaping () -> Bool, cancel: @escaping () -> Bool,
                      kept: @escaping (_ row: Int, _ column: Int, _ text: String) -> Void = { _, _, _ in },
                      extra: [KeyBinding] = []) -> KeyTable {
         switch state.typing {
-        case .direct: return directKeys(id: id, texts, submit: submit, cancel: cancel)
-        case .onRequest: return requestKeys(id: id, texts, submit: submit, cancel: cancel, kept: kept, extra: extra)
+        case .direct: return directKeys(id: id, texts, update: update, submit: submit, cancel: cancel)
+        case .onRequest: return requestKeys(id: id, texts, update: update, submit: submit, cancel: cancel, kept: kept, extra: extra)
         }
     }
 
-    private func directKeys(id: String, _ texts: FormTexts, submit: @escaping () -> Bool, cancel: @escaping () -> Bool) -> KeyTable {
+    private func directKeys(id: String, _ texts: FormTexts, update: @escaping Update, submit: @escaping () -> Bool,
+                            cancel: @escaping () -> Bool) -> KeyTable {
         KeyTable(id: id, title: texts.title, [
             KeyBinding([.tab, .down, .backTab, .up], "Tab ↑ ↓", help: texts.chooseField,
                        footer: state.shownRows > 1 ? texts.nextField : nil, footerKeys: "Tab") { key in
-                // On a date, ↑ ↓ change the value; Tab and Shift-Tab leave it.
-                if key == .up || key == .down, case .dateTime = self.state.cell(self.state.row, self.state.column).input {
-                    return self.state.type(key)
+                update { state in
+                    // On a date, ↑ ↓ change the value; Tab and Shift-Tab leave it.
+                    if key == .up || key == .down, case .dateTime = state.cell(state.row, state.column).input {
+                        return state.type(key)
+                    }
+                    state.move(key)
+                    return true
                 }
-                self.state.move(key)
-                return true
             },
             KeyBinding([.enter], "Enter", help: texts.submitHelp, footer: texts.submit) { _ in submit() },
             KeyBinding([.escape], "Esc", help: texts.cancelHelp, footer: texts.cancel.isEmpty ? nil : texts.cancel) { _ in cancel() },
             KeyBinding(matching: { _ in true }, "a–z 0–9 ← → ↑ ↓ PgUp PgDn", help: texts.type) { key in
-                self.state.type(key) || self.state.isTyping
+                update { state in state.type(key) || state.isTyping }
             },
         ])
     }
 
-    private func requestKeys(id: String, _ texts: FormTexts, submit: @escaping () -> Bool, cancel: @escaping () -> Bool,
-                             kept: @escaping (Int, Int, String) -> Void, extra: [KeyBinding]) -> KeyTable {
+    private func requestKeys(id: String, _ texts: FormTexts, update: @escaping Update, submit: @escaping () -> Bool,
+                             cancel: @escaping () -> Bool, kept: @escaping (Int, Int, String) -> Void, extra: [KeyBinding]) -> KeyTable {
         if state.editing != nil {
             return KeyTable(id: id, title: texts.title, [
                 KeyBinding([.enter, .tab], "Enter Tab", help: texts.keep, footer: texts.keep, footerKeys: "Enter") { _ in
-                    if let change = self.state.keepEditing() { kept(change.row, change.column, change.text) }
+                    var change: (row: Int, column: Int, text: String)?
+                    _ = update { state in
+                        change = state.keepEditing()
+                        return true
+                    }
+                    if let change { kept(change.row, change.column, change.text) }
                     return true
                 },
                 KeyBinding([.escape], "Esc", help: texts.undo, footer: texts.undo) { _ in
-                    self.state.undoEditing()
-                    return true
+                    update { state in
+                        state.undoEditing()
+                        return true
+                    }
                 },
                 KeyBinding(matching: { _ in true }, "a–z 0–9 ← →", help: texts.type) { key in
-                    _ = self.state.edit(key)
-                    return true
+                    update { state in
+                        _ = state.edit(key)
+                        return true
+                    }
                 },
             ])
         }
         return KeyTable(id: id, title: texts.title, [
             KeyBinding([.up, .down, .home, .end, .left, .right, .tab, .backTab], "↑ ↓ Home End Tab Shift-Tab ← →", help: texts.chooseField) { key in
-                self.state.move(key)
-                return true
+                update { state in
+                    state.move(key)
+                    return true
+                }
             },
             KeyBinding([.enter], "Enter", help: texts.submitHelp, footer: texts.submit) { _ in submit() },
             KeyBinding([.escape], "Esc", help: texts.cancelHelp, footer: texts.cancel) { _ in cancel() },
-            KeyBinding([.character("i"), .function(2)], "i F2", help: texts.editHelp, footer: texts.edit, footerKeys: "i") {
-                self.state.beginEditing()
+            KeyBinding([.character("i"), .function(2)], "i F2", help: texts.editHelp, footer: texts.edit, footerKeys: "i") { _ in
+                update { state in
+                    state.beginEditing()
+                    return true
+                }
             },
         ] + extra)
     }
