@@ -139,7 +139,7 @@ let package = Package(
                     exclude: ["Golden"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         // Drives the built `locker` binary in tmux; depending on it makes `swift test` build it.
-        .testTarget(name: "EndToEndTests", dependencies: ["locker", "locker-games"],
+        .testTarget(name: "EndToEndTests", dependencies: ["locker", "locker-games", "LockerKit"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -29,13 +29,14 @@ def main():
     game = json.loads(cli("organiser", "games", "create", "--ground", "casey-fields", "--at", at, "--players", "2", "--json"))["id"]
     bridge = subprocess.Popen([args.server, "--data-dir", str(work / "player"), "--games-server", url, "games", "bridge"],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-    def call(i, call, **fields):
+    # One line per request, written with the request's case name: {"ask":{"id":7,"request":{"book":{"game":42}}}}.
+    def call(i, request, **fields):
         start = time.perf_counter()
-        bridge.stdin.write(json.dumps({"id": i, "call": call, **fields}) + "\n"); bridge.stdin.flush()
+        bridge.stdin.write(json.dumps({"ask": {"id": i, "request": {request: fields}}}) + "\n"); bridge.stdin.flush()
         reply = json.loads(bridge.stdout.readline())
-        assert reply.get("id") == i and "problem" not in reply, reply
+        assert reply.get("answer", {}).get("id") == i, reply
         return (time.perf_counter() - start) * 1000
-    call(0, "whoami")
+    call(0, "whoAmI")
     book = []
     for i in range(args.rounds):
         book.append(call(2 * i + 1, "book", game=game))

@@ -1,7 +1,7 @@
-// `locker-games games bridge` (hidden): the Games tab's helper. It reads one JSON request per
-// line on standard input and answers one JSON line each on standard output, through the same
-// GamesAPI as the commands (server or local file); `watch` adds live `event` lines. It ends when
-// its input closes (the tab quit).
+// `locker-games games bridge` (hidden): the Games tab's helper. It reads one `GamesBridgeLine`
+// per line on standard input and answers each request with one `GamesBridgeReply` line on
+// standard output, through the same GamesAPI as the commands (server or local file); `watch`
+// adds live `feed` lines. It ends when its input closes (the tab quit).
 import ArgumentParser
 import Foundation
 import LockerCommandLine
@@ -12,8 +12,8 @@ import LockerKit
 import Glibc
 #endif
 
-extension BridgeCommand: GamesCommandBody {
-    public func execute() async throws {
+extension BridgeCommand {
+    func execute() async throws {
         // Until a request needs it, a games file that does not exist yet is not created: the
         // shell's first look (who is logged in, for the reminder line) must not leave a
         // games.sqlite in the data folder of someone who never used Games. Nobody is logged in
@@ -21,11 +21,10 @@ extension BridgeCommand: GamesCommandBody {
         var first: String?
         if Bridge.localStoreIsMissing(shared) {
             while let line = readLine() {
-                guard let request = try? JSONDecoder().decode(GamesBridgeRequest.self, from: Data(line.utf8)) else { continue }
-                switch request.call {
-                case .whoami: Bridge.output.write(GamesBridgeReply(id: request.id, problem: GamesError.notLoggedIn.problem))
-                case .watch, .abort: continue
-                default: first = line
+                switch try? JSONDecoder().decode(GamesBridgeLine.self, from: Data(line.utf8)) {
+                case .ask(let id, .whoAmI)?: Bridge.output.write(.refused(id: id, problem: GamesError.notLoggedIn.problem))
+                case .ask?: first = line
+                case .watch?, .abort?, nil: continue
                 }
                 if first != nil { break }
             }
@@ -37,8 +36,11 @@ extension BridgeCommand: GamesCommandBody {
         } catch let error as GamesError {
             // Answer every request with the reason, so the tab can say it.
             while let line = readLine() {
-                let id = (try? JSONDecoder().decode(GamesBridgeRequest.self, from: Data(line.utf8)))?.id
-                Bridge.output.write(GamesBridgeReply(id: id, problem: error.problem))
+                switch try? JSONDecoder().decode(GamesBridgeLine.self, from: Data(line.utf8)) {
+                case .ask(let id, _)?: Bridge.output.write(.refused(id: id, problem: error.problem))
+                case .watch?, .abort?: continue
+                case nil: Bridge.output.write(.refused(id: nil, problem: error.problem))
+                }
             }
             return
         }
@@ -51,8 +53,11 @@ extension BridgeCommand: GamesCommandBody {
             }
         }
         for await line in lines {
-            guard let request = try? JSONDecoder().decode(GamesBridgeRequest.self, from: Data(line.utf8)) else { continue }
-            bridge.handle(request)
+            guard let decoded = try? JSONDecoder().decode(GamesBridgeLine.self, from: Data(line.utf8)) else {
+                Bridge.output.write(.refused(id: nil, problem: GamesError.invalid(field: "line").problem))
+                continue
+            }
+            bridge.handle(decoded)
         }
         bridge.stop()
     }
@@ -81,34 +86,34 @@ final class Bridge: @unchecked Sendable {
     /// Replies go out one whole line at a time.
     static let output = ReplyWriter()
 
-    func handle(_ request: GamesBridgeRequest) {
-        switch request.call {
-        case .abort:
-            if let target = request.game.map(Int.init) { lock.withLock { tasks.removeValue(forKey: target) }?.cancel() }
+    func handle(_ line: GamesBridgeLine) {
+        switch line {
+        case .abort(let target):
+            lock.withLock { tasks.removeValue(forKey: target) }?.cancel()
         case .watch:
             lock.withLock {
                 guard watcher == nil else { return }
                 watcher = Task { [connection] in
                     do {
-                        for try await event in connection.api.feed(after: nil) { Bridge.output.write(GamesBridgeReply(feedEvent: event)) }
+                        for try await event in connection.api.feed(after: nil) { Bridge.output.write(.feed(event: event)) }
                     } catch {}
                 }
             }
-        default:
+        case .ask(let id, let request):
             let task = Task { [weak self] in
                 guard let self else { return }
                 let reply: GamesBridgeReply
                 do {
-                    reply = try await self.answer(request)
+                    reply = .answer(id: id, answer: try await self.answer(request))
                 } catch let error as GamesError {
-                    reply = GamesBridgeReply(id: request.id, problem: error.problem)
+                    reply = .refused(id: id, problem: error.problem)
                 } catch {
-                    reply = GamesBridgeReply(id: request.id, problem: GamesError.serverFailed.problem)
+                    reply = .refused(id: id, problem: GamesError.serverFailed.problem)
                 }
                 if !Task.isCancelled { Bridge.output.write(reply) }
-                _ = self.lock.withLock { self.tasks.removeValue(forKey: request.id) }
+                _ = self.lock.withLock { self.tasks.removeValue(forKey: id) }
             }
-            lock.withLock { tasks[request.id] = task }
+            lock.withLock { tasks[id] = task }
         }
     }
 
@@ -126,61 +131,61 @@ final class Bridge: @unchecked Sendable {
         return token
     }
 
-    private func answer(_ r: GamesBridgeRequest) async throws -> GamesBridgeReply {
+    /// The store's answer to one request: a `switch` over every kind of request, so a new one
+    /// does not compile until it is answered here.
+    private func answer(_ request: GamesRequest) async throws -> GamesAnswer {
         let api = connection.api
-        func required<T>(_ value: T?, _ field: String) throws -> T {
-            guard let value else { throw GamesError.invalid(field: field) }
-            return value
-        }
-        switch r.call {
-        case .whoami:
-            return GamesBridgeReply(id: r.id, account: try await api.account(token: try requireToken()).name)
-        case .signup, .login:
-            let name = try required(r.name, "name")
-            let credentials = Credentials(name: name, password: try required(r.password, "password"),
-                                          device: r.call == .login ? connection.session.device(for: name) : nil)
-            let session = r.call == .signup ? try await api.signUp(credentials) : try await api.login(credentials)
-            connection.session.rememberDevice(session.device, for: name)
-            do { try connection.session.write(session.token) } catch {
-                throw GamesError.database(StorageError.explain(error, localizer))
-            }
-            return GamesBridgeReply(id: r.id, account: session.name)
+        switch request {
+        case .whoAmI:
+            return .account(name: try await api.account(token: try requireToken()).name)
+        case .signUp(let name, let password):
+            return .account(name: try await enter(Credentials(name: name, password: password)) { try await api.signUp($0) })
+        case .login(let name, let password):
+            let device = connection.session.device(for: name)
+            return .account(name: try await enter(Credentials(name: name, password: password, device: device)) { try await api.login($0) })
         case .logout:
             if let token { try? await api.logout(token: token) }
             connection.session.remove()
-            return GamesBridgeReply(id: r.id)
+            return .done
         case .upcoming:
-            return GamesBridgeReply(id: r.id, games: try await api.upcoming(token: try requireToken()))
-        case .search:
-            let text = try required(r.place, "place")
+            return .games(list: try await api.upcoming(token: try requireToken()))
+        case .search(let text):
             guard let place = Place(text) else { throw GamesError.badPostcode(text) }
             async let grounds = api.grounds(near: place)
             async let games = api.games(near: place, token: token)
-            return GamesBridgeReply(id: r.id, games: try await games, grounds: try await grounds)
-        case .book:
-            let key = UUID().uuidString.lowercased(), id = try required(r.game, "game"), token = try requireToken()
-            return GamesBridgeReply(id: r.id, game: try await Bridge.retryingOnce { try await api.book(id, idempotencyKey: key, token: token) })
-        case .cancelBooking:
-            return GamesBridgeReply(id: r.id, game: try await api.cancelBooking(try required(r.game, "game"), token: try requireToken()))
-        case .cancelGame:
-            return GamesBridgeReply(id: r.id, game: try await api.cancelGame(try required(r.game, "game"), reason: r.text ?? "", token: try requireToken()))
-        case .create:
-            let key = UUID().uuidString.lowercased(), game = try required(r.newGame, "newGame"), token = try requireToken()
-            return GamesBridgeReply(id: r.id, game: try await Bridge.retryingOnce { try await api.create(game, idempotencyKey: key, token: token) })
-        case .edit:
-            return GamesBridgeReply(id: r.id, game: try await api.edit(try required(r.game, "game"), try required(r.changes, "changes"), token: try requireToken()))
-        case .roster:
-            return GamesBridgeReply(id: r.id, roster: try await api.roster(try required(r.game, "game"), token: try requireToken()))
-        case .ics:
-            let game = try await api.game(try required(r.game, "game"), token: token)
-            let path = try required(r.text, "path")
+            return .found(grounds: try await grounds, games: try await games)
+        case .book(let id):
+            let key = UUID().uuidString.lowercased(), token = try requireToken()
+            return .game(listing: try await Bridge.retryingOnce { try await api.book(id, idempotencyKey: key, token: token) })
+        case .cancelBooking(let id):
+            return .game(listing: try await api.cancelBooking(id, token: try requireToken()))
+        case .cancelGame(let id, let reason):
+            return .game(listing: try await api.cancelGame(id, reason: reason, token: try requireToken()))
+        case .create(let game):
+            let key = UUID().uuidString.lowercased(), token = try requireToken()
+            return .game(listing: try await Bridge.retryingOnce { try await api.create(game, idempotencyKey: key, token: token) })
+        case .edit(let id, let changes):
+            return .game(listing: try await api.edit(id, changes, token: try requireToken()))
+        case .roster(let id):
+            return .roster(list: try await api.roster(id, token: try requireToken()))
+        case .exportCalendar(let id, let path):
+            let game = try await api.game(id, token: token)
             do { try AtomicFile.write(Data(GameCalendar.ics(game, store: connection.storeTag, now: Date().timeIntervalSince1970).utf8), to: URL(fileURLWithPath: path)) } catch {
                 throw GamesError.database(StorageError.explain(error, localizer))
             }
-            return GamesBridgeReply(id: r.id)
-        case .watch, .abort:
-            return GamesBridgeReply(id: r.id)
+            return .done
         }
+    }
+
+    /// Signs up or logs in, then keeps the session (and the device the server named) for the
+    /// next requests; returns the account's name.
+    private func enter(_ credentials: Credentials, _ call: (Credentials) async throws -> SessionToken) async throws -> String {
+        let session = try await call(credentials)
+        connection.session.rememberDevice(session.device, for: credentials.name)
+        do { try connection.session.write(session.token) } catch {
+            throw GamesError.database(StorageError.explain(error, localizer))
+        }
+        return session.name
     }
 
     /// A creation or booking whose answer was lost (timeout, dropped connection) is sent once

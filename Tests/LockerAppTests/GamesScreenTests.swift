@@ -25,25 +25,35 @@ private final class CannedGamesClient: GamesClient, @unchecked Sendable {
         GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: "3977",
                       approximate: approximate, distanceMeters: 2420, timeZone: "Australia/Melbourne")
     }
-    func whoAmI() throws -> String? { user }
     /// A refusal the next sign-up or log-in gets from the store.
     var accountRefusal: GamesError?
-    func signUp(name: String, password: String) throws -> String {
-        if let accountRefusal { throw accountRefusal }
-        user = name; return name
-    }
-    func login(name: String, password: String) throws -> String { user = name; return name }
     private(set) var loggedOut = false
-    func logout() throws { user = nil; loggedOut = true }
-    func upcoming() throws -> [GameListing] { [listing] }
-    func search(_ place: Place) throws -> (grounds: [GroundListing], games: [GameListing]) { ([ground], [listing]) }
-    func book(_ id: Int64) throws -> GameListing { listing }
-    func cancelBooking(_ id: Int64) throws -> GameListing { cancelled = true; return listing }
-    func cancelGame(_ id: Int64, reason: String) throws -> GameListing { listing }
-    func create(_ game: NewGame) throws -> GameListing { listing }
-    func edit(_ id: Int64, _ changes: GameChanges) throws -> GameListing { listing }
-    func roster(_ id: Int64) throws -> GameRoster { GameRoster(game: id, going: [.init(name: "sam", since: "")], waitlisted: []) }
-    func exportCalendar(_ id: Int64, to path: String) throws {}
+    func send(_ request: GamesRequest) throws -> GamesAnswer {
+        switch request {
+        case .whoAmI:
+            guard let user else { throw GamesError.notLoggedIn }
+            return .account(name: user)
+        case .signUp(let name, _):
+            if let accountRefusal { throw accountRefusal }
+            user = name
+            return .account(name: name)
+        case .login(let name, _):
+            user = name
+            return .account(name: name)
+        case .logout:
+            user = nil
+            loggedOut = true
+            return .done
+        case .upcoming: return .games(list: [listing])
+        case .search: return .found(grounds: [ground], games: [listing])
+        case .cancelBooking:
+            cancelled = true
+            return .game(listing: listing)
+        case .book, .cancelGame, .create, .edit: return .game(listing: listing)
+        case .roster(let id): return .roster(list: GameRoster(game: id, going: [.init(name: "sam", since: "")], waitlisted: []))
+        case .exportCalendar: return .done
+        }
+    }
     func cancelInFlight() {}
     func watch(_ onEvent: @escaping @Sendable (GamesFeedEvent) -> Void) {}
 }

@@ -13,33 +13,55 @@ final class FakeGamesClient: GamesClient, @unchecked Sendable {
     var watcher: (@Sendable (GamesChange) -> Void)? { feed.map { feed in { @Sendable change in feed(.change(change)) } } }
 
     func check() throws { if let refuse { throw refuse } }
-    func whoAmI() throws -> String? { user }
-    func signUp(name: String, password: String) throws -> String { calls.append("signUp \(name)"); try check(); user = name; return name }
-    func login(name: String, password: String) throws -> String { calls.append("login \(name)"); try check(); user = name; return name }
-    func logout() throws { calls.append("logout"); user = nil }
-    func upcoming() throws -> [GameListing] { games }
-    func search(_ place: Place) throws -> (grounds: [GroundListing], games: [GameListing]) {
-        calls.append("search \(place.text)")
-        return ([GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: place.text, approximate: false,
-                               distanceMeters: 2420)], games)
-    }
-    func book(_ id: Int64) throws -> GameListing { calls.append("book \(id)"); try check(); return game(id: id, startsAt: "2099-01-01T10:00:00Z") }
-    func cancelBooking(_ id: Int64) throws -> GameListing { calls.append("cancel \(id)"); return game(id: id, startsAt: "2099-01-01T10:00:00Z", mine: nil) }
-    func cancelGame(_ id: Int64, reason: String) throws -> GameListing {
-        calls.append("cancelGame \(id) \(reason)")
-        return game(id: id, startsAt: "2099-01-01T10:00:00Z", status: .cancelled, mine: .organiser)
-    }
-    func create(_ new: NewGame) throws -> GameListing {
-        calls.append("create \(new.ground) \(new.players)/\(new.capacity)")
+    private func enter(_ call: String, _ name: String) throws -> GamesAnswer {
+        calls.append("\(call) \(name)")
         try check()
-        return game(id: 9, startsAt: new.startsAt, mine: .organiser)
+        user = name
+        return .account(name: name)
     }
-    func edit(_ id: Int64, _ changes: GameChanges) throws -> GameListing {
-        calls.append("edit \(id) \(changes.capacity.map(String.init) ?? "-")")
-        return game(id: id, startsAt: "2099-01-01T10:00:00Z", mine: .organiser)
+    func send(_ request: GamesRequest) throws -> GamesAnswer {
+        switch request {
+        case .whoAmI:
+            guard let user else { throw GamesError.notLoggedIn }
+            return .account(name: user)
+        case .signUp(let name, _):
+            return try enter("signUp", name)
+        case .login(let name, _):
+            return try enter("login", name)
+        case .logout:
+            calls.append("logout")
+            user = nil
+            return .done
+        case .upcoming:
+            return .games(list: games)
+        case .search(let place):
+            calls.append("search \(place)")
+            return .found(grounds: [GroundListing(id: "casey-fields", name: "Casey Fields", suburb: "Cranbourne East", postcode: place,
+                                                  approximate: false, distanceMeters: 2420)], games: games)
+        case .book(let id):
+            calls.append("book \(id)")
+            try check()
+            return .game(listing: game(id: id, startsAt: "2099-01-01T10:00:00Z"))
+        case .cancelBooking(let id):
+            calls.append("cancel \(id)")
+            return .game(listing: game(id: id, startsAt: "2099-01-01T10:00:00Z", mine: nil))
+        case .cancelGame(let id, let reason):
+            calls.append("cancelGame \(id) \(reason)")
+            return .game(listing: game(id: id, startsAt: "2099-01-01T10:00:00Z", status: .cancelled, mine: .organiser))
+        case .create(let new):
+            calls.append("create \(new.ground) \(new.players)/\(new.capacity)")
+            try check()
+            return .game(listing: game(id: 9, startsAt: new.startsAt, mine: .organiser))
+        case .edit(let id, let changes):
+            calls.append("edit \(id) \(changes.capacity.map(String.init) ?? "-")")
+            return .game(listing: game(id: id, startsAt: "2099-01-01T10:00:00Z", mine: .organiser))
+        case .roster(let id):
+            return .roster(list: GameRoster(game: id, going: [.init(name: "bo", since: "2026-11-20T10:00:00Z")], waitlisted: []))
+        case .exportCalendar(let id, let path):
+            calls.append("ics \(id) \(path)")
+            return .done
+        }
     }
-    func roster(_ id: Int64) throws -> GameRoster { GameRoster(game: id, going: [.init(name: "bo", since: "2026-11-20T10:00:00Z")], waitlisted: []) }
-    func exportCalendar(_ id: Int64, to path: String) throws { calls.append("ics \(id) \(path)") }
     func cancelInFlight() {}
     func watch(_ onEvent: @escaping @Sendable (GamesFeedEvent) -> Void) { feed = onEvent }
 

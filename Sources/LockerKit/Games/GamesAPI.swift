@@ -50,10 +50,13 @@ public protocol GamesAPI: Sendable {
 
 /// What the live feed tells: a change, or that the store can be reached again or no longer.
 /// `server` is the server's address, nil for the local games file.
-public enum GamesFeedEvent: Equatable, Sendable {
+public enum GamesFeedEvent: Codable, Equatable, Sendable {
     case change(GamesChange)
     case reachable(server: String?)
     case unreachable(server: String?)
+
+    /// On the helper's pipe a change is `{"change":{"event":{…}}}`.
+    enum ChangeCodingKeys: String, CodingKey { case _0 = "event" }
 }
 
 extension GamesAPI {

@@ -7,20 +7,8 @@ import Glibc
 /// What the Games tab needs, as blocking calls that run on a background thread (the view-model
 /// starts each through `BackgroundWork`). The real one is `BridgeGamesClient`; tests use a fake.
 public protocol GamesClient: AnyObject, Sendable {
-    /// The logged-in account's name, or nil.
-    func whoAmI() throws -> String?
-    func signUp(name: String, password: String) throws -> String
-    func login(name: String, password: String) throws -> String
-    func logout() throws
-    func upcoming() throws -> [GameListing]
-    func search(_ place: Place) throws -> (grounds: [GroundListing], games: [GameListing])
-    func book(_ id: Int64) throws -> GameListing
-    func cancelBooking(_ id: Int64) throws -> GameListing
-    func cancelGame(_ id: Int64, reason: String) throws -> GameListing
-    func create(_ game: NewGame) throws -> GameListing
-    func edit(_ id: Int64, _ changes: GameChanges) throws -> GameListing
-    func roster(_ id: Int64) throws -> GameRoster
-    func exportCalendar(_ id: Int64, to path: String) throws
+    /// Sends one request and waits for its answer; a refusal throws its `GamesError`.
+    func send(_ request: GamesRequest) throws -> GamesAnswer
     /// Follows the live feed: `onEvent` runs on a background thread for each change, and when
     /// the store becomes reachable or unreachable.
     func watch(_ onEvent: @escaping @Sendable (GamesFeedEvent) -> Void)
@@ -28,68 +16,23 @@ public protocol GamesClient: AnyObject, Sendable {
     func cancelInFlight()
 }
 
-/// One request line to `locker-games games bridge`.
-public struct GamesBridgeRequest: Codable, Sendable {
-    public enum Call: String, Codable, Sendable {
-        case whoami, signup, login, logout, upcoming, search, book, cancelBooking, cancelGame, create, edit, roster, ics, watch, abort
-    }
-    public var id: Int
-    public var call: Call
-    public var name: String?
-    public var password: String?
-    public var place: String?
-    public var game: Int64?
-    public var newGame: NewGame?
-    public var changes: GameChanges?
-    public var text: String?
-
-    public init(id: Int, call: Call, name: String? = nil, password: String? = nil, place: String? = nil, game: Int64? = nil,
-                newGame: NewGame? = nil, changes: GameChanges? = nil, text: String? = nil) {
-        self.id = id; self.call = call; self.name = name; self.password = password; self.place = place; self.game = game
-        self.newGame = newGame; self.changes = changes; self.text = text
-    }
+/// One line to `locker-games games bridge`, written with its case's name.
+public enum GamesBridgeLine: Codable, Equatable, Sendable {
+    /// A request, numbered so its answer finds it (`{"ask":{"id":7,"request":{"book":{"game":42}}}}`).
+    case ask(id: Int, request: GamesRequest)
+    /// Start sending the live feed's events.
+    case watch
+    /// Drop the request numbered `request` (its answer is no longer awaited).
+    case abort(request: Int)
 }
 
-/// One reply line: the answer to request `id` (or a refusal), or a live `event`.
-public struct GamesBridgeReply: Codable, Sendable {
-    public var id: Int?
-    public var problem: Problem?
-    public var account: String?
-    public var games: [GameListing]?
-    public var game: GameListing?
-    public var grounds: [GroundListing]?
-    public var roster: GameRoster?
-    public var event: GamesChange?
-    /// The live feed's news of the store: "reachable" or "unreachable", with `server` (its
-    /// address; absent for the local file).
-    public var feed: String?
-    public var server: String?
-
-    public init(id: Int?, problem: Problem? = nil, account: String? = nil, games: [GameListing]? = nil, game: GameListing? = nil,
-                grounds: [GroundListing]? = nil, roster: GameRoster? = nil, event: GamesChange? = nil) {
-        self.id = id; self.problem = problem; self.account = account; self.games = games; self.game = game
-        self.grounds = grounds; self.roster = roster; self.event = event
-    }
-
-    /// The reply line for a live feed event.
-    public init(feedEvent: GamesFeedEvent) {
-        self.init(id: nil)
-        switch feedEvent {
-        case .change(let change): event = change
-        case .reachable(let address): feed = "reachable"; server = address
-        case .unreachable(let address): feed = "unreachable"; server = address
-        }
-    }
-
-    /// The live feed event this reply carries, if it is one.
-    public var feedEvent: GamesFeedEvent? {
-        if let event { return .change(event) }
-        switch feed {
-        case "reachable": return .reachable(server: server)
-        case "unreachable": return .unreachable(server: server)
-        default: return nil
-        }
-    }
+/// One line from the helper, written with its case's name: the answer to request `id`, its
+/// refusal (a problem document; `id` absent when the line it answers could not be read), or a
+/// live feed event.
+public enum GamesBridgeReply: Codable, Equatable, Sendable {
+    case answer(id: Int, answer: GamesAnswer)
+    case refused(id: Int?, problem: Problem)
+    case feed(event: GamesFeedEvent)
 }
 
 /// The tab's games client: one long-lived `locker-games games bridge` process (started at the
@@ -125,39 +68,30 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
 
     // MARK: GamesClient
 
-    public func whoAmI() throws -> String? {
-        do { return try send(GamesBridgeRequest(id: 0, call: .whoami)).account } catch GamesError.notLoggedIn { return nil }
+    public func send(_ request: GamesRequest) throws -> GamesAnswer {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = Box()
+        let id = try post { id in
+            self.waiting[id] = (semaphore, box)
+            return .ask(id: id, request: request)
+        }
+        guard semaphore.wait(timeout: .now() + timeout) == .success else {
+            lock.withLock { waiting[id] = nil }
+            _ = try? post { _ in .abort(request: id) }
+            throw GamesError.unreachable(.noAnswerWithin(seconds: Int(timeout)))
+        }
+        switch box.reply {
+        case .answer(_, let answer)?: return answer
+        case .refused(_, let problem)?: throw GamesError(problem: problem)
+        case .feed?, nil:
+            if box.helperEnded { throw GamesError.unreachable(.helperStopped) }
+            throw CancellationError()
+        }
     }
-    public func signUp(name: String, password: String) throws -> String {
-        try send(GamesBridgeRequest(id: 0, call: .signup, name: name, password: password)).account ?? name
-    }
-    public func login(name: String, password: String) throws -> String {
-        try send(GamesBridgeRequest(id: 0, call: .login, name: name, password: password)).account ?? name
-    }
-    public func logout() throws { _ = try send(GamesBridgeRequest(id: 0, call: .logout)) }
-    public func upcoming() throws -> [GameListing] { try send(GamesBridgeRequest(id: 0, call: .upcoming)).games ?? [] }
-    public func search(_ place: Place) throws -> (grounds: [GroundListing], games: [GameListing]) {
-        let reply = try send(GamesBridgeRequest(id: 0, call: .search, place: place.text))
-        return (reply.grounds ?? [], reply.games ?? [])
-    }
-    public func book(_ id: Int64) throws -> GameListing { try game(send(GamesBridgeRequest(id: 0, call: .book, game: id))) }
-    public func cancelBooking(_ id: Int64) throws -> GameListing { try game(send(GamesBridgeRequest(id: 0, call: .cancelBooking, game: id))) }
-    public func cancelGame(_ id: Int64, reason: String) throws -> GameListing {
-        try game(send(GamesBridgeRequest(id: 0, call: .cancelGame, game: id, text: reason)))
-    }
-    public func create(_ game: NewGame) throws -> GameListing { try self.game(send(GamesBridgeRequest(id: 0, call: .create, newGame: game))) }
-    public func edit(_ id: Int64, _ changes: GameChanges) throws -> GameListing {
-        try game(send(GamesBridgeRequest(id: 0, call: .edit, game: id, changes: changes)))
-    }
-    public func roster(_ id: Int64) throws -> GameRoster {
-        guard let roster = try send(GamesBridgeRequest(id: 0, call: .roster, game: id)).roster else { throw GamesError.badResponse }
-        return roster
-    }
-    public func exportCalendar(_ id: Int64, to path: String) throws { _ = try send(GamesBridgeRequest(id: 0, call: .ics, game: id, text: path)) }
 
     public func watch(_ onChange: @escaping @Sendable (GamesFeedEvent) -> Void) {
         lock.withLock { self.onChange = onChange }
-        _ = try? post(GamesBridgeRequest(id: 0, call: .watch))
+        _ = try? post { _ in .watch }
     }
 
     public func cancelInFlight() {
@@ -167,49 +101,24 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
             return all
         }
         for (id, semaphore) in stopped {
-            _ = try? post(GamesBridgeRequest(id: 0, call: .abort, game: Int64(id)))
+            _ = try? post { _ in .abort(request: id) }
             semaphore.signal()
         }
     }
 
-    private func game(_ reply: GamesBridgeReply) throws -> GameListing {
-        guard let game = reply.game else { throw GamesError.badResponse }
-        return game
-    }
-
     // MARK: The pipe
 
-    /// Sends a request and waits for its answer (on the calling background thread).
-    private func send(_ request: GamesBridgeRequest) throws -> GamesBridgeReply {
-        let semaphore = DispatchSemaphore(value: 0)
-        let box = Box()
-        let id = try post(request) { id in self.waiting[id] = (semaphore, box) }
-        guard semaphore.wait(timeout: .now() + timeout) == .success else {
-            lock.withLock { waiting[id] = nil }
-            _ = try? post(GamesBridgeRequest(id: 0, call: .abort, game: Int64(id)))
-            throw GamesError.unreachable(.noAnswerWithin(seconds: Int(timeout)))
-        }
-        guard let reply = box.reply else {
-            if box.helperEnded { throw GamesError.unreachable(.helperStopped) }
-            throw CancellationError()
-        }
-        if let problem = reply.problem { throw GamesError(problem: problem) }
-        return reply
-    }
-
-    /// Writes one request line (starting the helper when needed); returns the request's id.
+    /// Writes one line (starting the helper when needed), made by `line` from the next number
+    /// (under the lock, so a request can register for its answer first); returns that number.
     @discardableResult
-    private func post(_ request: GamesBridgeRequest, register: ((Int) -> Void)? = nil) throws -> Int {
+    private func post(_ line: (Int) -> GamesBridgeLine) throws -> Int {
         try lock.withLock {
             let input = try running()
             nextID += 1
-            var request = request
-            request.id = nextID
-            register?(nextID)
-            var line = try JSONEncoder().encode(request)
-            line.append(0x0A)
-            let written = line.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
-            guard written == line.count else {
+            var data = try JSONEncoder().encode(line(nextID))
+            data.append(0x0A)
+            let written = data.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+            guard written == data.count else {
                 waiting[nextID] = nil
                 stopLocked()
                 throw GamesError.unreachable(.helperStopped)
@@ -249,8 +158,7 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
         DispatchQueue(label: "locker.games-bridge.replies").async { [weak self] in self?.readReplies(output, pid: child) }
         // A restarted helper follows the live feed again if the tab asked for it.
         if onChange != nil {
-            nextID += 1
-            if var line = try? JSONEncoder().encode(GamesBridgeRequest(id: nextID, call: .watch)) {
+            if var line = try? JSONEncoder().encode(GamesBridgeLine.watch) {
                 line.append(0x0A)
                 _ = line.withUnsafeBytes { write(toChild[1], $0.baseAddress, $0.count) }
             }
@@ -270,11 +178,16 @@ public final class BridgeGamesClient: GamesClient, @unchecked Sendable {
                 let line = Array(pending[..<end])
                 pending.removeSubrange(...end)
                 guard let reply = try? JSONDecoder().decode(GamesBridgeReply.self, from: Data(line)) else { continue }
-                if reply.id == nil, let event = reply.feedEvent {
+                switch reply {
+                case .feed(let event):
                     lock.withLock { onChange }?(event)
-                } else if let id = reply.id, let (semaphore, box) = lock.withLock({ waiting.removeValue(forKey: id) }) {
-                    box.reply = reply
-                    semaphore.signal()
+                case .answer(let id, _), .refused(let id?, _):
+                    if let (semaphore, box) = lock.withLock({ waiting.removeValue(forKey: id) }) {
+                        box.reply = reply
+                        semaphore.signal()
+                    }
+                case .refused(nil, _):
+                    continue
                 }
             }
         }

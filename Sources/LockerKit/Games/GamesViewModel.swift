@@ -102,8 +102,9 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     private func readSession() {
         readingSession = true
         perform(localizer.t("Reading your games…")) { client in
-            guard let name = try client.whoAmI() else { return .session(name: nil, upcoming: []) }
-            return .session(name: name, upcoming: try client.upcoming())
+            let name: String
+            do { name = try client.send(.whoAmI).account() } catch GamesError.notLoggedIn { return .session(name: nil, upcoming: []) }
+            return .session(name: name, upcoming: try client.send(.upcoming).games())
         }
     }
 
@@ -121,23 +122,23 @@ public final class GamesViewModel: ViewModel, AttentionSource {
         guard GamesLimits.isValidUsername(name) else { return refuse(.badUsername) }
         guard GamesLimits.isValidPassword(password) else { return refuse(.badPassword) }
         guard password == confirmation else { return refuse(.passwordsDiffer) }
-        return enter(localizer.t("Signing up…")) { try $0.signUp(name: name, password: password) }
+        return enter(localizer.t("Signing up…")) { try $0.send(.signUp(name: name, password: password)).account() }
     }
 
     public func login(name: String, password: String) {
-        enter(localizer.t("Logging in…")) { try $0.login(name: name, password: password) }
+        enter(localizer.t("Logging in…")) { try $0.send(.login(name: name, password: password)).account() }
     }
 
     private func enter(_ label: String, _ call: @escaping @Sendable (GamesClient) throws -> String) {
         perform(label, submitting: true) { client in
             let name = try call(client)
-            return .entered(name: name, upcoming: try client.upcoming())
+            return .entered(name: name, upcoming: try client.send(.upcoming).games())
         }
     }
 
     public func logout() {
         perform(localizer.t("Logging out…")) { client in
-            try client.logout()
+            _ = try client.send(.logout)
             return .loggedOut
         }
     }
@@ -153,7 +154,9 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     /// The call that reads both lists again, for a background thread.
     private func readLists() -> @Sendable (GamesClient) throws -> GamesLists {
         let place = Place(searchedPlace)
-        return { client in GamesLists(upcoming: try client.upcoming(), near: try place.map { try client.search($0) }) }
+        return { client in
+            GamesLists(upcoming: try client.send(.upcoming).games(), near: try place.map { try client.send(.search(place: $0.text)).found() })
+        }
     }
 
     private func show(_ lists: GamesLists) {
@@ -168,25 +171,25 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             return fail(localizer.t("“{postcode}” is not a postcode: write 4 digits, like 3977.", ["postcode": TerminalText.inert(code)]))
         }
         perform(localizer.t("Searching near {place}…", ["place": code])) { client in
-            let found = try client.search(place)
+            let found = try client.send(.search(place: place.text)).found()
             return .searched(place: code, grounds: found.grounds, games: found.games)
         }
     }
 
     public func book(_ game: GameListing) {
-        perform(localizer.t("Booking…")) { .booked(try $0.book(game.id)) }
+        perform(localizer.t("Booking…")) { .booked(try $0.send(.book(game: game.id)).game()) }
     }
 
     /// Gives up a seat or leaves the waitlist.
     public func cancel(_ game: GameListing) {
-        perform(localizer.t("Cancelling your booking…")) { .unbooked(try $0.cancelBooking(game.id)) }
+        perform(localizer.t("Cancelling your booking…")) { .unbooked(try $0.send(.cancelBooking(game: game.id)).game()) }
     }
 
     /// Calls off a game the user organises; a reason is required (players see it).
     public func cancelGame(_ game: GameListing, reason: String) {
         let text = reason.trimmingSpaces
         guard !text.isEmpty else { return fail(GamesError.reasonMissing.message(localizer)) }
-        perform(localizer.t("Calling the game off…")) { .calledOff(try $0.cancelGame(game.id, reason: text)) }
+        perform(localizer.t("Calling the game off…")) { .calledOff(try $0.send(.cancelGame(game: game.id, reason: text)).game()) }
     }
 
     /// Creates a game at a ground found by the last search; `localTime` is "2026-12-05T10:00" on
@@ -195,7 +198,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public func create(ground: String, localTime: String, players: Int, capacity: Int, minimum: Int?, note: String?) {
         guard WallTime.parse(localTime) != nil else { return refuse(.badTime) }
         let game = NewGame(ground: ground, startsAt: localTime, players: players, capacity: capacity, minimum: minimum, note: note)
-        return perform(localizer.t("Creating the game…"), submitting: true) { .created(try $0.create(game)) }
+        return perform(localizer.t("Creating the game…"), submitting: true) { .created(try $0.send(.create(game: game)).game()) }
     }
 
     /// Changes a game the user organises; players beyond a lowered capacity go to the head of
@@ -210,13 +213,13 @@ public final class GamesViewModel: ViewModel, AttentionSource {
             return
         }
         let changes = GameChanges(startsAt: localTime, capacity: capacity, note: note)
-        return perform(localizer.t("Saving the game…"), submitting: true) { .edited(try $0.edit(game.id, changes)) }
+        return perform(localizer.t("Saving the game…"), submitting: true) { .edited(try $0.send(.edit(game: game.id, changes: changes)).game()) }
     }
 
     /// Who is going and who waits, for a game the user organises.
     public func showRoster(_ game: GameListing) {
         guard game.myStatus == .organiser else { return fail(GamesError.notOrganiser.message(localizer)) }
-        perform(localizer.t("Reading the roster…")) { .roster(game, try $0.roster(game.id)) }
+        perform(localizer.t("Reading the roster…")) { .roster(game, try $0.send(.roster(game: game.id)).roster()) }
     }
 
     public func closeRoster() {
@@ -229,7 +232,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     public func exportCalendar(_ game: GameListing, directory: String) {
         let path = directory + "/game-\(game.id).ics"
         perform(localizer.t("Writing {file}…", ["file": path])) { client in
-            try client.exportCalendar(game.id, to: path)
+            _ = try client.send(.exportCalendar(game: game.id, path: path))
             return .exported(path: path)
         }
     }
