@@ -27,7 +27,7 @@ public struct AccountPasswordCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct AccountDeleteCommand: GamesCommandDefinition {
@@ -39,7 +39,7 @@ public struct AccountDeleteCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct AccountAdminCommand: GamesCommandDefinition {
@@ -54,7 +54,7 @@ public struct AccountAdminCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesFileOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct AccountCreateCommand: GamesCommandDefinition {
@@ -66,7 +66,7 @@ public struct AccountCreateCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct LoginCommand: GamesCommandDefinition {
@@ -78,7 +78,7 @@ public struct LoginCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct LogoutCommand: GamesCommandDefinition {
@@ -89,7 +89,7 @@ public struct LogoutCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesCommand: GamesCommandDefinition {
@@ -147,7 +147,7 @@ public struct GamesGroundsImportCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesGroundsNearCommand: GamesCommandDefinition {
@@ -159,7 +159,7 @@ public struct GamesGroundsNearCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesCreateCommand: GamesCommandDefinition {
@@ -181,7 +181,7 @@ public struct GamesCreateCommand: GamesCommandDefinition {
         if let problem = NewGame.numbersProblem(players: players, capacity: capacity, minimum: min) { usageError(problem.message(localizer)) }
     }
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesEditCommand: GamesCommandDefinition {
@@ -198,7 +198,7 @@ public struct GamesEditCommand: GamesCommandDefinition {
 
     public func validate() throws { if let capacity { checkCapacity(capacity) } }
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesRosterCommand: GamesCommandDefinition {
@@ -210,7 +210,7 @@ public struct GamesRosterCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesListCommand: GamesCommandDefinition {
@@ -222,7 +222,7 @@ public struct GamesListCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesShowCommand: GamesCommandDefinition {
@@ -234,7 +234,7 @@ public struct GamesShowCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesBookCommand: GamesCommandDefinition {
@@ -246,7 +246,7 @@ public struct GamesBookCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesCancelCommand: GamesCommandDefinition {
@@ -257,7 +257,7 @@ public struct GamesCancelCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesRemoveCommand: GamesCommandDefinition {
@@ -268,7 +268,7 @@ public struct GamesRemoveCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesCancelGameCommand: GamesCommandDefinition {
@@ -280,7 +280,7 @@ public struct GamesCancelGameCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesUpcomingCommand: GamesCommandDefinition {
@@ -291,7 +291,7 @@ public struct GamesUpcomingCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesTodayCommand: GamesCommandDefinition {
@@ -303,7 +303,7 @@ public struct GamesTodayCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesICSCommand: GamesCommandDefinition {
@@ -315,7 +315,7 @@ public struct GamesICSCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesWhoAmICommand: GamesCommandDefinition {
@@ -326,7 +326,7 @@ public struct GamesWhoAmICommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct GamesServerCommand: GamesCommandDefinition {
@@ -338,7 +338,7 @@ public struct GamesServerCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct ServeCommand: GamesCommandDefinition {
@@ -396,7 +396,7 @@ public struct ServeCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesFileOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct BackupCommand: GamesCommandDefinition {
@@ -411,7 +411,7 @@ public struct BackupCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesFileOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 /// The store a backup is taken of or restored into: `--db`, or the `db` of a server's
@@ -437,7 +437,7 @@ public struct RestoreCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesFileOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 public struct BridgeCommand: GamesCommandDefinition {
@@ -448,7 +448,7 @@ public struct BridgeCommand: GamesCommandDefinition {
 
     @OptionGroup public var shared: GamesOptions
 
-    public func run() async throws { try await runInLockerGames(self) }
+    public func run() async throws { try await runInLockerGames { try await $0.execute(self) } }
 }
 
 /// A `--capacity` outside `GamesLimits.capacity` is a usage error, said before anything is sent.
@@ -462,17 +462,47 @@ func checkCapacity(_ capacity: Int) {
 /// man page and completions are right) and then hands the whole command line to `locker-games`.
 public protocol GamesCommandDefinition: AsyncParsableCommand {}
 
-/// The work of a games command. Only `locker-games`, which links the games store and server,
-/// gives its commands a body.
-public protocol GamesCommandBody {
-    func execute() async throws
+/// The work of every games command: one requirement per command, so a command added above
+/// without a body in `locker-games` (the one program that links the games store and server, and
+/// the one that conforms) is a compile error there, not a surprise at run time.
+public protocol GamesCommandBodies: Sendable {
+    func execute(_ command: AccountPasswordCommand) async throws
+    func execute(_ command: AccountDeleteCommand) async throws
+    func execute(_ command: AccountAdminCommand) async throws
+    func execute(_ command: AccountCreateCommand) async throws
+    func execute(_ command: LoginCommand) async throws
+    func execute(_ command: LogoutCommand) async throws
+    func execute(_ command: GamesGroundsImportCommand) async throws
+    func execute(_ command: GamesGroundsNearCommand) async throws
+    func execute(_ command: GamesCreateCommand) async throws
+    func execute(_ command: GamesEditCommand) async throws
+    func execute(_ command: GamesRosterCommand) async throws
+    func execute(_ command: GamesListCommand) async throws
+    func execute(_ command: GamesShowCommand) async throws
+    func execute(_ command: GamesBookCommand) async throws
+    func execute(_ command: GamesCancelCommand) async throws
+    func execute(_ command: GamesRemoveCommand) async throws
+    func execute(_ command: GamesCancelGameCommand) async throws
+    func execute(_ command: GamesUpcomingCommand) async throws
+    func execute(_ command: GamesTodayCommand) async throws
+    func execute(_ command: GamesICSCommand) async throws
+    func execute(_ command: GamesWhoAmICommand) async throws
+    func execute(_ command: GamesServerCommand) async throws
+    func execute(_ command: ServeCommand) async throws
+    func execute(_ command: BackupCommand) async throws
+    func execute(_ command: RestoreCommand) async throws
+    func execute(_ command: BridgeCommand) async throws
 }
+
+/// The bodies of this program's games commands: `locker-games` sets them before it parses its
+/// arguments; in `locker` they stay nil and a games command hands its command line over.
+nonisolated(unsafe) public var gamesCommandBodies: (any GamesCommandBodies)?
 
 /// Runs the command's body, or hands the command line over to `locker-games` in a program that
 /// has none.
-func runInLockerGames(_ command: some GamesCommandDefinition) async throws {
-    guard let body = command as? GamesCommandBody else { GamesForwarding.exec() }
-    try await body.execute()
+func runInLockerGames(_ run: (any GamesCommandBodies) async throws -> Void) async throws {
+    guard let bodies = gamesCommandBodies else { GamesForwarding.exec() }
+    try await run(bodies)
 }
 
 /// `locker account|login|logout|games …` run in the separate `locker-games` program: it holds

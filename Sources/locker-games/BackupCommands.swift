@@ -5,8 +5,8 @@ import LockerCommandLine
 import LockerGames
 import LockerKit
 
-extension BackupCommand: GamesCommandBody {
-    public func execute() async throws {
+extension BackupCommand {
+    func execute() async throws {
         let store = BackupStores.store(store, shared: shared)
         // A mistyped file would be created empty and backed up over the last good backup.
         if !store.contains("://"), !FileManager.default.fileExists(atPath: store) {
@@ -20,8 +20,8 @@ extension BackupCommand: GamesCommandBody {
     }
 }
 
-extension RestoreCommand: GamesCommandBody {
-    public func execute() async throws {
+extension RestoreCommand {
+    func execute() async throws {
         let store = BackupStores.store(store, shared: shared)
         // The backup is read and checked before the store is opened: a file that is not a
         // backup leaves no new store behind.

@@ -85,8 +85,8 @@ enum GamesContext {
 }
 
 
-extension AccountPasswordCommand: GamesCommandBody {
-    public func execute() async throws {
+extension AccountPasswordCommand {
+    func execute() async throws {
         let current = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
         let new = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
         let (connection, token) = await shared.signedIn()
@@ -95,8 +95,8 @@ extension AccountPasswordCommand: GamesCommandBody {
     }
 }
 
-extension AccountDeleteCommand: GamesCommandBody {
-    public func execute() async throws {
+extension AccountDeleteCommand {
+    func execute() async throws {
         let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
         let (connection, token) = await shared.signedIn()
         await GamesContext.run { try await connection.api.deleteAccount(password: password, token: token) }
@@ -105,8 +105,8 @@ extension AccountDeleteCommand: GamesCommandBody {
     }
 }
 
-extension AccountAdminCommand: GamesCommandBody {
-    public func execute() async throws {
+extension AccountAdminCommand {
+    func execute() async throws {
         // Roles are the store owner's to give: on the store itself, never through the API.
         let database = await GamesContext.run { try await ServeCommand.openStore(db ?? shared.paths.gamesDatabase.path) }
         let service = await GamesContext.run { try await GamesConnection.localService(database: database, bundled: bundledData()) }
@@ -117,8 +117,8 @@ extension AccountAdminCommand: GamesCommandBody {
     }
 }
 
-extension AccountCreateCommand: GamesCommandBody {
-    public func execute() async throws {
+extension AccountCreateCommand {
+    func execute() async throws {
         let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
         let connection = await shared.connection()
         let session = await GamesContext.run { try await connection.api.signUp(Credentials(name: name, password: password)) }
@@ -127,8 +127,8 @@ extension AccountCreateCommand: GamesCommandBody {
     }
 }
 
-extension LoginCommand: GamesCommandBody {
-    public func execute() async throws {
+extension LoginCommand {
+    func execute() async throws {
         let password = GamesContext.passwordFromStdin(flagGiven: passwordStdin)
         let connection = await shared.connection()
         let session = await GamesContext.run {
@@ -144,8 +144,8 @@ extension LoginCommand: GamesCommandBody {
     }
 }
 
-extension LogoutCommand: GamesCommandBody {
-    public func execute() async throws {
+extension LogoutCommand {
+    func execute() async throws {
         let connection = await shared.connection()
         let unended = connection.session.unended()
         if everywhere {
@@ -191,8 +191,8 @@ func gameLine(_ g: GameListing) -> String {
 }
 
 
-extension GamesGroundsImportCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesGroundsImportCommand {
+    func execute() async throws {
         guard let data = FileManager.default.contents(atPath: file) else { fail(localizer.t("Cannot read {file}.", ["file": file]), status: 1) }
         let grounds: [Ground]
         do {
@@ -209,8 +209,8 @@ extension GamesGroundsImportCommand: GamesCommandBody {
     }
 }
 
-extension GamesGroundsNearCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesGroundsNearCommand {
+    func execute() async throws {
         let place = place.place()
         let connection = await shared.connection()
         let nearest = await GamesContext.run { try await connection.api.grounds(near: place) }
@@ -223,8 +223,8 @@ extension GamesGroundsNearCommand: GamesCommandBody {
     }
 }
 
-extension GamesCreateCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesCreateCommand {
+    func execute() async throws {
         let startsAt = GamesContext.startTime(at)
         let (connection, token) = await shared.signedIn()
         let game = await GamesContext.run {
@@ -237,8 +237,8 @@ extension GamesCreateCommand: GamesCommandBody {
     }
 }
 
-extension GamesEditCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesEditCommand {
+    func execute() async throws {
         let changes = GameChanges(startsAt: at.map(GamesContext.startTime), capacity: capacity, note: note)
         guard !changes.isEmpty else { usageError(localizer.t("Give --at, --capacity or --note.")) }
         let (connection, token) = await shared.signedIn()
@@ -249,8 +249,8 @@ extension GamesEditCommand: GamesCommandBody {
     }
 }
 
-extension GamesRosterCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesRosterCommand {
+    func execute() async throws {
         let (connection, token) = await shared.signedIn()
         let roster = await GamesContext.run { try await connection.api.roster(game, token: token) }
         if json { printJSON(roster); return }
@@ -262,8 +262,8 @@ extension GamesRosterCommand: GamesCommandBody {
     }
 }
 
-extension GamesListCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesListCommand {
+    func execute() async throws {
         let place = place.place()
         let connection = await shared.connection()
         let list = await GamesContext.run { try await connection.api.games(near: place, token: connection.session.read()) }
@@ -273,8 +273,8 @@ extension GamesListCommand: GamesCommandBody {
     }
 }
 
-extension GamesShowCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesShowCommand {
+    func execute() async throws {
         let connection = await shared.connection()
         let found = await GamesContext.run { try await connection.api.game(game, token: connection.session.read()) }
         if json { printJSON(found); return }
@@ -285,8 +285,8 @@ extension GamesShowCommand: GamesCommandBody {
     }
 }
 
-extension GamesBookCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesBookCommand {
+    func execute() async throws {
         let (connection, token) = await shared.signedIn()
         let booked = await GamesContext.run { try await connection.api.book(game, idempotencyKey: GamesContext.newKey(), token: token) }
         if json { printJSON(booked); return }
@@ -295,32 +295,32 @@ extension GamesBookCommand: GamesCommandBody {
     }
 }
 
-extension GamesCancelCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesCancelCommand {
+    func execute() async throws {
         let (connection, token) = await shared.signedIn()
         _ = await GamesContext.run { try await connection.api.cancelBooking(game, token: token) }
         print(localizer.t("Your booking for game {id} is cancelled.", ["id": String(game)]))
     }
 }
 
-extension GamesRemoveCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesRemoveCommand {
+    func execute() async throws {
         let (connection, token) = await shared.signedIn()
         await GamesContext.run { try await connection.api.removeGame(game, token: token) }
         print(localizer.t("Game {id} is removed.", ["id": String(game)]))
     }
 }
 
-extension GamesCancelGameCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesCancelGameCommand {
+    func execute() async throws {
         let (connection, token) = await shared.signedIn()
         _ = await GamesContext.run { try await connection.api.cancelGame(game, reason: reason, token: token) }
         print(localizer.t("Game {id} is cancelled.", ["id": String(game)]))
     }
 }
 
-extension GamesUpcomingCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesUpcomingCommand {
+    func execute() async throws {
         let (connection, token) = await shared.signedIn()
         let list = await GamesContext.run { try await connection.api.upcoming(token: token) }.filter { $0.start > GamesContext.now }
         if json { printJSON(list); return }
@@ -329,8 +329,8 @@ extension GamesUpcomingCommand: GamesCommandBody {
     }
 }
 
-extension GamesTodayCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesTodayCommand {
+    func execute() async throws {
         let paths = shared.paths
         let server = GamesConnection.serverAddress(flag: shared.gamesServer, environment: environment, paths: paths)
         guard server != nil || FileManager.default.fileExists(atPath: paths.gamesDatabase.path) else { return }
@@ -361,8 +361,8 @@ extension GamesTodayCommand: GamesCommandBody {
     }
 }
 
-extension GamesICSCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesICSCommand {
+    func execute() async throws {
         let connection = await shared.connection()
         let found = await GamesContext.run { try await connection.api.game(game, token: connection.session.read()) }
         do {
@@ -374,16 +374,16 @@ extension GamesICSCommand: GamesCommandBody {
     }
 }
 
-extension GamesWhoAmICommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesWhoAmICommand {
+    func execute() async throws {
         let (connection, token) = await shared.signedIn()
         let account = await GamesContext.run { try await connection.api.account(token: token) }
         if json { printJSON(account) } else { print(account.name) }
     }
 }
 
-extension GamesServerCommand: GamesCommandBody {
-    public func execute() async throws {
+extension GamesServerCommand {
+    func execute() async throws {
         let paths = shared.paths
         let repository = JSONRepository<Settings>(url: paths.settingsFile)
         if url != nil || local {

@@ -10,8 +10,8 @@ import Logging
 import Glibc
 #endif
 
-extension ServeCommand: GamesCommandBody {
-    public func execute() async throws {
+extension ServeCommand {
+    func execute() async throws {
         let settings = resolvedSettings()
         guard (settings.tlsCert == nil) == (settings.tlsKey == nil) else { usageError(localizer.t("Give both --tls-cert and --tls-key, or neither.")) }
         if let certificate = settings.tlsCert, let key = settings.tlsKey {

@@ -22,6 +22,7 @@ struct LockerGamesTool: AsyncParsableCommand {
 }
 
 prepareProcess()
+gamesCommandBodies = LockerGamesCommandBodies()
 // Inside an async function `main(_:)` means the asynchronous entry point; in top-level code it
 // would resolve to the synchronous one, which refuses an async root command.
 enum Entry {
