@@ -112,6 +112,15 @@ final class MeetScreenTests: XCTestCase {
     /// says) instead of being lost: u right after recording undoes what was recorded.
     func testAKeyTypedWhileADecisionIsWrittenActsOnceItIs() throws {
         let (shell, screen, work) = makeShell()
+        // Every outcome, as the screen gets it: the undo is written once, not once more after
+        // the award's outcome (which used to start the queued write a second time; that second
+        // undo was refused, and which message stayed on screen depended on the threads).
+        var outcomes: [MeetConsoleViewModel.Outcome] = []
+        let screenTakes = screen.viewModel.onOutcome
+        screen.viewModel.onOutcome = { outcome in
+            outcomes.append(outcome)
+            screenTakes?(outcome)
+        }
         let before = try MeetJournal(directory: folder).read().lines.count
         key(shell, .enter)
         type(shell, "7 7 7 7 7")
@@ -122,6 +131,8 @@ final class MeetScreenTests: XCTestCase {
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(try MeetJournal(directory: folder).read().lines.count, before + 2, "the award, then its undo")
+        XCTAssertEqual(outcomes.count, 2, "\(outcomes)")
+        XCTAssertFalse(outcomes.contains { if case .refused = $0 { return true } else { return false } }, "\(outcomes)")
         XCTAssertTrue(self.screen(shell).contains("Undone:"), self.screen(shell))
     }
 

@@ -316,11 +316,17 @@ public final class MeetConsoleViewModel: ViewModel {
         }
         queue.append(write)
         notifyChanged()
-        if queue.count == 1 { writeNext() }
+        writeNext()
     }
 
+    /// Whether the first write of the queue is on its way to the journal.
+    private var writeInFlight = false
+
+    /// Starts the first write of the queue unless one is on its way (an outcome that sends
+    /// another decision, such as a key that waited for it, must not start it twice).
     private func writeNext() {
-        guard let next = queue.first else { return }
+        guard !writeInFlight, let next = queue.first else { return }
+        writeInFlight = true
         let journal = self.journal, packs = packsDirectory
         let path = journal.directory.path
         work.start({ _ -> Written in
@@ -337,6 +343,7 @@ public final class MeetConsoleViewModel: ViewModel {
     }
 
     private func finishWrite(_ result: Result<Written, Error>) {
+        writeInFlight = false
         var quiet = false
         if case .callPads(_, true)? = queue.first { quiet = true }
         if !queue.isEmpty { queue.removeFirst() }
