@@ -40,7 +40,7 @@ public final class App {
             let (screens, games) = ScreenFactory.makeScreens(options: options, localizer: localizer, work: work) { [weak viewModel] tab in
                 viewModel?.select(tab)
             }
-            return Shell(viewModel: viewModel, screens: screens, attention: [games], glyphs: glyphs)
+            return Shell(viewModel: viewModel, tabs: screens, attention: [games], glyphs: glyphs)
         }
     }
 
@@ -155,10 +155,10 @@ public final class App {
 enum ScreenFactory {
     /// `navigate` switches tabs (used for links from one tab to another).
     static func makeScreens(options: AppOptions, localizer: Localizer, work: BackgroundWork,
-                            navigate: @escaping (Tab) -> Void) -> ([TabScreen], GamesViewModel) {
+                            navigate: @escaping (Tab) -> Void) -> ([TabSlot], GamesViewModel) {
         let context = TabContext(options: options, localizer: localizer, work: work, navigate: navigate)
         // Each tab is built when first shown.
-        let screens: [TabScreen] = TabRegistry.entries.map { entry in LazyScreen(tab: entry.tab) { entry.make(context) } }
+        let screens = TabRegistry.entries.map { entry in TabSlot(tab: entry.tab) { entry.make(context) } }
         return (screens, context.games)
     }
 }

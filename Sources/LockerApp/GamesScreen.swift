@@ -439,9 +439,9 @@ public final class GamesScreen: TabScreen {
 
     /// The status line: a question being asked (where the eye is), a request on its way, the
     /// last outcome, or the selected game's map link.
-    public func takeClipboard() -> String? {
+    public func takeEffects() -> ScreenEffects {
         defer { clipboard = nil }
-        return clipboard
+        return ScreenEffects(clipboard: clipboard)
     }
 
     public var messageExpiry: Date? { viewModel.messageExpiry }

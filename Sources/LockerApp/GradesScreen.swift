@@ -86,12 +86,12 @@ public final class GradesScreen: TabScreen {
 
     /// The load problem once, then whatever the view-model has to say once (a file changed on
     /// disk), which the shell shows whatever tab is open.
-    public func takeStartupProblems() -> [String] {
-        var problems = viewModel.takeNotices()
-        guard !toldShellLoadProblem, let problem = viewModel.loadProblem else { return problems }
+    public func takeEffects() -> ScreenEffects {
+        var notices = viewModel.takeNotices()
+        guard !toldShellLoadProblem, let problem = viewModel.loadProblem else { return ScreenEffects(notices: notices) }
         toldShellLoadProblem = true
-        problems.insert(problem, at: 0)
-        return problems
+        notices.insert(problem, at: 0)
+        return ScreenEffects(notices: notices)
     }
 
     /// The status glyphs of blocks, units and the year.
@@ -117,14 +117,15 @@ public final class GradesScreen: TabScreen {
         case .browsing, .needs: return false
         }
     }
-    public var hasUnsavedChanges: Bool { viewModel.editor.hasChanges || blockForm?.hasChanges == true }
+    public func unsavedWork(_ l: Localizer) -> String? {
+        viewModel.editor.hasChanges || blockForm?.hasChanges == true ? unsavedChanges(l) : nil
+    }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         viewModel.observe(callback)
     }
 
-    public var hasPendingWork: Bool { viewModel.hasPendingSave }
-    public func flushPendingWork() { viewModel.savePending() }
+    public var idleWork: IdleWork? { viewModel.hasPendingSave ? IdleWork(.save) { self.viewModel.savePending() } : nil }
 
     // MARK: Rows
 

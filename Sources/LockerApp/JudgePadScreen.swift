@@ -36,7 +36,7 @@ public final class JudgePadScreen: Screen {
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? { viewModel.observe(callback) }
 
     /// An award typed and not sent would be lost by quitting.
-    public var hasUnsavedChanges: Bool { !field.text.isEmpty }
+    public func unsavedWork(_ l: Localizer) -> String? { field.text.isEmpty ? nil : unsavedChanges(l) }
 
     public func handle(_ key: Key) -> Bool { activeKeys(viewModel.localizer).handle(key) }
 

@@ -48,7 +48,7 @@ public final class MeetScreen: Screen {
     public var capturesText: Bool { mode.capturesText }
 
     /// Typed awards or a reason not yet sent would be lost by quitting.
-    public var hasUnsavedChanges: Bool { mode != .browsing }
+    public func unsavedWork(_ l: Localizer) -> String? { mode == .browsing ? nil : unsavedChanges(l) }
 
     // MARK: Keys
 

@@ -39,8 +39,6 @@ public final class QuizScreen: TabScreen {
     public var openArticle: ((String) -> Bool)?
 
     /// Quitting in the middle of a quiz asks first.
-    public var hasUnsavedChanges: Bool { viewModel.isInProgress }
-
     /// Quitting during a quiz loses the quiz, not "changes": a quiz is kept once finished.
     public func unsavedWork(_ l: Localizer) -> String? {
         guard viewModel.isInProgress else { return nil }
@@ -279,10 +277,10 @@ public final class QuizScreen: TabScreen {
     private var toldShellProblems = 0
 
     /// The quiz files set aside while loading (history, Leitner boxes), once.
-    public func takeStartupProblems() -> [String] {
+    public func takeEffects() -> ScreenEffects {
         let new = Array(viewModel.problems.dropFirst(toldShellProblems))
         toldShellProblems = viewModel.problems.count
-        return new
+        return ScreenEffects(notices: new)
     }
 
     public func status(_ l: Localizer) -> String? {

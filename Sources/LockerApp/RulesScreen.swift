@@ -53,8 +53,7 @@ public final class RulesScreen: TabScreen {
 
     /// The text is folded for search while keys pause (after each wrap), not at the first
     /// letter typed in a search.
-    public var needsWarmUp: Bool { !text.isSearchPrepared }
-    public func warmUp() { text.prepareSearch() }
+    public var idleWork: IdleWork? { text.isSearchPrepared ? nil : IdleWork(.warmUp) { self.text.prepareSearch() } }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         let rules = viewModel.observe(callback)

@@ -19,7 +19,7 @@ public final class Shell {
 
     public let viewModel: ShellViewModel
     public private(set) var glyphs: Glyphs
-    private var screens: [Tab: Screen]
+    private var tabs: [Tab: TabSlot]
     /// The one screen of a console shell, with its title (nil: the app's tabs).
     private let console: (screen: Screen, title: (Localizer) -> String)?
     private var help: TextViewState?
@@ -41,10 +41,15 @@ public final class Shell {
     public var background: BackgroundWork?
 
     /// A shell of the app's tabs: one screen for every tab.
-    public init(viewModel: ShellViewModel, screens: [TabScreen], attention: [AttentionSource] = [], glyphs: Glyphs) {
-        let byTab = Dictionary(screens.map { ($0.tab, $0 as Screen) }, uniquingKeysWith: { _, last in last })
+    public convenience init(viewModel: ShellViewModel, screens: [TabScreen], attention: [AttentionSource] = [], glyphs: Glyphs) {
+        self.init(viewModel: viewModel, tabs: screens.map(TabSlot.init), attention: attention, glyphs: glyphs)
+    }
+
+    /// A shell of the app's tabs, each built when first needed.
+    init(viewModel: ShellViewModel, tabs: [TabSlot], attention: [AttentionSource] = [], glyphs: Glyphs) {
+        let byTab = Dictionary(tabs.map { ($0.tab, $0) }, uniquingKeysWith: { _, last in last })
         precondition(byTab.count == Tab.allCases.count, "the shell needs a screen for every tab")
-        self.screens = byTab
+        self.tabs = byTab
         console = nil
         minimumSize = Shell.minimumSize
         self.viewModel = viewModel
@@ -56,7 +61,7 @@ public final class Shell {
     /// A console's shell: one screen, its title where the tab bar would be, and no tab keys.
     public init(viewModel: ShellViewModel, console screen: Screen, title: @escaping (Localizer) -> String, glyphs: Glyphs,
                 minimumSize: Size = Shell.minimumSize) {
-        screens = [:]
+        tabs = [:]
         console = (screen, title)
         self.minimumSize = minimumSize
         self.viewModel = viewModel
@@ -70,9 +75,12 @@ public final class Shell {
             self?.needsRender = true
             self?.refreshGlobalKeys()
         })
-        for screen in allScreens {
-            if let token = screen.observeChanges({ [weak self] in self?.needsRender = true }) { tokens.append(token) }
+        let observe = { [weak self] (screen: Screen) in
+            guard let self, let token = screen.observeChanges({ [weak self] in self?.needsRender = true }) else { return }
+            tokens.append(token)
         }
+        if let console { observe(console.screen) }
+        for slot in tabs.values { slot.whenBuilt(observe) }
         for source in attention {
             tokens.append(source.observe { [weak self] in
                 self?.needsRender = true
@@ -83,9 +91,9 @@ public final class Shell {
     }
 
     private var localizer: Localizer { viewModel.localizer }
-    public var currentScreen: Screen { console?.screen ?? screens[viewModel.tab]! }
-    /// Every screen the shell frames.
-    private var allScreens: [Screen] { console.map { [$0.screen] } ?? Tab.allCases.compactMap { screens[$0] } }
+    public var currentScreen: Screen { console?.screen ?? tabs[viewModel.tab]!.screen }
+    /// Every screen the shell frames and has built (a tab not built yet has nothing to say).
+    private var allScreens: [Screen] { console.map { [$0.screen] } ?? Tab.allCases.compactMap { tabs[$0]?.built } }
     /// The title of what is shown: the console's, or the current tab's name.
     private var pageTitle: String { console?.title(localizer) ?? TabRegistry.title(of: viewModel.tab, localizer) }
     public var isHelpOpen: Bool { help != nil }
@@ -220,7 +228,7 @@ public final class Shell {
         flushPendingWork()
         startAttention(now: now)
         let builtOne = warmUpNextScreen()
-        reportStartupProblems()
+        collectEffects()
         if builtOne { return }
         // Relative times ("in 12 minutes") move on, and a line may become urgent.
         if attention.contains(where: { $0.started && $0.attentionRefresh != nil }) {
@@ -229,16 +237,22 @@ public final class Shell {
         }
     }
 
-    /// Puts in the status line every problem the screens built so far found at start-up (a
-    /// grades or quiz file set aside), so none is hidden behind another.
-    private func reportStartupProblems() {
+    /// Takes what the screens built so far produced: their notices go to the status line (a
+    /// grades or quiz file set aside at start-up, a file another program changed), one after
+    /// another so none is hidden behind another; text to copy waits for the next frame.
+    private func collectEffects() {
         for screen in allScreens {
-            for problem in screen.takeStartupProblems() {
-                viewModel.post(.warning, problem)
+            let effects = screen.takeEffects()
+            for notice in effects.notices {
+                viewModel.post(.warning, notice)
                 needsRender = true
             }
+            if let text = effects.clipboard { clipboard = text }
         }
     }
+
+    /// Text a screen asked to copy, until the app takes it.
+    private var clipboard: String?
 
     /// Starts each attention source once keys pause: a quarter second on its own tab, a full
     /// second elsewhere (its first look starts a helper process, kept out of the middle of
@@ -261,10 +275,14 @@ public final class Shell {
         }
     }
 
-    /// True once after an urgent line appeared: the run loop rings the terminal bell.
-    /// Text the current screen asked to copy, once (the app puts it on the clipboard, OSC 52).
-    public func takeClipboard() -> String? { currentScreen.takeClipboard() }
+    /// Text a screen asked to copy, once (the app puts it on the clipboard, OSC 52).
+    public func takeClipboard() -> String? {
+        collectEffects()
+        defer { clipboard = nil }
+        return clipboard
+    }
 
+    /// True once after an urgent line appeared: the run loop rings the terminal bell.
     public func takeBell() -> Bool {
         defer { bellPending = false }
         return bellPending
@@ -286,8 +304,9 @@ public final class Shell {
 
     /// Milliseconds the run loop may wait for a key before `tick` has work (nil: forever).
     public var idleTimeout: Int? {
-        if allScreens.contains(where: { $0.needsWarmUp }) { return Shell.warmUpDelay }
-        if allScreens.contains(where: { $0.hasPendingWork }) { return Shell.saveDelay }
+        let idle = allScreens.compactMap(\.idleWork?.kind)
+        if idle.contains(.warmUp) || tabs.values.contains(where: { $0.built == nil }) { return Shell.warmUpDelay }
+        if idle.contains(.save) { return Shell.saveDelay }
         if let waiting = attention.filter({ !$0.started }).map(attentionDelay).min() { return waiting }
         if viewModel.notice != nil { return 500 }
         let now = Date()
@@ -304,25 +323,28 @@ public final class Shell {
     /// folded for search), then the tabs after it not built yet, so the first switch to one is as
     /// quick as any other. Returns whether one was warmed.
     func warmUpNextScreen() -> Bool {
-        if let console {
-            guard console.screen.needsWarmUp else { return false }
-            console.screen.warmUp()
+        func warmUp(_ screen: Screen) -> Bool {
+            guard let work = screen.idleWork, work.kind == .warmUp else { return false }
+            work.run()
             return true
         }
+        if let console { return warmUp(console.screen) }
         let order = Tab.allCases.count
         for offset in 0..<order {
             let tab = Tab.allCases[(viewModel.tab.number - 1 + offset) % order]
-            if let screen = screens[tab], screen.needsWarmUp {
-                screen.warmUp()
+            guard let slot = tabs[tab] else { continue }
+            guard let screen = slot.built else {
+                _ = slot.screen
                 return true
             }
+            if warmUp(screen) { return true }
         }
         return false
     }
 
     /// Saves what every screen has pending (called when keys pause, and at quit).
     public func flushPendingWork() {
-        for screen in allScreens where screen.hasPendingWork { screen.flushPendingWork() }
+        for work in allScreens.compactMap(\.idleWork) where work.kind == .save { work.run() }
     }
 
     /// Where everything goes for one size: the current screen's area (below the tab bar and any

@@ -2,56 +2,44 @@ import FoundationEssentials
 import LockerKit
 import TerminalUI
 
-/// A screen built the first time it is shown — or earlier, when the shell warms it up while keys
-/// pause after the first frame — so start-up pays only for the tab it opens on. Until then it
-/// forwards nothing and reports no unsaved changes; the shell's change callback is attached as
-/// soon as the real screen exists.
-final class LazyScreen: TabScreen {
+/// One tab's place in the shell: its screen, built the first time it is shown — or earlier, when
+/// the shell warms it up while keys pause after the first frame — so start-up pays only for the
+/// tab it opens on. It is not a `Screen` and forwards nothing: the shell asks `screen` (which
+/// builds it) where the tab must be there, and `built` where a tab not built yet has nothing to
+/// say (no unsaved work, no message), so a member added to `Screen` needs no change here.
+final class TabSlot {
     let tab: Tab
     private let make: () -> Screen
-    private var made: Screen?
-    private var observer: (() -> Void)?
-    private var token: ObservationToken?
+    /// The screen, once built.
+    private(set) var built: Screen?
+    private var whenBuilt: [(Screen) -> Void] = []
 
     init(tab: Tab, make: @escaping () -> Screen) {
         self.tab = tab
         self.make = make
     }
 
-    /// The real screen, built on first use.
+    /// A slot whose screen is already built.
+    init(_ screen: TabScreen) {
+        tab = screen.tab
+        make = { screen }
+        built = screen
+    }
+
+    /// The screen, built on first use.
     var screen: Screen {
-        if let made { return made }
-        let built = make()
-        made = built
-        if let observer { token = built.observeChanges(observer) }
-        return built
+        if let built { return built }
+        let screen = make()
+        built = screen
+        let waiting = whenBuilt
+        whenBuilt = []
+        for action in waiting { action(screen) }
+        return screen
     }
 
-    func keyTables(_ localizer: Localizer) -> [KeyTable] { screen.keyTables(localizer) }
-    func activeKeys(_ localizer: Localizer) -> KeyTable { screen.activeKeys(localizer) }
-    func status(_ localizer: Localizer) -> String? { screen.status(localizer) }
-    func handle(_ key: Key) -> Bool { screen.handle(key) }
-    func layout(_ area: Rect, context: RenderContext) { screen.layout(area, context: context) }
-    func render(into surface: Surface, rect: Rect, context: RenderContext) { screen.render(into: surface, rect: rect, context: context) }
-    var capturesText: Bool { made?.capturesText ?? false }
-    var hasUnsavedChanges: Bool { made?.hasUnsavedChanges ?? false }
-    func unsavedWork(_ localizer: Localizer) -> String? { made?.unsavedWork(localizer) }
-    var hasPendingWork: Bool { made?.hasPendingWork ?? false }
-    func flushPendingWork() { made?.flushPendingWork() }
-    var needsWarmUp: Bool { made?.needsWarmUp ?? true }
-    func warmUp() {
-        if let made { made.warmUp() } else { _ = screen }
-    }
-    func takeClipboard() -> String? { made?.takeClipboard() }
-    var messageExpiry: Date? { made?.messageExpiry }
-    func takeStartupProblems() -> [String] { made?.takeStartupProblems() ?? [] }
-    func legend(_ localizer: Localizer, glyphs: Glyphs) -> HelpSection? { screen.legend(localizer, glyphs: glyphs) }
-    var question: ConfirmDialog? { made?.question }
-
-    func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
-        observer = callback
-        if let made { token = made.observeChanges(callback) }
-        return nil
+    /// Runs `action` with the screen once it is built (now, if it is).
+    func whenBuilt(_ action: @escaping (Screen) -> Void) {
+        if let built { action(built) } else { whenBuilt.append(action) }
     }
 }
 

@@ -31,7 +31,7 @@ final class FooterHonestyTests: XCTestCase {
         let (screens, _) = ScreenFactory.makeScreens(options: options, localizer: localizer, work: work) { [weak viewModel] in
             viewModel?.select($0)
         }
-        let shell = Shell(viewModel: viewModel, screens: screens, glyphs: .unicode)
+        let shell = Shell(viewModel: viewModel, tabs: screens, glyphs: .unicode)
         shell.background = work
         settle(shell)
         for key in path {

@@ -79,7 +79,7 @@ final class GradesScreenTests: XCTestCase {
         _ = screen.handle(.character("u"))
         XCTAssertEqual(screen.status(localizer), "Undone: edit of unit “UE1 Génie Logiciel”.")
         XCTAssertEqual(screen.viewModel.course("ue1-c1")?.mark, 13.5, "the mark is back")
-        screen.flushPendingWork()
+        screen.idleWork?.run()
         XCTAssertEqual(repository.stored?.units[0].courses.count, 4, "and saved")
         _ = screen.handle(.control("r"))
         XCTAssertEqual(screen.status(localizer), "Redone: edit of unit “UE1 Génie Logiciel”.")
@@ -223,7 +223,7 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertTrue(text.lines.contains { $0.contains("UE1 Génie Logiciel") && $0.contains("10.40 ~") }, text)
         XCTAssertTrue(text.lines.contains { $0.contains("Total") && $0.contains("on track") }, text)
         XCTAssertTrue(text.contains("Year: ~ on track, needs 10.00"), "one mark is never a passed year: \(text)")
-        screen.flushPendingWork()
+        screen.idleWork?.run()
         XCTAssertEqual(repository.stored?.units[0].courses[0].mark, 10.4, "saved when keys pause")
         _ = screen.handle(.character("x"))
         XCTAssertFalse(render(screen, localizer, 80, 21).text.contains("10.40"))
@@ -299,7 +299,7 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertEqual(screen.viewModel.editor.draft?.coefficient, "99", "no coefficient above 100")
         _ = screen.handle(.escape)
         XCTAssertFalse(screen.capturesText)
-        screen.flushPendingWork()
+        screen.idleWork?.run()
         XCTAssertEqual(repository.stored?.units[0].coefficient, 6, "nothing reached the file")
     }
 }

@@ -49,7 +49,7 @@ final class KeysDocumentTests: XCTestCase {
         let (screens, _) = ScreenFactory.makeScreens(options: options, localizer: localizer, work: BackgroundWork()) { _ in }
         let viewModel = ShellViewModel(localizer: localizer, repository: JSONRepository<Settings>(url: directory.appendingPathComponent("settings.json")),
                                        choices: StartupChoices(language: .en), writable: true)
-        let shell = Shell(viewModel: viewModel, screens: screens, glyphs: .unicode)
+        let shell = Shell(viewModel: viewModel, tabs: screens, glyphs: .unicode)
         let byTab = Dictionary(screens.map { ($0.tab, $0) }, uniquingKeysWith: { first, _ in first })
         // The meet console (locker meet DIR): its own global keys (no tabs) and its screen's.
         let meet = MeetScreen(viewModel: MeetConsoleViewModel(directory: directory, packsDirectory: directory, localizer: localizer,
@@ -59,7 +59,7 @@ final class KeysDocumentTests: XCTestCase {
         let pad = JudgePadScreen(viewModel: MeetPadViewModel(directory: directory, seat: 1, localizer: localizer, work: BackgroundWork()))
         let board = MeetBoardScreen(viewModel: MeetConsoleViewModel(directory: directory, packsDirectory: directory, localizer: localizer,
                                                                    work: BackgroundWork()))
-        return [shell.globalKeys()] + Tab.allCases.flatMap { byTab[$0]?.keyTables(localizer) ?? [] } + [console.globalKeys()] + meet.keyTables(localizer)
+        return [shell.globalKeys()] + Tab.allCases.flatMap { byTab[$0].map { $0.screen.keyTables(localizer) } ?? [] } + [console.globalKeys()] + meet.keyTables(localizer)
             + pad.keyTables(localizer) + board.keyTables(localizer)
     }
 

@@ -125,7 +125,7 @@ final class QuizScreenTests: XCTestCase {
     func testEscAsksBeforeAbandoning() throws {
         let (screen, localizer) = try makeScreen(.en)
         startOnKnownQuestion(screen)
-        XCTAssertTrue(screen.hasUnsavedChanges)
+        XCTAssertNotNil(screen.unsavedWork(.english))
         _ = screen.handle(.escape)
         XCTAssertTrue(screen.capturesText)
         XCTAssertEqual(screen.question?.title, "Abandon the quiz?", "asked on the status line's rows, which the shell draws")

@@ -173,7 +173,7 @@ final class ShellTests: XCTestCase {
         func render(into surface: Surface, rect: Rect, context: RenderContext) {
             surface.write("editing", x: rect.x, y: rect.y)
         }
-        var hasUnsavedChanges: Bool { unsaved }
+        func unsavedWork(_ l: Localizer) -> String? { unsaved ? unsavedChanges(l) : nil }
         var capturesText: Bool { typing }
     }
 
