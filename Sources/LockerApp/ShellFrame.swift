@@ -1,0 +1,195 @@
+import FoundationEssentials
+import LockerKit
+import TerminalUI
+
+/// The frame around every screen: its layout for a size, the tab bar, the attention line, the
+/// status line, the footer, the questions, and the page shown when the terminal is too small.
+extension Shell {
+    /// Where everything goes for one size: the current screen's area (below the tab bar and any
+    /// attention line, above the status lines and the footer), the status text as wrapped, and
+    /// the help overlay's box and lines.
+    struct Frame {
+        var size: Size
+        var content: Rect
+        var status: StatusText
+        var attention: AttentionLine?
+        var help: HelpOverlay.Layout?
+    }
+
+    var renderContext: RenderContext {
+        RenderContext(localizer: localizer, glyphs: glyphs, colour: viewModel.theme != .mono)
+    }
+
+    /// Lays the frame out for `size` and lets the current screen lay itself out in its area:
+    /// before every frame, and before a key when the frame on screen is stale. The only place
+    /// layout changes; drawing then only reads.
+    public func layout(size: Size) {
+        guard size.width >= minimumSize.width, size.height >= minimumSize.height else {
+            frame = nil
+            return
+        }
+        // A long status message (an error, in a long language) takes up to three rows, growing
+        // upwards, so it can be read whole.
+        let attention = attentionLine()
+        func contentRect(statusRows: Int) -> Rect {
+            let top = attention == nil ? 1 : 2
+            return Rect(x: 0, y: top, width: size.width, height: size.height - top - 1 - max(1, statusRows))
+        }
+        // The status describes the laid-out screen (a jump, a resize), and its height shapes the
+        // screen's area: lay out, read the status, and lay out again if its height changed.
+        let statusWidth = size.width - statusLanguage.displayWidth - 2
+        var status = statusText(width: statusWidth, glyphs: glyphs)
+        var content = contentRect(statusRows: status.lines.count)
+        currentScreen.layout(content, context: renderContext)
+        let described = statusText(width: statusWidth, glyphs: glyphs)
+        if max(1, described.lines.count) != max(1, status.lines.count) {
+            content = contentRect(statusRows: described.lines.count)
+            currentScreen.layout(content, context: renderContext)
+            status = statusText(width: statusWidth, glyphs: glyphs)
+        } else {
+            status = described
+        }
+        var helpLayout: HelpOverlay.Layout?
+        if var state = help {
+            let laidOut = helpOverlay().layout(in: content)
+            state.setLines(laidOut.lines, height: laidOut.inner.height)
+            help = state
+            helpLayout = laidOut
+        }
+        frame = Frame(size: size, content: content, status: status, attention: attention, help: helpLayout)
+    }
+
+    /// Lays out for the surface's size, then draws.
+    public func render(into surface: Surface) {
+        needsRender = false
+        let size = Size(width: surface.width, height: surface.height)
+        layout(size: size)
+        guard let frame else {
+            renderTooSmall(into: surface, size: size)
+            return
+        }
+        let context = renderContext
+        let bounds = surface.bounds
+        let selectedTab: Range<Int>
+        if console != nil {
+            // A console's title alone, where the tabs would be.
+            surface.fill(bounds.row(0), style: Style(.bar))
+            let title = " " + pageTitle.truncated(toWidth: max(1, bounds.width - 4), ellipsis: glyphs.ellipsis) + " "
+            selectedTab = 1..<surface.write(title, x: 1, y: 0, style: Style(.tabActive), clip: bounds.row(0))
+        } else {
+            let titles = TabRegistry.entries.map { $0.title(localizer) }
+            selectedTab = TabBar(titles: titles, shortTitles: TabRegistry.entries.map { $0.shortTitle(localizer) },
+                                 selected: viewModel.tab.number - 1)
+                .render(into: surface, row: bounds.row(0))
+        }
+        if let line = frame.attention { AttentionBar.render(line, into: surface, row: bounds.row(1)) }
+        surface.cursor = nil
+        currentScreen.render(into: surface, rect: frame.content, context: context)
+        if surface.cursor == nil { surface.parkCursor(x: selectedTab.lowerBound, y: 0) }
+        let statusRows = max(1, frame.status.lines.count)
+        renderStatus(frame.status, into: surface, rows: Rect(x: 0, y: bounds.height - 1 - statusRows, width: bounds.width, height: statusRows))
+        if let help, let layout = frame.help {
+            // The help covers the tab below it completely.
+            surface.fill(Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 2))
+            helpOverlay().render(help, layout: layout, into: surface)
+        }
+        let footer = footer()
+        Footer(hints: footer.hints, pinned: footer.pinned).render(into: surface, row: bounds.row(bounds.height - 1))
+        // A question (quit, or the tab's own) on the status line's rows, above the footer.
+        if let question = quitDialog ?? (help == nil ? currentScreen.question : nil) {
+            question.render(into: surface, area: Rect(x: 0, y: 1, width: bounds.width, height: bounds.height - 2))
+        }
+    }
+
+    /// The line drawn above the current tab: the first attention source's, unless the tab is its own.
+    func attentionLine() -> AttentionLine? {
+        attention.lazy.filter { $0.started && $0.tab != self.viewModel.tab }.compactMap { $0.attention() }.first
+    }
+
+    /// The footer (the global keys only when they act, not while a field is typed into, where
+    /// they would be typed): its hints, and those it keeps at its end: `? help` and `q quit` stay when space
+    /// is short, and the screen's hints give way first.
+    func footer() -> (hints: [KeyHint], pinned: [KeyHint]) {
+        if let quitDialog { return (quitDialog.footerHints(choose: localizer.t("choose")), []) }
+        if help != nil { return (helpKeys().footerHints, []) }
+        let screen = currentScreen.footerHints(localizer)
+        if currentScreen.capturesText { return (screen, []) }
+        var global = globalKeys().footerHints
+        if currentScreen.activeKeys(localizer).binds(.character("q")) { global.removeAll { $0.key == "q" } }
+        let pinnedKeys: Set<String> = ["?", "q"]
+        return (screen + global.filter { !pinnedKeys.contains($0.key) }, global.filter { pinnedKeys.contains($0.key) })
+    }
+
+    static let maxStatusRows = 3
+
+    var statusLanguage: String { " \(viewModel.language.rawValue.uppercased()) " }
+
+    /// The status line as drawn, wrapped once per frame: the notice (a banner in its kind's
+    /// style) or else the screen's status (muted, its web addresses made links).
+    struct StatusText {
+        var lines: [String] = []
+        var style = Style(.muted)
+        var links = false
+    }
+
+    func statusText(width: Int, glyphs: Glyphs) -> StatusText {
+        if let notice = viewModel.notice {
+            let banner = Banner(notice.message, kind: bannerKind(notice.kind))
+            return StatusText(lines: banner.lines(width: width, maxRows: Shell.maxStatusRows, glyphs: glyphs), style: banner.style)
+        }
+        guard let status = currentScreen.status(localizer) else { return StatusText() }
+        let key = StatusKey(text: status, width: width, ellipsis: glyphs.ellipsis)
+        if key != wrappedStatus.key {
+            wrappedStatus = (key, Banner.wrap(status, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis))
+        }
+        return StatusText(lines: wrappedStatus.lines, links: true)
+    }
+
+    /// The screen's status as last wrapped: a frame asks for it twice (before and after the
+    /// screen's layout) and it seldom changes between frames.
+    struct StatusKey: Equatable { var text: String, width: Int, ellipsis: String }
+
+    func renderStatus(_ status: StatusText, into surface: Surface, rows: Rect) {
+        let right = statusLanguage
+        let rightX = rows.maxX - right.displayWidth
+        surface.write(right, x: rightX, y: rows.maxY - 1, style: Style(.muted))
+        let left = Rect(x: rows.x, y: rows.y, width: max(0, rightX - rows.x - 1), height: rows.height)
+        for (i, line) in status.lines.enumerated() {
+            surface.write(line, x: left.x + 1, y: left.y + i, style: status.style, clip: left)
+            // A web address in the status line (a game's map link) is also a terminal hyperlink.
+            if status.links, let start = line.firstRange(of: "https://") {
+                let url = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
+                let x = left.x + 1 + String(line[..<start.lowerBound]).displayWidth
+                if x + url.displayWidth <= left.maxX {
+                    surface.hyperlinks.append(Hyperlink(x: x, y: left.y + i, text: url, url: url))
+                }
+            }
+        }
+    }
+
+    func bannerKind(_ kind: Notice.Kind) -> Banner.Kind {
+        switch kind {
+        case .info: return .info
+        case .success: return .success
+        case .warning: return .warning
+        case .error: return .error
+        }
+    }
+
+    func renderTooSmall(into surface: Surface, size: Size) {
+        var text = localizer.t("Locker needs a terminal of at least {min}. This one is {size}. Please enlarge it, or press q to quit.",
+                               ["min": "\(minimumSize.width)×\(minimumSize.height)",
+                                "size": "\(size.width)×\(size.height)"])
+        // q asked first: the question is what shows, with its answers.
+        if let dialog = quitDialog {
+            text = dialog.title + " " + dialog.message + " " + dialog.footerHints(choose: "").prefix(2).map { "\($0.key) \($0.label)" }.joined(separator: " · ")
+        }
+        let lines = WordWrap.wrap(text, width: max(1, size.width - 2))
+        let top = max(0, (size.height - lines.count) / 2)
+        for (i, line) in lines.enumerated() where top + i < size.height {
+            let x = max(0, (size.width - line.displayWidth) / 2)
+            surface.write(line, x: x, y: top + i, style: Style(.warn, [.bold]))
+        }
+        surface.parkCursor(x: 0, y: top)
+    }
+}
