@@ -25,14 +25,14 @@ final class DiveCalculatorPane {
     func keyTable(_ l: Localizer, close: @escaping () -> Void) -> KeyTable {
         let count = Field.allCases.count
         return KeyTable(id: "rules-calculator", title: l.t("Dive calculator"), [
-            KeyBinding([.tab, .down, .enter, .backTab, .up], "Tab ↑ ↓ Enter", help: l.t("Calculator: next or previous field"),
+            KeyBinding([.tab, .backTab, .up, .down, .enter], help: l.t("Calculator: next or previous field"),
                        footer: l.t("next field"), footerKeys: "Tab") { key in
                 let step = key == .backTab || key == .up ? count - 1 : 1
                 self.focus = Field(rawValue: (self.focus.rawValue + step) % count) ?? .code
                 return true
             },
             // ← → act on the height and the event only; in the text fields they move the cursor.
-            KeyBinding([.left, .right, .character(" ")], "← →", help: l.t("Calculator: change the height or the event"),
+            KeyBinding([.left, .right, .character(" ")], help: l.t("Calculator: change the height or the event"),
                        footer: focus == .height || focus == .event ? l.t("change") : nil) { key in
                 switch self.focus {
                 case .height: self.viewModel.stepHeight(by: key == .left ? -1 : 1)
@@ -41,8 +41,8 @@ final class DiveCalculatorPane {
                 }
                 return true
             },
-            KeyBinding([.escape], "Esc", help: l.t("Close the calculator"), footer: l.t("close"), perform: close),
-            KeyBinding(matching: { _ in true }, "0-9 A-Z ← → Backspace", help: l.t("edit field")) { key in
+            KeyBinding([.escape], help: l.t("Close the calculator"), footer: l.t("close"), perform: close),
+            KeyBinding.typing("0–9 A–Z", help: l.t("edit field")) { key in
                 self.edit(key)
                 return true
             },

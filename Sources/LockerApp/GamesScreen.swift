@@ -112,7 +112,7 @@ public final class GamesScreen: TabScreen {
                 return true
             }
         })
-        let chooser = KeyBinding([.left, .right], "← →", help: l.t("On the first line of the form: log in or sign up")) { key in
+        let chooser = KeyBinding([.left, .right], help: l.t("On the first line of the form: log in or sign up")) { key in
             self.updateForm { state in
                 guard state.row == GamesForms.AccountRow.choice else { return false }
                 _ = state.type(key)
@@ -176,25 +176,25 @@ public final class GamesScreen: TabScreen {
 
     /// Logged in: your games and the games near a postcode.
     private func listKeys(_ l: Localizer) -> KeyTable {
-        let move = KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn " + ViMoves.label, help: l.t("Move; Home and End jump to the ends")) { key in
+        let move = KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, help: l.t("Move; Home and End jump to the ends")) { key in
             var state = self.focusedList.state
             guard state.handle(key, pageSize: self.listHeight) else { return false }
             if self.pane == .upcoming { self.upcomingList = state } else { self.nearbyList = state }
             return true
         }
-        let details = KeyBinding([.enter], "Enter",
+        let details = KeyBinding([.enter],
                                  help: l.t("The selected game's details: organiser, time at the ground, map link, places, your waitlist position, note"),
                                  footer: l.t("details")) { _ in
             guard let game = self.selectedGame else { return false }
             self.mode = .details(gameID: game.id)
             return true
         }.disabled { self.selectedGame == nil ? l.t("No game is selected.") : nil }
-        let postcode = KeyBinding([.character("p"), .character("/")], "p /",
+        let postcode = KeyBinding([.character("p"), .character("/")],
                                   help: l.t("Type a postcode or a position (latitude,longitude): the 5 nearest grounds and their games"),
                                   footer: l.t("postcode"), footerKeys: "p") {
             self.mode = .postcode(TextFieldState(self.viewModel.searchedPlace, maxLength: 30), over: self.mode)
         }
-        let newGame = KeyBinding([.character("n")], "n", help: l.t("Create a game at one of the grounds found"), footer: l.t("new game")) {
+        let newGame = KeyBinding([.character("n")], help: l.t("Create a game at one of the grounds found"), footer: l.t("new game")) {
             // With no grounds found yet, n asks for a postcode first.
             if self.viewModel.grounds.isEmpty {
                 self.mode = .postcode(TextFieldState("", maxLength: 30), over: self.mode)
@@ -203,11 +203,11 @@ public final class GamesScreen: TabScreen {
                                     grounds: self.viewModel.grounds)
             }
         }
-        let switchList = KeyBinding([.tab, .backTab], "Tab Shift-Tab", help: l.t("Switch between your games and the games near the postcode"),
+        let switchList = KeyBinding([.tab, .backTab], help: l.t("Switch between your games and the games near the postcode"),
                                     footer: l.t("switch list"), footerKeys: "Tab") {
             self.pane = self.pane == .upcoming ? .nearby : .upcoming
         }
-        let refreshOrLogOut = KeyBinding([.character("r"), .character("o")], "r o", help: l.t("Refresh; log out"),
+        let refreshOrLogOut = KeyBinding([.character("r"), .character("o")], help: l.t("Refresh; log out"),
                                          footer: l.t("log out"), footerKeys: "o") { key in
             if key == .character("r") { self.viewModel.refresh() } else { self.ask(.logOut, l) }
             return true
@@ -220,12 +220,12 @@ public final class GamesScreen: TabScreen {
     private func detailKeys(_ l: Localizer) -> KeyTable {
         let closing: [Key] = [.escape, .enter, .character("q")]
         // Details whose game has gone close at any key.
-        let close = KeyBinding(matching: { closing.contains($0) || self.detailGame == nil }, names: closing, "Esc Enter q", help: l.t("Back to the list"),
+        let close = KeyBinding(matching: { closing.contains($0) || self.detailGame == nil }, names: closing, help: l.t("Back to the list"),
                                footer: l.t("close"), footerKeys: "Esc") { _ in
             self.mode = .list
             return true
         }
-        let copy = KeyBinding([.character("y")], "y", help: l.t("Copy the map link (where the terminal allows it)"), footer: l.t("copy link")) {
+        let copy = KeyBinding([.character("y")], help: l.t("Copy the map link (where the terminal allows it)"), footer: l.t("copy link")) {
             guard let game = self.detailGame else { return }
             self.clipboard = game.map
             self.notice = l.t("Map link copied, where the terminal allows it: {link}", ["link": game.map])
@@ -244,7 +244,7 @@ public final class GamesScreen: TabScreen {
         func key(_ c: Character, _ help: String, footer: String? = nil, sends: Bool = true,
                  unless refusal: @escaping (GameListing) -> String? = { _ in nil },
                  _ act: @escaping (GameListing) -> Void) -> KeyBinding {
-            KeyBinding([.character(c)], String(c), help: help, footer: footer) {
+            KeyBinding([.character(c)], help: help, footer: footer) {
                 if let shown = game() { act(shown) }
             }.disabled { game().map { (sends ? self.viewModel.waitingReason : nil) ?? refusal($0) } ?? l.t("No game is selected.") }
         }
@@ -349,7 +349,7 @@ public final class GamesScreen: TabScreen {
     /// closes it, the rest is typed.
     private func lineKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "games-line", title: l.t("Typing a postcode or a reason"), [
-            KeyBinding([.enter], "Enter", help: l.t("Search, or call the game off"), footer: l.t("send")) {
+            KeyBinding([.enter], help: l.t("Search, or call the game off"), footer: l.t("send")) {
                 switch self.mode {
                 case .reason(let game, let field, let over):
                     self.mode = over
@@ -361,10 +361,10 @@ public final class GamesScreen: TabScreen {
                 default: break
                 }
             },
-            KeyBinding([.escape], "Esc", help: l.t("Close without changing anything"), footer: l.t("cancel")) {
+            KeyBinding([.escape], help: l.t("Close without changing anything"), footer: l.t("cancel")) {
                 self.mode = self.mode.underneath
             },
-            KeyBinding(matching: { _ in true }, "a–z 0–9 ← →", help: l.t("Type in the chosen field")) { key in
+            KeyBinding.typing(help: l.t("Type in the chosen field")) { key in
                 switch self.mode {
                 case .reason(let game, var field, let over):
                     _ = field.handle(key)
@@ -384,7 +384,7 @@ public final class GamesScreen: TabScreen {
     /// tries by itself, and the tab follows when the server answers).
     private func awaitingKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "games-awaiting", title: l.t("Waiting for the games server"), [
-            KeyBinding([.character("r")], "r", help: l.t("Try to reach the games server again now"), footer: l.t("try again")) { _ in
+            KeyBinding([.character("r")], help: l.t("Try to reach the games server again now"), footer: l.t("try again")) { _ in
                 self.viewModel.retrySession()
                 return true
             }.disabled { self.viewModel.waitingReason },
@@ -393,7 +393,7 @@ public final class GamesScreen: TabScreen {
 
     private func rosterKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "games-roster", title: l.t("Who is going"), [
-            KeyBinding([.escape, .enter, .character("w"), .character("q")], "Esc Enter w q", help: l.t("Close without changing anything"),
+            KeyBinding([.escape, .enter, .character("w"), .character("q")], help: l.t("Close without changing anything"),
                        footer: l.t("close"), footerKeys: "Esc") {
                 self.viewModel.closeRoster()
             },
@@ -402,7 +402,7 @@ public final class GamesScreen: TabScreen {
 
     /// Esc while a request is on its way stops waiting for it; other keys go on as usual.
     private func stopWaiting(_ l: Localizer) -> KeyBinding {
-        KeyBinding([.escape], "Esc", help: l.t("While the status line says a request is on its way: stop waiting"),
+        KeyBinding([.escape], help: l.t("While the status line says a request is on its way: stop waiting"),
                    footer: viewModel.busy == nil ? nil : l.t("stop waiting")) { _ in
             guard self.viewModel.busy != nil else { return false }
             self.viewModel.cancelRequest()
@@ -726,7 +726,7 @@ extension KeyTable {
 extension KeyBinding {
     /// The same binding, not shown in the footer.
     fileprivate var withoutFooter: KeyBinding {
-        var binding = KeyBinding(matching: matches, names: keys, label, help: help, action: action)
+        var binding = KeyBinding(matching: matches, names: keys, label: label, help: help, action: action)
         binding.disabledReason = disabledReason
         return binding
     }

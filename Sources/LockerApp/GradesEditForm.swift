@@ -61,10 +61,10 @@ final class GradesEditForm {
         }, kept: { row, column, text in
             self.write(text, row: row, column: column)
         }, extra: [
-            KeyBinding([.character("a")], "a", help: l.t("Add a course (coefficient 1, not graded)"), footer: l.t("add course")) {
+            KeyBinding([.character("a")], help: l.t("Add a course (coefficient 1, not graded)"), footer: l.t("add course")) {
                 self.addCourse()
             },
-            KeyBinding([.character("d")], "d", help: l.t("Delete the chosen course"), footer: l.t("delete course")) {
+            KeyBinding([.character("d")], help: l.t("Delete the chosen course"), footer: l.t("delete course")) {
                 self.deleteCourse()
             }.disabled { self.form.state.row < Self.firstCourseRow ? l.t("Choose a course row to delete it.") : nil },
         ])

@@ -267,64 +267,64 @@ public final class GradesScreen: TabScreen {
     /// The tree's keys (also while the needs panel is shown).
     private func browsingKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "grades", title: l.t("Grades"), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn Home End " + ViMoves.label,
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys,
                        help: l.t("Move between blocks, units and courses; with “What do I need?” open, scroll it")) { key in
                 if self.showNeeds { return self.scrollNeeds(key) }
                 return self.list.handle(key, pageSize: self.listHeight)
             },
-            KeyBinding([.left, .right], "← →",
+            KeyBinding([.left, .right],
                        help: l.t("Lower / raise the selected mark by 0.5 (an ungraded course starts at the pass mark)"),
                        footer: l.t("mark"), footerKeys: "←→") { key in
                 self.step(key == .left ? -0.5 : 0.5)
                 return true
             },
-            KeyBinding([.character("<"), .shiftLeft, .character(">"), .shiftRight], "< > Shift-← →",
+            KeyBinding([.character("<"), .shiftLeft, .character(">"), .shiftRight],
                        help: l.t("Lower / raise the selected mark by 0.1"), footer: l.t("±0.1"), footerKeys: "< >") { key in
                 self.step([.character("<"), .shiftLeft].contains(key) ? -0.1 : 0.1)
                 return true
             }.ranked(90),
-            KeyBinding([.character(" ")], "Space", help: l.t("Lock or unlock the mark (a locked mark does not move)"),
+            KeyBinding([.character(" ")], help: l.t("Lock or unlock the mark (a locked mark does not move)"),
                        footer: l.t("lock")) {
                 self.toggleLock()
             }.ranked(70),
-            KeyBinding([.character("x")], "x", help: l.t("Clear the mark (not graded yet)"), footer: l.t("clear")) {
+            KeyBinding([.character("x")], help: l.t("Clear the mark (not graded yet)"), footer: l.t("clear")) {
                 self.clearMark()
             }.ranked(80),
-            KeyBinding([.character("e")], "e", help: l.t("Edit the selected unit, or rename the selected block, on a copy: Enter saves, Esc discards"),
+            KeyBinding([.character("e")], help: l.t("Edit the selected unit, or rename the selected block, on a copy: Enter saves, Esc discards"),
                        footer: l.t("edit")) {
                 self.editSelected()
             }.ranked(60),
             // Its own key: n and N step through a search's matches.
-            KeyBinding([.character("w")], "w", help: l.t("What do I need: the mark still needed in each block"),
+            KeyBinding([.character("w")], help: l.t("What do I need: the mark still needed in each block"),
                        footer: l.t("what do I need")) { _ in
                 self.needsOffset = 0
                 self.mode = self.showNeeds ? .browsing : .needs
                 return true
             }.ranked(10),   // the footer keeps, before the rest: the mark, what is needed, undo, add, delete
-            KeyBinding([.character("u")], "u", help: l.t("Undo the last change to the grades (marks, locks, edits, additions, deletions)"),
+            KeyBinding([.character("u")], help: l.t("Undo the last change to the grades (marks, locks, edits, additions, deletions)"),
                        footer: l.t("undo")) {
                 self.undo(redo: false)
             }.ranked(30),
-            KeyBinding([.character("d"), .delete], "d Delete", help: l.t("Delete the selected course, unit or block (asks first when marks would go)"),
+            KeyBinding([.character("d"), .delete], help: l.t("Delete the selected course, unit or block (asks first when marks would go)"),
                        footer: l.t("delete"), footerKeys: "d") {
                 self.askToDelete()
             }.ranked(50),
-            KeyBinding([.character("a")], "a", help: l.t("Add a unit to the selected block (a form: Enter saves, Esc discards)"),
+            KeyBinding([.character("a")], help: l.t("Add a unit to the selected block (a form: Enter saves, Esc discards)"),
                        footer: l.t("add")) {
                 self.addUnit()
             }.ranked(40),
-            KeyBinding([.character("A")], "A", help: l.t("Add a block (a form: Enter saves, Esc discards)"), footer: l.t("add block")) {
+            KeyBinding([.character("A")], help: l.t("Add a block (a form: Enter saves, Esc discards)"), footer: l.t("add block")) {
                 self.beginNamingBlock(nil)
             },
-            KeyBinding([.control("r")], "Ctrl-R", help: l.t("Redo the last change undone"), footer: l.t("redo"), footerKeys: "^R") {
+            KeyBinding([.control("r")], help: l.t("Redo the last change undone"), footer: l.t("redo"), footerKeys: "^R") {
                 self.undo(redo: true)
             },
-            KeyBinding([.escape, .enter], "Esc Enter", help: l.t("Close “What do I need?”")) { _ in
+            KeyBinding([.escape, .enter], help: l.t("Close “What do I need?”")) { _ in
                 guard self.showNeeds else { return false }
                 self.mode = .browsing
                 return true
             },
-            KeyBinding([.enter], "Enter", help: l.t("Fold or unfold a block or a unit")) { _ in
+            KeyBinding([.enter], help: l.t("Fold or unfold a block or a unit")) { _ in
                 switch self.selectedRow {
                 case .block(let id)?: self.toggleFold(id)
                 case .unit(let id, let block)?: self.toggleFold(block + "/" + id)
@@ -332,7 +332,7 @@ public final class GradesScreen: TabScreen {
                 }
                 return true
             },
-            KeyBinding([.character("/"), .character("n"), .character("N")], "/ n N", help: l.t("Search course and unit names")) { key in
+            KeyBinding([.character("/"), .character("n"), .character("N")], help: l.t("Search course and unit names")) { key in
                 if key == .character("/") {
                     self.search.begin()
                     self.mode = .searching
@@ -341,7 +341,7 @@ public final class GradesScreen: TabScreen {
                 }
                 return true
             },
-            KeyBinding([.escape], "Esc", help: l.t("Clear the search")) { _ in
+            KeyBinding([.escape], help: l.t("Clear the search")) { _ in
                 guard !self.search.query.isEmpty else { return false }
                 self.search.clear()
                 return true

@@ -42,6 +42,9 @@ public final class JudgePadScreen: Screen {
 
     public func keyTables(_ l: Localizer) -> [KeyTable] { [padKeys(l)] }
 
+    /// The keys that edit the award besides its characters.
+    private static let editingKeys: [Key] = [.backspace, .left, .right]
+
     public func activeKeys(_ l: Localizer) -> KeyTable { padKeys(l) }
 
     /// Why an award cannot be typed now (nil: it can).
@@ -55,7 +58,7 @@ public final class JudgePadScreen: Screen {
 
     private func padKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "meet-judge", title: l.t("Judge's pad"), [
-            KeyBinding([.enter], "Enter", help: l.t("Send your award for the called dive"), footer: l.t("send")) { _ in
+            KeyBinding([.enter], help: l.t("Send your award for the called dive"), footer: l.t("send")) { _ in
                 // One award: a comma is the decimal comma (7,5).
                 let text = self.field.text.replacing(",", with: ".")
                 guard let read = try? PanelScore.parseAwards(text), read.count == 1, let value = read[0] else {
@@ -65,15 +68,15 @@ public final class JudgePadScreen: Screen {
                 self.viewModel.send(Int((value * 2).rounded()))
                 return true
             }.disabled { self.blocked(l) },
-            KeyBinding([.escape], "Esc", help: l.t("Clear what you typed")) { _ in
+            KeyBinding([.escape], help: l.t("Clear what you typed")) { _ in
                 guard !self.field.text.isEmpty else { return false }
                 self.field = Self.awardField()
                 return true
             },
             KeyBinding(matching: { key in
                 if case .character(let character) = key { return character.isNumber || ".,½".contains(character) }
-                return key == .backspace || key == .left || key == .right
-            }, "0-9 . , ½ Backspace", help: l.t("Your award: 0 to 10 in half points")) { key in
+                return Self.editingKeys.contains(key)
+            }, "0–9 . , ½ " + Key.label(of: Self.editingKeys), help: l.t("Your award: 0 to 10 in half points")) { key in
                 guard self.blocked(l) == nil else { return false }
                 _ = self.field.handle(key)
                 return true

@@ -102,20 +102,20 @@ public final class MeetScreen: Screen {
 
     private func browseKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "meet", title: l.t("Meet"), [
-            KeyBinding([.up, .down, .character("k"), .character("j")], "↑ ↓ k j", help: l.t("Call the previous / next dive in the running order"),
+            KeyBinding([.up, .down, .character("k"), .character("j")], help: l.t("Call the previous / next dive in the running order"),
                        footer: l.t("call"), footerKeys: "↑↓") { key in
                 self.viewModel.callStep(key == .up || key == .character("k") ? -1 : 1)
                 return true
             },
-            KeyBinding([.pageUp, .pageDown], "PgUp PgDn", help: l.t("Call the same diver's previous / next round")) { key in
+            KeyBinding([.pageUp, .pageDown], help: l.t("Call the same diver's previous / next round")) { key in
                 self.viewModel.callRound(key == .pageUp ? -1 : 1)
                 return true
             },
-            KeyBinding([.character("n"), .home], "n Home", help: l.t("Call the next dive without awards"), footer: l.t("next")) {
+            KeyBinding([.character("n"), .home], help: l.t("Call the next dive without awards"), footer: l.t("next")) {
                 self.viewModel.callNextUndived()
             },
-            KeyBinding([.end], "End", help: l.t("Call the event's last dive")) { self.viewModel.callLast() },
-            KeyBinding([.enter], "Enter", help: l.t("Type the called dive's awards, in judge order"), footer: l.t("awards")) { _ in
+            KeyBinding([.end], help: l.t("Call the event's last dive")) { self.viewModel.callLast() },
+            KeyBinding([.enter], help: l.t("Type the called dive's awards, in judge order"), footer: l.t("awards")) { _ in
                 guard let called = self.viewModel.calledDive else { return false }
                 // With pads, the awards the seats sent are filled in; a silent seat is "-" until
                 // the referee types its flash card or leaves it missing (7.9, 7.10).
@@ -128,7 +128,7 @@ public final class MeetScreen: Screen {
                 self.mode = .typingAwards(draft, field: Self.awardField(text))
                 return true
             }.disabled { self.awardsBlocked(l) },
-            KeyBinding([.character(" ")], "Space", help: l.t("Show the called dive on the judges' pads (13.3); after each dive the next one goes there by itself"),
+            KeyBinding([.character(" ")], help: l.t("Show the called dive on the judges' pads (13.3); after each dive the next one goes there by itself"),
                        footer: l.t("pads")) { _ in
                 self.viewModel.callOnPads()
                 return true
@@ -136,7 +136,7 @@ public final class MeetScreen: Screen {
                 if let reason = self.awardsBlocked(l) { return reason }
                 return self.viewModel.padAwards != nil ? l.t("This dive is on the pads already.") : nil
             },
-            KeyBinding([.character("c")], "c", help: l.t("Correct the called dive's awards or call, with a reason"), footer: l.t("correct")) { _ in
+            KeyBinding([.character("c")], help: l.t("Correct the called dive's awards or call, with a reason"), footer: l.t("correct")) { _ in
                 guard let called = self.viewModel.calledDive, let latest = called.latest else { return false }
                 let text = Self.awardsText(latest.awards, ascii: true, l)
                 var draft = AwardDraft(diver: latest.diver, round: latest.round, attempt: latest.attempt, correcting: true, text: text)
@@ -144,13 +144,13 @@ public final class MeetScreen: Screen {
                 self.mode = .typingAwards(draft, field: Self.awardField(text))
                 return true
             }.disabled { self.readOnly(l) ?? (self.viewModel.calledDive?.latest == nil ? l.t("The called dive has no awards to correct.") : nil) },
-            KeyBinding([.character("v")], "v", help: l.t("Void attempt (6.4.6, 6.4.10): type the redo's awards; the first ones stay in the journal")) { _ in
+            KeyBinding([.character("v")], help: l.t("Void attempt (6.4.6, 6.4.10): type the redo's awards; the first ones stay in the journal")) { _ in
                 guard let called = self.viewModel.calledDive, let latest = called.latest else { return false }
                 let draft = AwardDraft(diver: latest.diver, round: latest.round, attempt: latest.attempt + 1, correcting: false, text: "")
                 self.mode = .typingAwards(draft, field: Self.awardField(""))
                 return true
             }.disabled { self.readOnly(l) ?? (self.viewModel.calledDive?.latest == nil ? l.t("The called dive has no awards: a void attempt is redone before any are given.") : nil) },
-            KeyBinding([.character("e")], "e", help: l.t("Change the called dive before it is dived (a late change), with a reason")) { _ in
+            KeyBinding([.character("e")], help: l.t("Change the called dive before it is dived (a late change), with a reason")) { _ in
                 guard let called = self.viewModel.calledDive else { return false }
                 self.mode = .typingDive(diver: called.entrant.diver, round: called.planned.round, field: TextFieldState(maxLength: 40))
                 return true
@@ -160,7 +160,7 @@ public final class MeetScreen: Screen {
                 return called.latest != nil ? l.t("{diver}'s round {round} has its awards: the dive can no longer be changed.",
                                                   ["diver": called.entrant.diver, "round": String(called.planned.round)]) : nil
             },
-            KeyBinding([.character("w")], "w", help: l.t("Withdraw the called diver from the event, with a reason")) { _ in
+            KeyBinding([.character("w")], help: l.t("Withdraw the called diver from the event, with a reason")) { _ in
                 guard let called = self.viewModel.calledDive else { return false }
                 self.mode = .typingReason(.withdrawal(diver: called.entrant.diver), field: TextFieldState(maxLength: 200))
                 return true
@@ -170,10 +170,10 @@ public final class MeetScreen: Screen {
                 return self.viewModel.meet?.state.withdrawal(of: called.entrant.diver) != nil
                     ? l.t("{diver} has withdrawn: no further dive is recorded for them.", ["diver": called.entrant.diver]) : nil
             },
-            KeyBinding([.character("u")], "u", help: l.t("Undo the latest decision (a new journal line; nothing is deleted)"), footer: l.t("undo")) {
+            KeyBinding([.character("u")], help: l.t("Undo the latest decision (a new journal line; nothing is deleted)"), footer: l.t("undo")) {
                 self.viewModel.undo()
             }.disabled { self.readOnly(l) ?? (!self.viewModel.hasQueuedWrites && self.viewModel.meet?.state.undoable.isEmpty ?? true ? l.t("Nothing to undo.") : nil) },
-            KeyBinding([.control("r")], "Ctrl-R", help: l.t("Redo what the latest undo took back")) {
+            KeyBinding([.control("r")], help: l.t("Redo what the latest undo took back")) {
                 self.viewModel.redo()
             }.disabled { self.readOnly(l) ?? (!self.viewModel.hasQueuedWrites && self.viewModel.meet?.state.redoable.isEmpty ?? true ? l.t("Nothing to redo.") : nil) },
         ])
@@ -188,15 +188,15 @@ public final class MeetScreen: Screen {
 
     private func awardKeys(_ l: Localizer, _ draft: AwardDraft, _ field: TextFieldState) -> KeyTable {
         KeyTable(id: "meet-awards", title: l.t("Typing the awards"), [
-            KeyBinding([.enter], "Enter", help: l.t("Read the awards back before they count"), footer: l.t("read back")) { _ in
+            KeyBinding([.enter], help: l.t("Read the awards back before they count"), footer: l.t("read back")) { _ in
                 self.readBack(draft, field.text)
                 return true
             },
-            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ in
+            KeyBinding([.escape], help: l.t("cancel"), footer: l.t("cancel")) { _ in
                 self.mode = .browsing
                 return true
             },
-            KeyBinding(matching: { _ in true }, "0-9 . , ½ - x", help: l.t("Awards 0 to 10 in half points, in judge order; - or x for a missing one")) { key in
+            KeyBinding.typing("0–9 . , ½ - x", help: l.t("Awards 0 to 10 in half points, in judge order; - or x for a missing one")) { key in
                 var edited = field
                 _ = edited.handle(key)
                 self.mode = .typingAwards(draft, field: edited)
@@ -244,7 +244,7 @@ public final class MeetScreen: Screen {
             }
         }
         return KeyTable(id: "meet-readback", title: l.t("Reading the awards back"), [
-            KeyBinding([.enter], "Enter", help: l.t("The awards count: record them in the journal"), footer: l.t("record")) {
+            KeyBinding([.enter], help: l.t("The awards count: record them in the journal"), footer: l.t("record")) {
                 // A seat silent when the awards were filled in may have sent its award since.
                 if let arrived = self.padAwardsArrived(draft) {
                     self.mode = .readingBack(arrived.draft)
@@ -258,15 +258,15 @@ public final class MeetScreen: Screen {
                     self.viewModel.record(draft.award)
                 }
             },
-            KeyBinding([.character("r")], "r", help: l.t("Re-start: 2 points off every award, never below 0 (6.5.1, 6.5.2)"), footer: l.t("re-start"),
+            KeyBinding([.character("r")], help: l.t("Re-start: 2 points off every award, never below 0 (6.5.1, 6.5.2)"), footer: l.t("re-start"),
                        perform: toggle { $0.restart.toggle() }),
-            KeyBinding([.character("p")], "p", help: l.t("Position other than announced: awards above 2 count as 2 (6.4.13)"),
+            KeyBinding([.character("p")], help: l.t("Position other than announced: awards above 2 count as 2 (6.4.13)"),
                        perform: toggle { $0.capHalfPoints = $0.capHalfPoints == 4 ? nil : 4 }),
-            KeyBinding([.character("a")], "a", help: l.t("Arms at entry: awards above 4½ count as 4½ (6.5.8)"),
+            KeyBinding([.character("a")], help: l.t("Arms at entry: awards above 4½ count as 4½ (6.5.8)"),
                        perform: toggle { $0.capHalfPoints = $0.capHalfPoints == 9 ? nil : 9 }),
-            KeyBinding([.character("s")], "s", help: l.t("Unsafe dive, by the judges' majority: awards above 2 count as 2 (8.5.4)"),
+            KeyBinding([.character("s")], help: l.t("Unsafe dive, by the judges' majority: awards above 2 count as 2 (8.5.4)"),
                        perform: toggle { $0.unsafe.toggle() }),
-            KeyBinding([.character("f")], "f", help: l.t("Failed dive: choose the article from the penalties"), footer: l.t("failed", context: "failed dive")) {
+            KeyBinding([.character("f")], help: l.t("Failed dive: choose the article from the penalties"), footer: l.t("failed", context: "failed dive")) {
                 if draft.call.failedArticle != nil {
                     var edited = draft
                     edited.call.failedArticle = nil
@@ -275,15 +275,15 @@ public final class MeetScreen: Screen {
                     self.mode = .choosingFailure(draft, selected: 0)
                 }
             },
-            KeyBinding([.character("0")], "0", help: l.t("Clear the referee's call")) {
+            KeyBinding([.character("0")], help: l.t("Clear the referee's call")) {
                 var edited = draft
                 edited.call = .none
                 self.mode = .readingBack(edited)
             },
-            KeyBinding([.backspace, .character("e")], "Backspace e", help: l.t("Edit the awards"), footer: l.t("edit")) {
+            KeyBinding([.backspace, .character("e")], help: l.t("Edit the awards"), footer: l.t("edit")) {
                 self.mode = .typingAwards(draft, field: Self.awardField(draft.text))
             },
-            KeyBinding([.escape], "Esc", help: l.t("Cancel: nothing is recorded"), footer: l.t("cancel")) { self.mode = .browsing },
+            KeyBinding([.escape], help: l.t("Cancel: nothing is recorded"), footer: l.t("cancel")) { self.mode = .browsing },
         ])
     }
 
@@ -308,7 +308,7 @@ public final class MeetScreen: Screen {
 
     private func failureKeys(_ l: Localizer, _ draft: AwardDraft) -> KeyTable {
         KeyTable(id: "meet-failed", title: l.t("Choosing why the dive failed"), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn " + ViMoves.label, help: l.t("Choose the penalty"),
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, help: l.t("Choose the penalty"),
                        footer: l.t("move"), footerKeys: "↑↓") { key in
                 guard case .choosingFailure(let draft, let selected) = self.mode else { return false }
                 var list = ListState(count: self.failures.count, selected: selected)
@@ -316,19 +316,19 @@ public final class MeetScreen: Screen {
                 self.mode = .choosingFailure(draft, selected: list.selected)
                 return true
             },
-            KeyBinding([.enter], "Enter", help: l.t("Fail the dive under this article"), footer: l.t("choose")) { _ in
+            KeyBinding([.enter], help: l.t("Fail the dive under this article"), footer: l.t("choose")) { _ in
                 guard case .choosingFailure(var draft, let selected) = self.mode, self.failures.indices.contains(selected) else { return false }
                 draft.call.failedArticle = self.failures[selected].articles.first ?? "?"
                 self.mode = .readingBack(draft)
                 return true
             },
-            KeyBinding([.escape], "Esc", help: l.t("Back to the awards"), footer: l.t("back")) { self.mode = .readingBack(draft) },
+            KeyBinding([.escape], help: l.t("Back to the awards"), footer: l.t("back")) { self.mode = .readingBack(draft) },
         ])
     }
 
     private func reasonKeys(_ l: Localizer, _ purpose: ReasonPurpose, _ field: TextFieldState) -> KeyTable {
         KeyTable(id: "meet-reason", title: l.t("Typing the reason"), [
-            KeyBinding([.enter], "Enter", help: l.t("Record it with this reason"), footer: l.t("record")) { _ in
+            KeyBinding([.enter], help: l.t("Record it with this reason"), footer: l.t("record")) { _ in
                 let reason = field.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
                 guard !reason.isEmpty else {
                     self.message = MeetError.reasonMissing.localized(l)
@@ -342,7 +342,7 @@ public final class MeetScreen: Screen {
                 }
                 return true
             },
-            KeyBinding([.escape], "Esc", help: l.t("Back"), footer: l.t("back")) { _ in
+            KeyBinding([.escape], help: l.t("Back"), footer: l.t("back")) { _ in
                 switch purpose {
                 case .correction(let draft): self.mode = .readingBack(draft)
                 case .withdrawal: self.mode = .browsing
@@ -351,7 +351,7 @@ public final class MeetScreen: Screen {
                 }
                 return true
             },
-            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
+            KeyBinding.typing(help: l.t("edit field")) { key in
                 var edited = field
                 _ = edited.handle(key)
                 self.mode = .typingReason(purpose, field: edited)
@@ -362,7 +362,7 @@ public final class MeetScreen: Screen {
 
     private func diveKeys(_ l: Localizer, diver: String, round: Int, _ field: TextFieldState) -> KeyTable {
         KeyTable(id: "meet-dive", title: l.t("Typing the new dive"), [
-            KeyBinding([.enter], "Enter", help: l.t("Take this dive, then say why"), footer: l.t("next")) { _ in
+            KeyBinding([.enter], help: l.t("Take this dive, then say why"), footer: l.t("next")) { _ in
                 switch MeetDiveEntry.parse(field.text, eventHeight: self.viewModel.meet?.state.setup.height) {
                 case .failure(let problem): self.message = problem.message(l)
                 case .success(let entry):
@@ -372,11 +372,11 @@ public final class MeetScreen: Screen {
                 }
                 return true
             },
-            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ in
+            KeyBinding([.escape], help: l.t("cancel"), footer: l.t("cancel")) { _ in
                 self.mode = .browsing
                 return true
             },
-            KeyBinding(matching: { _ in true }, "0-9 A-D ← → Backspace", help: l.t("The dive number, its height and, when the sheet claims one, its DD: 5253B 3 3.2")) { key in
+            KeyBinding.typing("0–9 A–D", help: l.t("The dive number, its height and, when the sheet claims one, its DD: 5253B 3 3.2")) { key in
                 var edited = field
                 _ = edited.handle(key)
                 self.mode = .typingDive(diver: diver, round: round, field: edited)

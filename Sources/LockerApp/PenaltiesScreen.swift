@@ -63,7 +63,7 @@ public final class PenaltiesScreen: TabScreen {
     /// The keys of the list and its detail pane.
     private func listKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "penalties", title: l.t("Penalties"), [
-            KeyBinding(Self.moveKeys, "↑ ↓ PgUp PgDn " + ViMoves.label, help: l.t("Choose a penalty; its details follow"),
+            KeyBinding(Self.moveKeys, help: l.t("Choose a penalty; its details follow"),
                        footer: l.t("move"), footerKeys: "↑↓") { key in
                 var state = self.list
                 state.setCount(self.viewModel.visible.count)
@@ -72,23 +72,23 @@ public final class PenaltiesScreen: TabScreen {
                 self.viewModel.select(state.selected)
                 return true
             }.ranked(200),   // everyone tries the arrows: the footer keeps the tab's own keys first
-            KeyBinding([.character("s")], "s", help: l.t("Filter by sanction: all, then each of the six"), footer: l.t("sanction")) {
+            KeyBinding([.character("s")], help: l.t("Filter by sanction: all, then each of the six"), footer: l.t("sanction")) {
                 self.viewModel.cycleSanctionFilter()
                 self.refreshSearch()
             },
-            KeyBinding([.character("o")], "o", help: l.t("Filter by who applies it: anyone, referee, judge"), footer: l.t("who")) {
+            KeyBinding([.character("o")], help: l.t("Filter by who applies it: anyone, referee, judge"), footer: l.t("who")) {
                 self.viewModel.cycleOwnerFilter()
                 self.refreshSearch()
             },
-            KeyBinding([.character("/")], "/", help: l.t("Search descriptions and articles; Enter keeps the search"), footer: l.t("search")) {
+            KeyBinding([.character("/")], help: l.t("Search descriptions and articles; Enter keeps the search"), footer: l.t("search")) {
                 self.search.begin()
                 self.mode = .searching
             },
-            KeyBinding([.character("n"), .character("N")], "n N", help: l.t("Next / previous match")) { key in
+            KeyBinding([.character("n"), .character("N")], help: l.t("Next / previous match")) { key in
                 if let hit = self.search.step(forward: key == .character("n")) { self.viewModel.select(hit) }
                 return true
             },
-            KeyBinding([.tab, .backTab], "Tab", help: l.t("Choose which of the penalty's articles Enter opens")) { key in
+            KeyBinding([.tab, .backTab], help: l.t("Choose which of the penalty's articles Enter opens")) { key in
                 guard let penalty = self.viewModel.selected, !penalty.articles.isEmpty else { return false }
                 let count = penalty.articles.count
                 self.articleFocus = (self.currentArticleFocus + (key == .tab ? 1 : count - 1)) % count
@@ -97,7 +97,7 @@ public final class PenaltiesScreen: TabScreen {
                 guard let penalty = self.viewModel.selected else { return l.t("No penalty matches these filters. Esc clears them.") }
                 return penalty.articles.count < 2 ? l.t("This penalty cites one article: Enter opens it.") : nil
             },
-            KeyBinding([.enter], "Enter", help: l.t("Open the chosen article in the Rules tab"), footer: l.t("open article")) { _ in
+            KeyBinding([.enter], help: l.t("Open the chosen article in the Rules tab"), footer: l.t("open article")) { _ in
                 guard let penalty = self.viewModel.selected, let open = self.openArticle else { return false }
                 let number = penalty.articles[self.currentArticleFocus]
                 if !open(number) {
@@ -107,7 +107,7 @@ public final class PenaltiesScreen: TabScreen {
             }.disabled {
                 self.viewModel.selected == nil ? l.t("No penalty matches these filters. Esc clears them.") : nil
             },
-            KeyBinding([.escape], "Esc", help: l.t("Clear the search, then the filters")) { _ in
+            KeyBinding([.escape], help: l.t("Clear the search, then the filters")) { _ in
                 if !self.search.query.isEmpty { self.search.clear(); return true }
                 if self.viewModel.hasFilters { self.viewModel.clearFilters(); return true }
                 return false

@@ -11,12 +11,13 @@ extension KeyTable {
                          dialog: @escaping () -> ConfirmDialog?, store: @escaping (ConfirmDialog) -> Void,
                          answer: @escaping (ConfirmDialog.Answer) -> Void) -> KeyTable {
         KeyTable(id: id, title: title, [
-            .described("y", help: yesHelp, footer: yesFooter),
-            .described("n Esc", help: noHelp, footer: noFooter),
-            .described("← → Tab Enter", help: l.t("Switch between the buttons; Enter presses the lit one"), footer: l.t("choose"), footerKeys: "←→"),
+            .described(ConfirmDialog.yesKeys, help: yesHelp, footer: yesFooter, footerKeys: "y"),
+            .described(ConfirmDialog.noKeys, help: noHelp, footer: noFooter, footerKeys: "n Esc"),
+            .described(ConfirmDialog.chooseKeys + ConfirmDialog.pressKeys, help: l.t("Switch between the buttons; Enter presses the lit one"),
+                       footer: l.t("choose"), footerKeys: "←→"),
             // The question answers every key (the lines above only name them); q too, so a q
             // meant for the question never quits the app from under it.
-            KeyBinding(matching: { _ in true }, names: [.character("q")], "", help: "") { key in
+            KeyBinding(matching: { _ in true }, names: [.character("q")], label: "", help: "") { key in
                 guard var open = dialog() else { return false }
                 if let answered = open.handle(key) { answer(answered) } else { store(open) }
                 return true

@@ -83,12 +83,12 @@ public final class QuizScreen: TabScreen {
     /// The start page: length and kind of the quiz.
     private func startKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "quiz-start", title: l.t("Train on the diving rules"), [
-            KeyBinding([.left, .right], "← →", help: l.t("Start page: number of questions, 5 to 40 by 5"),
+            KeyBinding([.left, .right], help: l.t("Start page: number of questions, 5 to 40 by 5"),
                        footer: l.t("questions"), footerKeys: "←→") { key in
                 self.viewModel.changeCount(by: key == .left ? -1 : 1)
                 return true
             },
-            KeyBinding([.up, .down, .home, .end, .character("k"), .character("j"), .character("g"), .character("G")], "↑ ↓ Home End k j g G",
+            KeyBinding([.up, .down, .home, .end, .character("k"), .character("j"), .character("g"), .character("G")],
                        help: l.t("Start page: kind of quiz; Home and End the first and the last"), footer: l.t("kind"), footerKeys: "↑↓") { key in
                 switch ViMoves.arrow(for: key) {
                 case .home: self.viewModel.chooseKind(last: false)
@@ -97,7 +97,7 @@ public final class QuizScreen: TabScreen {
                 }
                 return true
             },
-            KeyBinding([.enter], "Enter", help: l.t("Start; go to the next question; open a review"), footer: l.t("start")) {
+            KeyBinding([.enter], help: l.t("Start; go to the next question; open a review"), footer: l.t("start")) {
                 guard self.viewModel.available(self.viewModel.kind) > 0 else {
                     self.message = self.viewModel.kind == .weak
                         ? l.t("No weak questions yet: a question answered wrongly or partly comes here until you answer it right twice.")
@@ -106,15 +106,15 @@ public final class QuizScreen: TabScreen {
                 }
                 self.viewModel.start()
             },
-            KeyBinding([.character("h")], "h", help: l.t("History of finished quizzes"), footer: l.t("history")) {
+            KeyBinding([.character("h")], help: l.t("History of finished quizzes"), footer: l.t("history")) {
                 self.historyList.select(0)   // newest first
                 self.viewModel.showHistory()
             },
-            KeyBinding([.character("x")], "x", help: l.t("Exam mode: right or wrong told only at the end (on or off, remembered)"),
+            KeyBinding([.character("x")], help: l.t("Exam mode: right or wrong told only at the end (on or off, remembered)"),
                        footer: l.t("exam mode")) {
                 self.viewModel.toggleExamMode()
             },
-            KeyBinding([.escape], "Esc", help: l.t("Hide the message about a quiz file")) { _ in
+            KeyBinding([.escape], help: l.t("Hide the message about a quiz file")) { _ in
                 guard !self.viewModel.problems.isEmpty else { return false }
                 self.viewModel.dismissProblems()
                 return true
@@ -133,7 +133,7 @@ public final class QuizScreen: TabScreen {
                 self.viewModel.pickSanction(Self.letterIndex(key, in: "abcdef")!)
                 return true
             },
-            KeyBinding(matching: { self.isPenaltyQuestion && ($0 == .character("r") || $0 == .character("j")) }, "r j",
+            KeyBinding(matching: { self.isPenaltyQuestion && ($0 == .character("r") || $0 == .character("j")) }, names: [.character("r"), .character("j")],
                        help: l.t("Penalty question: referee, judge (one or both)"),
                        footer: penalty ? l.t("referee/judge") : nil, footerKeys: "r j") { key in
                 if key == .character("r") { self.viewModel.toggleReferee() } else { self.viewModel.toggleJudge() }
@@ -151,12 +151,12 @@ public final class QuizScreen: TabScreen {
                 self.viewModel.pickTruth(Self.truth(of: key, l)!)
                 return true
             },
-            KeyBinding([.enter], "Enter", help: l.t("Start; go to the next question; open a review"), footer: l.t("next")) { _ in
+            KeyBinding([.enter], help: l.t("Start; go to the next question; open a review"), footer: l.t("next")) { _ in
                 guard self.viewModel.currentQuestion != nil else { return false }
                 self.viewModel.submit()
                 return true
             },
-            KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("abandon")) { _ in
+            KeyBinding([.escape], help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("abandon")) { _ in
                 guard self.viewModel.currentQuestion != nil else { return false }
                 self.askToAbandon(l)
                 return true
@@ -173,11 +173,11 @@ public final class QuizScreen: TabScreen {
     /// After an answer (outside exam mode): right or wrong is shown; Enter goes on.
     private func feedbackKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "quiz-feedback", title: l.t("Your answer") + " / " + l.t("Right answer"), [
-            KeyBinding([.enter], "Enter", help: l.t("Go on to the next question (or the result)"), footer: l.t("next")) {
+            KeyBinding([.enter], help: l.t("Go on to the next question (or the result)"), footer: l.t("next")) {
                 self.viewModel.continueAfterFeedback()
             },
-            openArticleKey([.character("o")], "o", l),
-            KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("abandon")) {
+            openArticleKey([.character("o")], l),
+            KeyBinding([.escape], help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("abandon")) {
                 self.askToAbandon(l)
             },
         ])
@@ -195,19 +195,19 @@ public final class QuizScreen: TabScreen {
     /// The result page's list of answers.
     private func resultKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "quiz-result", title: l.t("Review: Enter opens an answer beside the right one"), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn " + ViMoves.label, help: l.t("Move; Home and End jump to the ends"),
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, help: l.t("Move; Home and End jump to the ends"),
                        footer: l.t("move"), footerKeys: "↑↓") { key in
                 self.reviewList.setCount(self.viewModel.shownRecord?.items.count ?? 0)
                 return self.reviewList.handle(key, pageSize: self.listHeight)
             },
-            KeyBinding([.enter], "Enter", help: l.t("Start; go to the next question; open a review"), footer: l.t("review")) {
+            KeyBinding([.enter], help: l.t("Start; go to the next question; open a review"), footer: l.t("review")) {
                 self.reviewList.setCount(self.viewModel.shownRecord?.items.count ?? 0)
                 self.viewModel.openReview(self.reviewList.selected)
             },
-            KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("back")) {
+            KeyBinding([.escape], help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("back")) {
                 self.viewModel.backFromResult()
             },
-            KeyBinding([.character("h")], "h", help: l.t("History of finished quizzes")) {
+            KeyBinding([.character("h")], help: l.t("History of finished quizzes")) {
                 if !self.viewModel.resultFromHistory { self.historyList.select(0) }
                 self.viewModel.showHistory()
             },
@@ -217,7 +217,7 @@ public final class QuizScreen: TabScreen {
     /// One answer beside the right one.
     private func reviewKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "quiz-review", title: l.t("Your answer") + " / " + l.t("Right answer"), [
-            KeyBinding([.left, .up, .right, .down], "← → ↑ ↓", help: l.t("Previous / next answer"),
+            KeyBinding([.left, .right, .up, .down], help: l.t("Previous / next answer"),
                        footer: l.t("previous/next"), footerKeys: "←→") { key in
                 guard let index = self.viewModel.reviewing else { return true }
                 if key == .left || key == .up {
@@ -227,8 +227,8 @@ public final class QuizScreen: TabScreen {
                 }
                 return true
             },
-            openArticleKey([.enter, .character("o")], "Enter o", l),
-            KeyBinding([.escape], "Esc", help: l.t("Back to the list"), footer: l.t("back")) {
+            openArticleKey([.enter, .character("o")], l),
+            KeyBinding([.escape], help: l.t("Back to the list"), footer: l.t("back")) {
                 self.viewModel.closeReview()
             },
         ])
@@ -237,12 +237,12 @@ public final class QuizScreen: TabScreen {
     /// The history of finished quizzes.
     private func historyKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "quiz-history", title: l.t("Finished quizzes"), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn " + ViMoves.label, help: l.t("Move; Home and End jump to the ends"),
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, help: l.t("Move; Home and End jump to the ends"),
                        footer: l.t("move"), footerKeys: "↑↓") { key in
                 self.historyList.setCount(self.viewModel.history.quizzes.count)
                 return self.historyList.handle(key, pageSize: self.listHeight)
             },
-            KeyBinding([.enter], "Enter", help: l.t("Open the chosen quiz"), footer: l.t("open")) { _ in
+            KeyBinding([.enter], help: l.t("Open the chosen quiz"), footer: l.t("open")) { _ in
                 self.historyList.setCount(self.viewModel.history.quizzes.count)
                 guard !self.viewModel.history.quizzes.isEmpty else { return false }
                 self.reviewList = ListState()
@@ -251,7 +251,7 @@ public final class QuizScreen: TabScreen {
             }.disabled {
                 self.viewModel.history.quizzes.isEmpty ? l.t("No finished quiz yet.") : nil
             },
-            KeyBinding([.escape], "Esc", help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("back")) {
+            KeyBinding([.escape], help: l.t("Abandon the quiz (asks first); back from a page"), footer: l.t("back")) {
                 self.viewModel.backToStart()
             },
         ])
@@ -425,8 +425,8 @@ public final class QuizScreen: TabScreen {
     }
 
     /// `o` (and Enter in the review): the cited article in the Rules tab, as in Penalties.
-    private func openArticleKey(_ keys: [Key], _ label: String, _ l: Localizer) -> KeyBinding {
-        KeyBinding(keys, label, help: l.t("Open the article the question cites in the Rules tab"), footer: l.t("open article"), footerKeys: "o") { _ in
+    private func openArticleKey(_ keys: [Key], _ l: Localizer) -> KeyBinding {
+        KeyBinding(keys, help: l.t("Open the article the question cites in the Rules tab"), footer: l.t("open article"), footerKeys: "o") { _ in
             guard let item = self.shownAnswer, let number = self.citedArticle(item.question), let open = self.openArticle else { return false }
             if !open(number) { self.message = l.t("There is no article {number} in the digest.", ["number": number]) }
             return true

@@ -90,7 +90,7 @@ public final class RulesScreen: TabScreen {
     private func textKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "rules", title: l.t("Rules"), [
             // g goes to an article here; Home is the top.
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")] + ViMoves.keysButG, "↑ ↓ PgUp PgDn Space Home End " + ViMoves.labelButG,
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")] + ViMoves.keysButG,
                        help: l.t("Move the reading line; the text scrolls at its edges (or move in the contents)")) { key in
                 if self.focus == .contents && self.showsContents {
                     guard self.contents.handle(key, pageSize: self.contentsHeight) else { return false }
@@ -101,36 +101,36 @@ public final class RulesScreen: TabScreen {
                 self.followText()
                 return true
             },
-            KeyBinding([.enter], "Enter", help: l.t("Open the article chosen in the contents")) { _ in
+            KeyBinding([.enter], help: l.t("Open the article chosen in the contents")) { _ in
                 guard self.focus == .contents && self.showsContents else { return false }
                 self.viewModel.open(index: self.contents.selected)
                 if self.contentsOpen { self.contentsOpen = false; self.focus = .text }
                 return true
             },
-            KeyBinding([.character("/")], "/", help: l.t("Search the whole digest; Enter keeps the search"), footer: l.t("search")) {
+            KeyBinding([.character("/")], help: l.t("Search the whole digest; Enter keeps the search"), footer: l.t("search")) {
                 self.text.beginSearch()
                 self.mode = .searching
             },
-            KeyBinding([.character("n"), .character("N")], "n N", help: l.t("Next / previous match")) { key in
+            KeyBinding([.character("n"), .character("N")], help: l.t("Next / previous match")) { key in
                 self.text.stepSearch(forward: key == .character("n"), height: self.textHeight)
                 self.followText()
                 return true
             },
-            KeyBinding([.character("c")], "c", help: l.t("Open the dive calculator: DD of a dive number, and the score of a panel's awards"),
+            KeyBinding([.character("c")], help: l.t("Open the dive calculator: DD of a dive number, and the score of a panel's awards"),
                        footer: l.t("dive calculator")) {
                 self.calculator.opened()
                 self.mode = .calculator
             },
-            KeyBinding([.character("g")], "g", help: l.t("Go to an article by number, e.g. 8.5.4"), footer: l.t("go to")) {
+            KeyBinding([.character("g")], help: l.t("Go to an article by number, e.g. 8.5.4"), footer: l.t("go to")) {
                 self.mode = .goingTo(TextFieldState("", maxLength: 12, allowed: { $0.isASCII && ($0.isNumber || $0 == ".") }))
             },
-            KeyBinding([.character("o")], "o", help: l.t("Show the imported official text instead of the digest, and back"),
+            KeyBinding([.character("o")], help: l.t("Show the imported official text instead of the digest, and back"),
                        footer: l.t("official")) {
                 if !self.viewModel.toggleOfficial() {
                     self.message = self.viewModel.localizer.t("No official text imported yet. Run: locker rules import FILE.pdf")
                 }
             },
-            KeyBinding([.tab, .backTab], "Tab", help: l.t("Switch between the contents and the text (wide terminals)"),
+            KeyBinding([.tab, .backTab], help: l.t("Switch between the contents and the text (wide terminals)"),
                        footer: hasSideContents ? l.t("contents") : nil) { _ in
                 guard self.showsContents else { return false }
                 self.focus = self.focus == .text ? .contents : .text
@@ -138,11 +138,11 @@ public final class RulesScreen: TabScreen {
             }.disabled {
                 self.showsContents ? nil : l.t("The contents are hidden: t shows them, then Tab moves between them and the text.")
             },
-            KeyBinding([.character("t")], "t", help: l.t("Show or hide the contents"), footer: hasSideContents ? nil : l.t("contents")) {
+            KeyBinding([.character("t")], help: l.t("Show or hide the contents"), footer: hasSideContents ? nil : l.t("contents")) {
                 self.contentsOpen.toggle()
                 self.focus = self.contentsOpen ? .contents : .text
             },
-            KeyBinding([.escape], "Esc", help: l.t("Close the contents, then clear the search, then go back to the tab that opened the article"),
+            KeyBinding([.escape], help: l.t("Close the contents, then clear the search, then go back to the tab that opened the article"),
                        footer: backFooter(l)) { _ in
                 if self.contentsOpen { self.contentsOpen = false; self.focus = .text; return true }
                 if !self.text.search.query.isEmpty { self.text.search.clear(); return true }
@@ -166,7 +166,7 @@ public final class RulesScreen: TabScreen {
     /// The keys while an article number is typed (after `g`).
     private func gotoKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "rules-goto", title: l.t("Go to article:"), [
-            KeyBinding([.enter], "Enter", help: l.t("go to"), footer: l.t("go to")) {
+            KeyBinding([.enter], help: l.t("go to"), footer: l.t("go to")) {
                 guard case .goingTo(let field) = self.mode else { return }
                 // "8.5.4." is 8.5.4, as a rule book writes it at the end of a sentence.
                 var number = field.text
@@ -176,10 +176,10 @@ public final class RulesScreen: TabScreen {
                     self.message = self.viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
                 }
             },
-            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) {
+            KeyBinding([.escape], help: l.t("cancel"), footer: l.t("cancel")) {
                 self.mode = .reading
             },
-            KeyBinding(matching: { _ in true }, "0-9 . ← → Backspace", help: l.t("edit field")) { key in
+            KeyBinding.typing("0–9 .", help: l.t("edit field")) { key in
                 if case .goingTo(var field) = self.mode {
                     _ = field.handle(key)
                     self.mode = .goingTo(field)

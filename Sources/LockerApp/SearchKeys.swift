@@ -12,7 +12,7 @@ extension KeyTable {
                                     clear: @escaping () -> Void, apply: @escaping () -> Void, done: @escaping () -> Void,
                                     missed: @escaping (String) -> Void) -> KeyTable {
         KeyTable(id: id, title: l.t("Search:"), [
-            KeyBinding([.enter], "Enter", help: l.t("keep"), footer: l.t("keep")) {
+            KeyBinding([.enter], help: l.t("keep"), footer: l.t("keep")) {
                 _ = type(.enter)
                 apply()
                 let kept = search()
@@ -23,8 +23,8 @@ extension KeyTable {
                 }
                 done()
             },
-            KeyBinding([.escape], "Esc", help: l.t("cancel"), footer: l.t("cancel")) { _ = type(.escape); clear(); done() },
-            KeyBinding(matching: { _ in true }, "a-z 0-9 ← → Backspace", help: l.t("edit field")) { key in
+            KeyBinding([.escape], help: l.t("cancel"), footer: l.t("cancel")) { _ = type(.escape); clear(); done() },
+            KeyBinding.typing(help: l.t("edit field")) { key in
                 if type(key) == .changed { apply() }
                 return true
             },

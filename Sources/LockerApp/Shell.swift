@@ -183,7 +183,7 @@ public final class Shell {
 
     func makeGlobalKeys() -> KeyTable {
         let l = localizer
-        let help = KeyBinding([.character("?"), .function(1)], "? F1", help: l.t("This help"), footer: l.t("help"), footerKeys: "?") { [unowned self] in
+        let help = KeyBinding([.character("?"), .function(1)], help: l.t("This help"), footer: l.t("help"), footerKeys: "?") { [unowned self] in
             self.help = TextViewState()
         }
         let tabs = [
@@ -195,26 +195,26 @@ public final class Shell {
                 return true
             }.ranked(25),   // after a mode's two first hints: how to reach the other tabs stays
 
-            KeyBinding([.character("]"), .character("[")], "] [", help: l.t("Next / previous tab")) { [unowned self] key in
+            KeyBinding([.character("]"), .character("[")], help: l.t("Next / previous tab")) { [unowned self] key in
                 if key == .character("]") { self.viewModel.nextTab() } else { self.viewModel.previousTab() }
                 return true
             },
         ]
         return KeyTable(id: console == nil ? "global" : "console-global", title: l.t("Global keys"), [help] + (console == nil ? tabs : []) + [
-            KeyBinding([.character("L")], "L", help: l.t("Next language: en → fr → es → it"), footer: l.t("language")) { [unowned self] in
+            KeyBinding([.character("L")], help: l.t("Next language: en → fr → es → it"), footer: l.t("language")) { [unowned self] in
                 self.viewModel.cycleLanguage()
                 TextMatcher.language = self.localizer.language.rawValue
             }.ranked(1000),
-            KeyBinding([.character("T")], "T", help: l.t("Next theme: {themes}", ["themes": [l.t("dark"), l.t("light"), l.t("no colour")].joined(separator: " → ")]), footer: l.t("theme")) { [unowned self] in
+            KeyBinding([.character("T")], help: l.t("Next theme: {themes}", ["themes": [l.t("dark"), l.t("light"), l.t("no colour")].joined(separator: " → ")]), footer: l.t("theme")) { [unowned self] in
                 self.viewModel.cycleTheme()
             }.ranked(1010),
-            .described("q", help: l.t("Quit (asks first when edits are unsaved)"), footer: l.t("quit")),
-            .described("Ctrl-C", help: l.t("Quit at once")),
-            .described("Ctrl-L", help: l.t("Redraw the screen")),
-            .described("↑ ↓ PgUp PgDn", help: l.t("Move; Home and End jump to the ends")),
-            .described("Enter / Esc", help: l.t("Open or confirm / go back or cancel")),
-            .described("Tab", help: l.t("Move focus (Shift-Tab: back)")),
-            .described("/ n N", help: l.t("Search; next / previous hit")),
+            .described([.character("q")], help: l.t("Quit (asks first when edits are unsaved)"), footer: l.t("quit")),
+            .described([.control("c")], help: l.t("Quit at once")),
+            .described([.control("l")], help: l.t("Redraw the screen")),
+            .described([.up, .down, .pageUp, .pageDown, .home, .end], help: l.t("Move; Home and End jump to the ends")),
+            .described([.enter, .escape], help: l.t("Open or confirm / go back or cancel")),
+            .described([.tab, .backTab], help: l.t("Move focus (Shift-Tab: back)")),
+            .described([.character("/"), .character("n"), .character("N")], help: l.t("Search; next / previous hit")),
         ])
     }
 

@@ -9,21 +9,21 @@ extension Shell {
     func helpKeys() -> KeyTable {
         let l = localizer
         return KeyTable(id: "help", title: l.t("Help — {tab}", ["tab": pageTitle]), [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")] + ViMoves.keys, "↑ ↓ PgUp PgDn Space Home End " + ViMoves.label, help: l.t("scroll"),
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end, .character(" ")] + ViMoves.keys, help: l.t("scroll"),
                        footer: l.t("scroll"), footerKeys: "↑↓") { [unowned self] key in
                 guard var state = self.help else { return false }
                 _ = state.handle(key, height: self.frame?.help?.inner.height ?? 1)
                 self.help = state
                 return true
             },
-            KeyBinding([.character("a")], "a", help: l.t("About Locker: what it is, and where its data comes from"), footer: l.t("about")) { [unowned self] in
+            KeyBinding([.character("a")], help: l.t("About Locker: what it is, and where its data comes from"), footer: l.t("about")) { [unowned self] in
                 guard var state = self.help, let layout = self.frame?.help,
                       let first = AboutText.sections(l).first?.heading,
                       let line = layout.lines.firstIndex(where: { $0.text == first }) else { return }
                 state.scroll(to: line, height: layout.inner.height)
                 self.help = state
             },
-            KeyBinding([.escape, .character("?"), .function(1), .character("q"), .enter], "Esc ? F1 q Enter", help: l.t("close"),
+            KeyBinding([.escape, .character("?"), .function(1), .character("q"), .enter], help: l.t("close"),
                        footer: l.t("close"), footerKeys: "Esc") { [unowned self] in self.help = nil },
         ])
     }

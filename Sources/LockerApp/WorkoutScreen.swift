@@ -66,19 +66,19 @@ public final class WorkoutScreen: TabScreen {
     /// The list's keys: moving, opening a row, reading the folder again.
     private func listBindings(_ l: Localizer) -> [KeyBinding] {
         [
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn Home End " + ViMoves.label,
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end] + ViMoves.keys,
                        help: l.t("Move; Home and End jump to the ends"),
                        footer: viewModel.items.count > 1 ? l.t("move") : nil, footerKeys: "↑↓") { key in
                 self.moveInList(key)
             },
-            KeyBinding([.enter], "Enter", help: l.t("Choose a workout in the list and open it (.gpx, .tcx, .fit or .json)"),
+            KeyBinding([.enter], help: l.t("Choose a workout in the list and open it (.gpx, .tcx, .fit or .json)"),
                        footer: l.t("open")) {
                 self.viewModel.openSelected()
                 self.focus = .map
             }.disabled {
                 self.viewModel.items.isEmpty ? l.t("No workout to open yet: add one with locker workout import FILE.") : nil
             },
-            KeyBinding([.character("r")], "r", help: l.t("Read the workouts folder again (add files with locker workout import FILE)"),
+            KeyBinding([.character("r")], help: l.t("Read the workouts folder again (add files with locker workout import FILE)"),
                        footer: l.t("reload")) {
                 self.viewModel.reload(announce: true)
             },
@@ -87,10 +87,10 @@ public final class WorkoutScreen: TabScreen {
 
     /// While a workout opens the list stays live; only Esc (cancel) shows in the footer.
     private func openingKeys(_ l: Localizer) -> KeyTable {
-        let cancel = KeyBinding([.escape], "Esc", help: l.t("While a workout opens: stop opening it"), footer: l.t("cancel")) {
+        let cancel = KeyBinding([.escape], help: l.t("While a workout opens: stop opening it"), footer: l.t("cancel")) {
             self.viewModel.cancelOpening()
         }
-        let quietList = listBindings(l).map { KeyBinding(matching: $0.matches, names: $0.keys, $0.label, help: $0.help, action: $0.action) }
+        let quietList = listBindings(l).map { KeyBinding(matching: $0.matches, names: $0.keys, label: $0.label, help: $0.help, action: $0.action) }
         return KeyTable(id: "workout-opening", title: l.t("Opening a workout"), [cancel] + quietList)
     }
 
@@ -119,47 +119,47 @@ public final class WorkoutScreen: TabScreen {
         let focus = activeFocus
         var bindings: [KeyBinding] = []
         if drawn.map {
-            bindings.append(KeyBinding([.character("+"), .character("="), .character("-"), .character("_"), .character("0")], "+ - 0",
+            bindings.append(KeyBinding([.character("+"), .character("="), .character("-"), .character("_"), .character("0")],
                                        help: l.t("Zoom the map in and out; 0 fits the whole route"), footer: l.t("zoom"), footerKeys: "+ -") { key in
                 self.zoom(key)
             })
         }
         if drawn.map || drawn.chart {
-            bindings.append(KeyBinding([.up, .down, .left, .right], "← ↑ ↓ →",
+            bindings.append(KeyBinding([.up, .down, .left, .right],
                                        help: l.t("Pan the map (map focused) or move the chart cursor (chart focused)"),
                                        footer: focus == .map ? l.t("pan") : l.t("cursor"), footerKeys: focus == .map ? "←↑↓→" : "← →") { key in
                 self.arrow(key)
             })
         }
         if drawn.chart {
-            bindings.append(KeyBinding([.character("h"), .character("l")], "h l", help: l.t("Move the chart cursor, whatever has focus")) { key in
+            bindings.append(KeyBinding([.character("h"), .character("l")], help: l.t("Move the chart cursor, whatever has focus")) { key in
                 self.moveCursor(by: key == .character("h") ? -self.cursorStep : self.cursorStep)
             })
         }
         if drawn.map && drawn.chart {
-            bindings.append(KeyBinding([.tab, .backTab], "Tab", help: l.t("Switch focus between the map and the chart"),
+            bindings.append(KeyBinding([.tab, .backTab], help: l.t("Switch focus between the map and the chart"),
                                        footer: focus == .map ? l.t("chart") : l.t("map")) {
                 self.focus = self.focus == .map ? .chart : .map
             })
         }
         if drawn.chart {
-            bindings.append(KeyBinding([.shiftLeft, .shiftRight, .pageUp, .pageDown, .home, .end], "Shift-← → PgUp PgDn Home End",
+            bindings.append(KeyBinding([.shiftLeft, .shiftRight, .pageUp, .pageDown, .home, .end],
                                        help: l.t("Move the chart cursor by larger steps, or to the start or end")) { key in
                 self.jumpCursor(key)
             })
         }
         if drawn.heartRate {
-            bindings.append(KeyBinding([.character("z")], "z", help: l.t("Colour by four bands of this workout's heart rate, or by the five zones"),
+            bindings.append(KeyBinding([.character("z")], help: l.t("Colour by four bands of this workout's heart rate, or by the five zones"),
                                        footer: l.t("zones")) {
                 self.viewModel.toggleColouring()
             })
         }
         bindings += [
-            KeyBinding([.character("s")], "s", help: l.t("The summary as plain text (for screen readers)"), footer: l.t("summary")) {
+            KeyBinding([.character("s")], help: l.t("The summary as plain text (for screen readers)"), footer: l.t("summary")) {
                 self.showText = true
                 self.textView = TextViewState()
             },
-            KeyBinding([.escape], "Esc", help: l.t("Back to the list"), footer: l.t("list")) {
+            KeyBinding([.escape], help: l.t("Back to the list"), footer: l.t("list")) {
                 self.viewModel.close()
             },
         ]
@@ -169,10 +169,10 @@ public final class WorkoutScreen: TabScreen {
     /// The summary as plain text: it scrolls, and s or Esc goes back.
     private func summaryKeys(_ l: Localizer) -> KeyTable {
         KeyTable(id: "workout-summary", title: l.t("The summary as plain text (for screen readers)"), [
-            KeyBinding([.character("s"), .escape], "s Esc", help: l.t("Back to the map"), footer: drawn.map ? l.t("back to the map") : l.t("back")) {
+            KeyBinding([.character("s"), .escape], help: l.t("Back to the map"), footer: drawn.map ? l.t("back to the map") : l.t("back")) {
                 self.showText = false
             },
-            KeyBinding([.up, .down, .pageUp, .pageDown, .character(" "), .home, .end] + ViMoves.keys, "↑ ↓ PgUp PgDn Space Home End " + ViMoves.label,
+            KeyBinding([.up, .down, .pageUp, .pageDown, .character(" "), .home, .end] + ViMoves.keys,
                        help: l.t("Move; Home and End jump to the ends")) { key in
                 self.textView.handle(key, height: self.textHeight)
             },

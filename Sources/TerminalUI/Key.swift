@@ -22,6 +22,37 @@ public enum Key: Hashable, Sendable {
         return nil
     }
 
+    /// The key as the footer, the help and KEYS.md write it ("↑", "PgUp", "Shift-Tab", "Ctrl-R",
+    /// "Space", "q"); the same in every language, as on the keyboard.
+    public var label: String {
+        switch self {
+        case .character(" "): return "Space"
+        case .character(let c): return String(c)
+        case .up: return "↑"
+        case .down: return "↓"
+        case .left: return "←"
+        case .right: return "→"
+        case .shiftUp: return "Shift-↑"
+        case .shiftDown: return "Shift-↓"
+        case .shiftLeft: return "Shift-←"
+        case .shiftRight: return "Shift-→"
+        case .pageUp: return "PgUp"
+        case .pageDown: return "PgDn"
+        case .home: return "Home"
+        case .end: return "End"
+        case .insert: return "Insert"
+        case .delete: return "Delete"
+        case .backspace: return "Backspace"
+        case .tab: return "Tab"
+        case .backTab: return "Shift-Tab"
+        case .enter: return "Enter"
+        case .escape: return "Esc"
+        case .function(let n): return "F\(n)"
+        case .control(let c): return "Ctrl-" + c.uppercased()
+        case .resize, .unknown: return ""
+        }
+    }
+
     /// A short English name for logs and tests (never shown to users untranslated).
     public var debugName: String {
         switch self {

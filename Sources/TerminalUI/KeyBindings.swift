@@ -38,24 +38,37 @@ public struct KeyBinding {
         return binding
     }
 
-    /// A binding for a fixed set of keys. `footer` is the footer's short label (`footerKeys`
-    /// writes the keys shorter there, "↑↓"); leave it nil for keys only help describes.
-    public init(_ keys: [Key], _ label: String, help: String, footer: String? = nil, footerKeys: String? = nil,
-                action: @escaping (Key) -> Bool) {
-        self.init(matching: { keys.contains($0) }, label, help: help, footer: footer, footerKeys: footerKeys, action: action)
-        self.keys = keys
+    /// A binding for a fixed set of keys, named in the help and KEYS.md as they are listed
+    /// (`Key.label`), so no key it takes can be left out. `footer` is the footer's short label
+    /// (`footerKeys` writes the keys shorter there, "↑↓"); leave it nil for keys only help describes.
+    public init(_ keys: [Key], help: String, footer: String? = nil, footerKeys: String? = nil, action: @escaping (Key) -> Bool) {
+        self.init(matching: { keys.contains($0) }, names: keys, label: Key.label(of: keys), help: help, footer: footer,
+                  footerKeys: footerKeys, action: action)
     }
 
     /// A binding whose intent always takes the key.
-    public init(_ keys: [Key], _ label: String, help: String, footer: String? = nil, footerKeys: String? = nil,
-                perform: @escaping () -> Void) {
-        self.init(keys, label, help: help, footer: footer, footerKeys: footerKeys) { _ in perform(); return true }
+    public init(_ keys: [Key], help: String, footer: String? = nil, footerKeys: String? = nil, perform: @escaping () -> Void) {
+        self.init(keys, help: help, footer: footer, footerKeys: footerKeys) { _ in perform(); return true }
     }
 
-    /// A binding for keys no list can name (any printable character, any digit). `names` are
-    /// the keys it stands for besides (a box's closing keys, that also take any key once its
-    /// content is gone): those count as the mode's own, as a fixed set's do.
-    public init(matching: @escaping (Key) -> Bool, names: [Key]? = nil, _ label: String, help: String, footer: String? = nil,
+    /// A binding for keys `matching` recognises beyond the `names` it is written with (a box's
+    /// closing keys, that also take any key once its content is gone): those count as the
+    /// mode's own, as a fixed set's do.
+    public init(matching: @escaping (Key) -> Bool, names: [Key], help: String, footer: String? = nil, footerKeys: String? = nil,
+                action: @escaping (Key) -> Bool) {
+        self.init(matching: matching, names: names, label: Key.label(of: names), help: help, footer: footer, footerKeys: footerKeys,
+                  action: action)
+    }
+
+    /// A binding for keys no list can name (any digit, "a … f"), written as `label` says.
+    public init(matching: @escaping (Key) -> Bool, _ label: String, help: String, footer: String? = nil, footerKeys: String? = nil,
+                action: @escaping (Key) -> Bool) {
+        self.init(matching: matching, names: nil, label: label, help: help, footer: footer, footerKeys: footerKeys, action: action)
+    }
+
+    /// A binding with every part given (a copy of another one; an empty `label` keeps it out of
+    /// the help and KEYS.md).
+    public init(matching: @escaping (Key) -> Bool, names: [Key]?, label: String, help: String, footer: String? = nil,
                 footerKeys: String? = nil, action: @escaping (Key) -> Bool) {
         self.matches = matching
         self.keys = names
@@ -65,11 +78,28 @@ public struct KeyBinding {
         self.action = action
     }
 
-    /// A binding that only documents keys a widget handles itself (a list's ↑ ↓, a text field's
-    /// typing); `handle` never matches it.
-    public static func described(_ label: String, help: String, footer: String? = nil, footerKeys: String? = nil) -> KeyBinding {
-        KeyBinding(matching: { _ in false }, label, help: help, footer: footer, footerKeys: footerKeys) { _ in false }
+    /// A field's typing: any character `characters` stands for ("a–z 0–9"), and `keys`, the
+    /// keys that edit the line (`TextFieldState.editingKeys`), named one by one.
+    public static func typing(_ characters: String = "a–z 0–9", keys: [Key] = TextFieldState.editingKeys, help: String,
+                              action: @escaping (Key) -> Bool) -> KeyBinding {
+        KeyBinding(matching: { _ in true }, characters + " " + Key.label(of: keys), help: help, action: action)
     }
+
+    /// A binding that only documents keys a widget handles itself (the global conventions, a
+    /// question's answers); `handle` never matches it.
+    public static func described(_ keys: [Key], help: String, footer: String? = nil, footerKeys: String? = nil) -> KeyBinding {
+        KeyBinding(matching: { _ in false }, names: keys, label: Key.label(of: keys), help: help, footer: footer, footerKeys: footerKeys) { _ in false }
+    }
+
+    /// A line of the help that is not keys ("—": a screen with none; "…": keys wait).
+    public static func described(_ text: String, help: String, footer: String? = nil, footerKeys: String? = nil) -> KeyBinding {
+        KeyBinding(matching: { _ in false }, text, help: help, footer: footer, footerKeys: footerKeys) { _ in false }
+    }
+}
+
+extension Key {
+    /// Keys as the help and KEYS.md write them: their labels, one space apart.
+    public static func label(of keys: [Key]) -> String { keys.map(\.label).filter { !$0.isEmpty }.joined(separator: " ") }
 }
 
 /// The bindings of one mode of a screen ("Penalties", "Searching"), under a translated title.

@@ -6,11 +6,8 @@
 public enum ViMoves {
     /// The keys, top and bottom included.
     public static let keys: [Key] = [.character("j"), .character("k"), .character("g"), .character("G"), .control("d"), .control("u")]
-    /// As the help and KEYS.md write them.
-    public static let label = "j k g G ^D ^U"
     /// Without `g` (a mode where `g` does something else; `G` still goes to the bottom).
     public static let keysButG: [Key] = keys.filter { $0 != .character("g") }
-    public static let labelButG = "j k G ^D ^U"
 
     /// The move `key` stands for: `j` ↓, `k` ↑, `g` Home, `G` End; any other key as it is
     /// (Ctrl-D and Ctrl-U are half pages, which each widget makes of its own height).

@@ -38,6 +38,20 @@ final class KeysDocumentTests: XCTestCase {
         if record { try text.write(to: Self.document, atomically: true, encoding: .utf8) }
     }
 
+    /// A binding's label (its row in KEYS.md and the help) names every key it acts on: the
+    /// label cannot leave out Space in the calculator or Shift-Tab in a form.
+    func testEveryBindingNamesEveryKeyItTakes() throws {
+        var omissions: [String] = []
+        for table in try allTables() {
+            for binding in table.bindings where !binding.label.isEmpty {
+                let named = Set(binding.label.split(separator: " ").map(String.init))
+                let missing = (binding.keys ?? []).map(\.label).filter { !$0.isEmpty && !named.contains($0) }
+                if !missing.isEmpty { omissions.append("\(table.id): “\(binding.label)” leaves out \(missing.joined(separator: " "))") }
+            }
+        }
+        XCTAssert(omissions.isEmpty, "\(omissions.count) bindings leave keys out:\n" + omissions.joined(separator: "\n"))
+    }
+
     /// Every table of every tab, and the shell's global keys, as an English user sees them.
     func allTables() throws -> [KeyTable] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("locker-keys-\(UUID().uuidString)")

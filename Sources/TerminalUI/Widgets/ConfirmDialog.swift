@@ -25,21 +25,26 @@ public struct ConfirmDialog: Equatable, Sendable {
     }
 
     /// Feeds a key; returns the answer once there is one.
+    /// The keys that say yes, besides the first letter of the yes button (either case).
+    public static let yesKeys: [Key] = [.character("y"), .character("Y")]
+    /// The keys that say no, besides the first letter of the no button.
+    public static let noKeys: [Key] = [.character("n"), .character("N"), .escape]
+    /// The keys that light the other button, and the one that presses the lit one.
+    public static let chooseKeys: [Key] = [.left, .right, .tab, .backTab]
+    public static let pressKeys: [Key] = [.enter]
+
     public mutating func handle(_ key: Key) -> Answer? {
-        switch key {
-        case .left, .right, .tab, .backTab:
+        if Self.chooseKeys.contains(key) {
             yesSelected.toggle()
-        case .enter:
-            return yesSelected ? .yes : .no
-        case .escape:
-            return .no
-        case .character(let c):
-            let lower = Character(c.lowercased())
-            if lower == "y" || lower == yesLabel.lowercased().first { return .yes }
-            if lower == "n" || lower == noLabel.lowercased().first { return .no }
-        default:
-            break
+            return nil
         }
+        if Self.pressKeys.contains(key) { return yesSelected ? .yes : .no }
+        if Self.yesKeys.contains(key) { return .yes }
+        if Self.noKeys.contains(key) { return .no }
+        guard case .character(let c) = key else { return nil }
+        let lower = Character(c.lowercased())
+        if lower == yesLabel.lowercased().first { return .yes }
+        if lower == noLabel.lowercased().first { return .no }
         return nil
     }
 

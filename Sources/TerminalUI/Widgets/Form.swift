@@ -249,7 +249,7 @@ public struct Form: Equatable, Sendable {
     private func directKeys(id: String, _ texts: FormTexts, update: @escaping Update, submit: @escaping () -> Bool,
                             cancel: @escaping () -> Bool) -> KeyTable {
         KeyTable(id: id, title: texts.title, [
-            KeyBinding([.tab, .down, .backTab, .up], "Tab ↑ ↓", help: texts.chooseField,
+            KeyBinding([.tab, .backTab, .up, .down], help: texts.chooseField,
                        footer: state.shownRows > 1 ? texts.nextField : nil, footerKeys: "Tab") { key in
                 update { state in
                     // On a date, ↑ ↓ change the value; Tab and Shift-Tab leave it.
@@ -260,9 +260,9 @@ public struct Form: Equatable, Sendable {
                     return true
                 }
             },
-            KeyBinding([.enter], "Enter", help: texts.submitHelp, footer: texts.submit) { _ in submit() },
-            KeyBinding([.escape], "Esc", help: texts.cancelHelp, footer: texts.cancel.isEmpty ? nil : texts.cancel) { _ in cancel() },
-            KeyBinding(matching: { _ in true }, "a–z 0–9 ← → ↑ ↓ PgUp PgDn", help: texts.type) { key in
+            KeyBinding([.enter], help: texts.submitHelp, footer: texts.submit) { _ in submit() },
+            KeyBinding([.escape], help: texts.cancelHelp, footer: texts.cancel.isEmpty ? nil : texts.cancel) { _ in cancel() },
+            KeyBinding.typing(keys: TextFieldState.editingKeys + [.up, .down, .pageUp, .pageDown], help: texts.type) { key in
                 update { state in state.type(key) || state.isTyping }
             },
         ])
@@ -272,7 +272,7 @@ public struct Form: Equatable, Sendable {
                              cancel: @escaping () -> Bool, kept: @escaping (Int, Int, String) -> Void, extra: [KeyBinding]) -> KeyTable {
         if state.editing != nil {
             return KeyTable(id: id, title: texts.title, [
-                KeyBinding([.enter, .tab], "Enter Tab", help: texts.keep, footer: texts.keep, footerKeys: "Enter") { _ in
+                KeyBinding([.enter, .tab], help: texts.keep, footer: texts.keep, footerKeys: "Enter") { _ in
                     var change: (row: Int, column: Int, text: String)?
                     _ = update { state in
                         change = state.keepEditing()
@@ -281,13 +281,13 @@ public struct Form: Equatable, Sendable {
                     if let change { kept(change.row, change.column, change.text) }
                     return true
                 },
-                KeyBinding([.escape], "Esc", help: texts.undo, footer: texts.undo) { _ in
+                KeyBinding([.escape], help: texts.undo, footer: texts.undo) { _ in
                     update { state in
                         state.undoEditing()
                         return true
                     }
                 },
-                KeyBinding(matching: { _ in true }, "a–z 0–9 ← →", help: texts.type) { key in
+                KeyBinding.typing(help: texts.type) { key in
                     update { state in
                         _ = state.edit(key)
                         return true
@@ -296,15 +296,15 @@ public struct Form: Equatable, Sendable {
             ])
         }
         return KeyTable(id: id, title: texts.title, [
-            KeyBinding([.up, .down, .home, .end, .left, .right, .tab, .backTab], "↑ ↓ Home End Tab Shift-Tab ← →", help: texts.chooseField) { key in
+            KeyBinding([.up, .down, .home, .end, .left, .right, .tab, .backTab], help: texts.chooseField) { key in
                 update { state in
                     state.move(key)
                     return true
                 }
             },
-            KeyBinding([.enter], "Enter", help: texts.submitHelp, footer: texts.submit) { _ in submit() },
-            KeyBinding([.escape], "Esc", help: texts.cancelHelp, footer: texts.cancel) { _ in cancel() },
-            KeyBinding([.character("i"), .function(2)], "i F2", help: texts.editHelp, footer: texts.edit, footerKeys: "i") { _ in
+            KeyBinding([.enter], help: texts.submitHelp, footer: texts.submit) { _ in submit() },
+            KeyBinding([.escape], help: texts.cancelHelp, footer: texts.cancel) { _ in cancel() },
+            KeyBinding([.character("i"), .function(2)], help: texts.editHelp, footer: texts.edit, footerKeys: "i") { _ in
                 update { state in
                     state.beginEditing()
                     return true

@@ -34,8 +34,9 @@ public struct HelpOverlay {
             lines.append(TextLine(section.title, Style(.title, [.bold])))
             for hint in section.hints {
                 let wrapped = WordWrap.wrap(hint.label, width: max(8, width - keyWidth - 2))
-                // Keys are never cut: keys wider than their column take a line of their own.
-                let keyAlone = hint.key.displayWidth > keyWidth - 1
+                // Keys are never cut: keys wider than their column (two columns kept before the
+                // text) take a line of their own.
+                let keyAlone = hint.key.displayWidth + 2 > keyWidth
                 if keyAlone {
                     for part in WordWrap.wrap(hint.key, width: max(8, width - 2)) { lines.append(TextLine("  " + part)) }
                 }

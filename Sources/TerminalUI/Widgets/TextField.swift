@@ -43,6 +43,10 @@ public struct TextFieldState: Equatable, Sendable {
     }
 
     /// Applies an editing key. Returns whether the key was used (unused keys go elsewhere).
+    /// The keys that edit the line, besides the characters typed (as `handle` takes them).
+    public static let editingKeys: [Key] = [.left, .right, .home, .end, .backspace, .delete, .control("a"), .control("e"),
+                                            .control("h"), .control("d"), .control("u"), .control("k"), .control("w")]
+
     public mutating func handle(_ key: Key) -> Bool {
         if case .character = key {} else { refusedTyping = false }
         switch key {
