@@ -103,6 +103,7 @@ public final class App {
         TextMatcher.language = localizer.language.rawValue
         // Slow work runs off the UI thread; its results wake the run loop through the terminal.
         let work = BackgroundWork(wake: terminal.makeWaker())
+        viewModel.work = work
         shell = makeShell(viewModel, work, glyphs)
         shell.background = work
         surface = terminal.makeSurface(theme: App.theme(for: viewModel.theme), glyphs: glyphs)
@@ -136,8 +137,8 @@ public final class App {
             }
             if shell.needsRender || action == .repaint || key == .resize { draw() }
         }
-        shell.viewModel.saveSettingsIfNeeded()
-        shell.flushPendingWork()
+        shell.viewModel.saveSettingsBeforeQuit()
+        shell.finishBeforeQuit()
         terminal.stop()
         return 0
     }

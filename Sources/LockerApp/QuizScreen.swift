@@ -276,6 +276,9 @@ public final class QuizScreen: TabScreen {
 
     private var toldShellProblems = 0
 
+    /// A quiz just finished may still be on its way to disk at quit: the app waits for it.
+    public var idleWork: IdleWork? { viewModel.isSaving ? IdleWork(.beforeQuit) { self.viewModel.finishSaving() } : nil }
+
     /// The quiz files set aside while loading (history, Leitner boxes), once.
     public func takeEffects() -> ScreenEffects {
         let new = Array(viewModel.problems.dropFirst(toldShellProblems))

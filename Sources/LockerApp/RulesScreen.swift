@@ -53,7 +53,13 @@ public final class RulesScreen: TabScreen {
 
     /// The text is folded for search while keys pause (after each wrap), not at the first
     /// letter typed in a search.
-    public var idleWork: IdleWork? { text.isSearchPrepared ? nil : IdleWork(.warmUp) { self.text.prepareSearch() } }
+    /// While keys pause: the text folded for search, then the other languages' digests read on
+    /// another core (so neither a search's first letter nor `L` waits for them).
+    public var idleWork: IdleWork? {
+        if !text.isSearchPrepared { return IdleWork(.warmUp) { self.text.prepareSearch() } }
+        if !viewModel.digestsPrefetched { return IdleWork(.warmUp) { self.viewModel.prefetchDigests() } }
+        return nil
+    }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         let rules = viewModel.observe(callback)

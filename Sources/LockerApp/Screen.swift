@@ -73,6 +73,8 @@ public struct IdleWork {
         case warmUp
         /// Writing a pending change; done once keys pause a little longer, and at quit.
         case save
+        /// Waiting for a write already on its way; done at quit only.
+        case beforeQuit
     }
 
     public let kind: Kind

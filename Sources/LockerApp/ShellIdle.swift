@@ -19,6 +19,8 @@ extension Shell {
         viewModel.saveSettingsIfNeeded()
         flushPendingWork()
         startAttention(now: now)
+        // The other languages' catalogues, read on another core, so `L` only switches.
+        viewModel.localizer.prefetch()
         let builtOne = warmUpNextScreen()
         collectEffects()
         if builtOne { return }
@@ -128,8 +130,14 @@ extension Shell {
         return false
     }
 
-    /// Saves what every screen has pending (called when keys pause, and at quit).
+    /// Saves what every screen has pending (called when keys pause).
     public func flushPendingWork() {
         for work in allScreens.compactMap(\.idleWork) where work.kind == .save { work.run() }
+    }
+
+    /// At quit: saves what every screen has pending and waits for writes on their way.
+    public func finishBeforeQuit() {
+        flushPendingWork()
+        for work in allScreens.compactMap(\.idleWork) where work.kind == .beforeQuit { work.run() }
     }
 }

@@ -36,10 +36,12 @@ enum TabRegistry {
         },
         TabEntry(tab: .quiz, title: { $0.t("Quiz") }, shortTitle: { $0.t("Quiz", context: "short tab title") }) { context in
             let bank = try? context.divingFiles.questions.value.get()
-            let screen = QuizScreen(viewModel: QuizViewModel(
+            let quiz = QuizViewModel(
                 localizer: context.localizer, penalties: context.penalties.get.book, bank: bank,
                 historyRepository: JSONRepository<QuizHistory>(url: context.options.paths.quizHistoryFile),
-                leitnerRepository: JSONRepository<LeitnerBoxes>(url: context.options.paths.quizLeitnerFile)))
+                leitnerRepository: JSONRepository<LeitnerBoxes>(url: context.options.paths.quizLeitnerFile))
+            quiz.work = context.work
+            let screen = QuizScreen(viewModel: quiz)
             screen.openArticle = { number in
                 guard context.rules.get.open(number, preferOfficial: false) else { return false }
                 context.rules.get.openedFrom = .quiz

@@ -106,6 +106,36 @@ final class QuizTests: XCTestCase {
         XCTAssertEqual(second.history, reloaded.history, "the tab shows what the file holds")
     }
 
+    /// Finishing a quiz (and `x`) leaves the disk to a background thread: the key's own work
+    /// writes nothing, and the files are written off the UI thread, the first quiz's merge with
+    /// another program's file included.
+    func testFinishingAQuizWritesOffTheUIThread() throws {
+        let history = ThreadRecordingRepository(JSONRepository<QuizHistory>(url: dir.appendingPathComponent("quiz-history.json")))
+        let boxes = ThreadRecordingRepository(JSONRepository<LeitnerBoxes>(url: dir.appendingPathComponent("quiz-leitner.json")))
+        let model = QuizViewModel(localizer: .english, penalties: book, bank: bank, historyRepository: history, leitnerRepository: boxes)
+        let work = BackgroundWork()
+        model.work = work
+        model.changeCount(by: -10)
+        var rng = SeededRandomNumberGenerator(seed: 3)
+        model.start(using: &rng)
+        for _ in 0..<5 {
+            model.pickSanction(0)
+            model.toggleReferee()
+            _ = model.submit()
+            model.continueAfterFeedback()
+        }
+        XCTAssertEqual(model.page, .result)
+        model.toggleExamMode()
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(history.savesOnMainThread + boxes.savesOnMainThread, 0, "no write on the UI thread")
+        XCTAssertEqual(history.saves, 2, "the finished quiz, then exam mode")
+        XCTAssertEqual(boxes.saves, 1)
+        XCTAssertTrue(model.problems.isEmpty, "\(model.problems)")
+        let reloaded = makeModel()
+        XCTAssertEqual(reloaded.history.quizzes.count, 1)
+        XCTAssertEqual(reloaded.history.examMode, true)
+    }
+
     func testHistoryFileUsesNamedFields() throws {
         let item = QuizItem(question: .penalty("double-bounce"), answer: .penalty(sanction: .failed, referee: true, judge: false), points: 5)
         let json = String(decoding: try JSONEncoder().encode(item), as: UTF8.self)

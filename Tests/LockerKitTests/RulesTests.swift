@@ -83,6 +83,27 @@ final class RulesTests: XCTestCase {
         }
     }
 
+    /// The other languages' digests are read on another core while keys pause: after `L` the
+    /// Rules tab draws from them without reading a file (one removed after the prefetch still shows).
+    func testOtherLanguagesDigestsAreReadBeforeTheyAreShown() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let digests = dir.appendingPathComponent("digest")
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Data/diving/digest"), to: digests)
+        let localizer = Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .en)
+        let model = RulesViewModel(localizer: localizer, digestDirectory: digests,
+                                   officialRepository: JSONRepository<OfficialRules>(url: dir.appendingPathComponent("official-rules.json")))
+        XCTAssertNotNil(model.digest)
+        XCTAssertFalse(model.digestsPrefetched)
+        model.prefetchDigests()
+        XCTAssertTrue(model.digestsPrefetched)
+        let deadline = Date().addingTimeInterval(10)
+        while !model.prefetchDone && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try FileManager.default.removeItem(at: digests.appendingPathComponent("es.md"))
+        localizer.setLanguage(.es)
+        XCTAssertNotNil(model.digest(for: .es), "read before the file went")
+        XCTAssertNil(model.loadError)
+    }
+
     func testViewModelOpensArticlesAndTogglesOfficialText() throws {
         let dir = try makeTemporaryDirectory(self)
         let repository = JSONRepository<OfficialRules>(url: dir.appendingPathComponent("official-rules.json"))

@@ -46,6 +46,44 @@ final class ShellViewModelTests: XCTestCase {
         XCTAssertEqual(flags.theme, .mono)
     }
 
+    /// `L` and `T` write settings.json on a background thread, not between the key and its frame.
+    func testLanguageAndThemeKeysWriteOffTheUIThread() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let repository = ThreadRecordingRepository(JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json")))
+        let localizer = Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .en)
+        let shell = ShellViewModel(localizer: localizer, repository: repository, choices: StartupChoices(), writable: true)
+        let work = BackgroundWork()
+        shell.work = work
+        shell.cycleLanguage()
+        shell.cycleTheme()
+        XCTAssertTrue(work.waitUntilIdle())
+        shell.saveSettingsIfNeeded()
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertGreaterThan(repository.saves, 0)
+        XCTAssertEqual(repository.savesOnMainThread, 0, "no write on the UI thread")
+        guard case .loaded(let saved) = repository.load() else { return XCTFail("settings not saved") }
+        XCTAssertEqual(saved.language, .fr)
+        XCTAssertEqual(saved.theme, .light)
+    }
+
+    /// Once keys pause, the other languages' catalogues are read on another core: `L` then
+    /// reads no file (one removed after the prefetch is still shown).
+    func testOtherLanguagesAreReadBeforeTheKeyAsksForThem() throws {
+        let dir = try makeTemporaryDirectory(self)
+        for language in ["fr", "es", "it"] {
+            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Localization/\(language).po"),
+                                             to: dir.appendingPathComponent("\(language).po"))
+        }
+        let localizer = Localizer(directory: dir, language: .en)
+        localizer.prefetch()
+        let deadline = Date().addingTimeInterval(10)
+        while !localizer.prefetchDone && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("fr.po"))
+        localizer.setLanguage(.fr)
+        XCTAssertEqual(localizer.t("Rules"), "Règles")
+        XCTAssertTrue(localizer.problems.isEmpty, "\(localizer.problems)")
+    }
+
     func testNoColorForcesMonoAndThemeKeyExplains() throws {
         let (shell, _) = make(try makeTemporaryDirectory(self), choices: StartupChoices(theme: .dark, colorAllowed: false))
         XCTAssertEqual(shell.theme, .mono)

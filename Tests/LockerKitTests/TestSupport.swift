@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import LockerKit
 
 /// A fresh temporary directory per test, removed afterwards.
 func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
@@ -21,6 +22,25 @@ private func chmodRecursively(_ url: URL) {
 }
 
 /// The package root (this file is Tests/LockerKitTests/TestSupport.swift).
+/// A repository that counts its saves, and those made on the main (UI) thread.
+final class ThreadRecordingRepository<Value>: Repository, @unchecked Sendable {
+    private let inner: any Repository<Value>
+    private let lock = NSLock()
+    private var counts = (all: 0, main: 0)
+    init(_ inner: any Repository<Value>) { self.inner = inner }
+    var saves: Int { lock.withLock { counts.all } }
+    var savesOnMainThread: Int { lock.withLock { counts.main } }
+    func load() -> LoadOutcome<Value> { inner.load() }
+    func save(_ value: Value) throws {
+        lock.withLock {
+            counts.all += 1
+            if Thread.isMainThread { counts.main += 1 }
+        }
+        try inner.save(value)
+    }
+    func keepAside(_ value: Value, now: Date) -> URL? { inner.keepAside(value, now: now) }
+}
+
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// Whether the tests run as root (permission checks do not apply then).

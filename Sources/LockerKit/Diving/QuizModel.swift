@@ -148,6 +148,12 @@ public enum QuizAnswer: Codable, Equatable, Sendable {
 }
 
 /// How an answer was judged.
+/// One answer's verdict on a question (its Leitner key, "p:…" or "q:…").
+public struct QuizAnswerVerdict: Equatable, Sendable {
+    public var key: String
+    public var verdict: QuizVerdict
+}
+
 public enum QuizVerdict: String, Codable, Sendable {
     case right, partial, wrong
 

@@ -245,9 +245,7 @@ public final class QuizViewModel: ViewModel {
     /// Switches exam mode (on the start page) and remembers it.
     public func toggleExamMode() {
         history.examMode = !examMode
-        do { try saveHistory(adding: nil) } catch {
-            problems.append(localizer.t("The quiz could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]))
-        }
+        saveFiles()
         notifyChanged()
     }
 
@@ -279,12 +277,9 @@ public final class QuizViewModel: ViewModel {
             let to = leitner.box(of: key)
             if from != to { boxMoves[index] = BoxMove(from: from, to: to) }
         }
-        do {
-            try saveHistory(adding: record)
-            try saveBoxes(recording: verdicts)
-        } catch {
-            problems.append(localizer.t("The quiz could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]))
-        }
+        unsaved.records.append(record)
+        unsaved.verdicts += verdicts.map { QuizAnswerVerdict(key: $0.key, verdict: $0.verdict) }
+        saveFiles()
         refreshKeys()
         shownRecord = record
         reviewing = nil
@@ -294,32 +289,104 @@ public final class QuizViewModel: ViewModel {
         page = .result
     }
 
-    /// Saves the history. When another Locker (or another program) wrote it since it was read,
-    /// its quizzes stay and `record` (this run's) is added to them, with this run's exam mode.
-    private func saveHistory(adding record: QuizRecord?) throws {
-        do {
-            try historyRepository.save(history)
-        } catch is FileChangedOnDisk {
-            if case .loaded(var theirs) = historyRepository.load() {
-                if let record { theirs.quizzes.append(record) }
-                theirs.examMode = history.examMode
-                history = theirs
+    // MARK: Saving
+
+    /// Where the quiz files are written: on a background thread once the app gives its
+    /// `BackgroundWork` (so finishing a quiz or `x` never waits for the disk); at once without.
+    public var work: BackgroundWork?
+    /// What this run added that the files may not have yet: the quizzes finished and the
+    /// answers given, written into another program's files if it changed them meanwhile.
+    private var unsaved = Unsaved()
+    private var saving = false
+    private var saveAgain = false
+
+    private struct Unsaved: Sendable {
+        var records: [QuizRecord] = []
+        var verdicts: [QuizAnswerVerdict] = []
+    }
+
+    /// What a write of the quiz files did: the files' contents when another program's were
+    /// found there (this run's quizzes and answers were then written into them).
+    private struct Written: Sendable {
+        var history: QuizHistory?
+        var leitner: LeitnerBoxes?
+    }
+
+    /// Whether a write of the quiz files is on its way.
+    public var isSaving: Bool { saving }
+
+    /// At quit: waits (a few seconds at most) for the write on its way and the next one.
+    public func finishSaving() {
+        guard let work else { return }
+        work.wait(until: { !self.saving }, seconds: 5)
+    }
+
+    /// Writes the history and the boxes as they are now; one write at a time, the next one
+    /// taking whatever changed meanwhile.
+    private func saveFiles() {
+        if saving { saveAgain = true; return }
+        let history = history, leitner = leitner, unsaved = unsaved
+        let files = UncheckedSendable((historyRepository, leitnerRepository))
+        let write = { @Sendable in try Self.write(history, leitner, unsaved, to: files.value.0, files.value.1) }
+        guard let work else { return written(Result(catching: write), unsaved) }
+        saving = true
+        work.start({ _ in try write() }) { [weak self] result in
+            guard let self else { return }
+            saving = false
+            written(result, unsaved)
+            if saveAgain {
+                saveAgain = false
+                saveFiles()
             }
-            try historyRepository.save(history)
+            notifyChanged()
         }
     }
 
-    /// Saves the Leitner boxes; when they were written elsewhere meanwhile, this quiz's answers
-    /// are recorded in those instead.
-    private func saveBoxes(recording verdicts: [(key: String, verdict: QuizVerdict)]) throws {
+    /// When another Locker (or another program) wrote a file since it was read, its quizzes
+    /// and boxes stay and this run's are added to them, with this run's exam mode.
+    private static func write(_ history: QuizHistory, _ leitner: LeitnerBoxes, _ unsaved: Unsaved,
+                              to historyRepository: any Repository<QuizHistory>, _ leitnerRepository: any Repository<LeitnerBoxes>) throws -> Written {
+        var written = Written()
+        do {
+            try historyRepository.save(history)
+        } catch is FileChangedOnDisk {
+            guard case .loaded(var theirs) = historyRepository.load() else { throw FileChangedOnDisk(url: URL(fileURLWithPath: "quiz-history.json")) }
+            theirs.quizzes += unsaved.records
+            theirs.examMode = history.examMode
+            try historyRepository.save(theirs)
+            written.history = theirs
+        }
+        guard !unsaved.verdicts.isEmpty else { return written }
         do {
             try leitnerRepository.save(leitner)
         } catch is FileChangedOnDisk {
-            if case .loaded(var theirs) = leitnerRepository.load() {
-                for answer in verdicts { theirs.record(answer.key, verdict: answer.verdict) }
-                leitner = theirs
+            guard case .loaded(var theirs) = leitnerRepository.load() else { throw FileChangedOnDisk(url: URL(fileURLWithPath: "quiz-leitner.json")) }
+            for answer in unsaved.verdicts { theirs.record(answer.key, verdict: answer.verdict) }
+            try leitnerRepository.save(theirs)
+            written.leitner = theirs
+        }
+        return written
+    }
+
+    /// A write's outcome (`sent`: what it carried of this run's quizzes and answers).
+    private func written(_ result: Result<Written, Error>, _ sent: Unsaved) {
+        switch result {
+        case .success(let written):
+            unsaved.records.removeFirst(min(sent.records.count, unsaved.records.count))
+            unsaved.verdicts.removeFirst(min(sent.verdicts.count, unsaved.verdicts.count))
+            // Another program's files, with what this run did since the write started on top.
+            if let theirs = written.history {
+                let examMode = history.examMode
+                history = theirs
+                history.quizzes += unsaved.records
+                history.examMode = examMode
             }
-            try leitnerRepository.save(leitner)
+            if let theirs = written.leitner {
+                leitner = theirs
+                for answer in unsaved.verdicts { leitner.record(answer.key, verdict: answer.verdict) }
+            }
+        case .failure(let error):
+            problems.append(localizer.t("The quiz could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)]))
         }
     }
 

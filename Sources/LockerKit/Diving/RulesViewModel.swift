@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 
 /// The Rules tab: the digest in the interface language (English when a language's file is
@@ -8,6 +9,8 @@ public final class RulesViewModel: ViewModel {
     private let digestDirectory: URL
     private var digests: [Language: RulesDigest] = [:]
     private var failures: [Language: DataFileError] = [:]
+    /// The other languages' digests, read on another core once keys pause (`prefetchDigests`).
+    private var prefetched: [Language: Prefetch<Result<RulesDigest, DataFileError>>] = [:]
     public private(set) var official: OfficialRules?
     /// A stored official copy that could not be read (it was kept aside).
     public private(set) var officialProblem: String?
@@ -47,10 +50,32 @@ public final class RulesViewModel: ViewModel {
     /// Why the digest of the current language could not be read, if it could not.
     public var loadError: DataFileError? { _ = digest; return failures[language] }
 
+    /// Starts reading every other language's digest on another core, so that the first frame
+    /// after `L` only draws: the screen asks for it while keys pause.
+    public func prefetchDigests() {
+        for language in Language.allCases where digests[language] == nil && failures[language] == nil && prefetched[language] == nil {
+            let url = digestDirectory.appendingPathComponent("\(language.rawValue).md")
+            prefetched[language] = Prefetch(on: RulesViewModel.queue) { RulesDigest.loaded(from: url) }
+        }
+    }
+
+    /// Whether every language's digest is read or being read.
+    public var digestsPrefetched: Bool {
+        Language.allCases.allSatisfy { digests[$0] != nil || failures[$0] != nil || prefetched[$0] != nil }
+    }
+
+    /// Whether every digest `prefetchDigests` started has been read (tests).
+    var prefetchDone: Bool { prefetched.values.allSatisfy(\.isReady) }
+
+    private static let queue = DispatchQueue(label: "locker.digests", qos: .utility)
+
     public func digest(for language: Language) -> RulesDigest? {
         if let cached = digests[language] { return cached }
         if failures[language] != nil { return nil }
-        switch RulesDigest.loaded(from: digestDirectory.appendingPathComponent("\(language.rawValue).md")) {
+        // Prefetched: at most a wait for the other core; else read here.
+        let read = prefetched.removeValue(forKey: language)?.value
+            ?? RulesDigest.loaded(from: digestDirectory.appendingPathComponent("\(language.rawValue).md"))
+        switch read {
         case .success(let loaded):
             digests[language] = loaded
             return loaded

@@ -16,6 +16,13 @@ import Glibc
 ///
 /// One instance serves the whole app (the terminal's wake pipe); tests use their own and call
 /// `waitUntilIdle()`.
+/// A value handed to a background job that only that job uses meanwhile (a repository whose
+/// writes its owner runs one at a time).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
 public final class BackgroundWork {
     /// Called from a worker thread when there is something to deliver.
     public typealias Wake = @Sendable () -> Void
@@ -119,11 +126,18 @@ public final class BackgroundWork {
     /// whether everything was delivered.
     @discardableResult
     public func waitUntilIdle(seconds: Double = 30) -> Bool {
+        wait(until: { self.pending.isEmpty }, seconds: seconds)
+    }
+
+    /// Delivers until `done` holds or `seconds` pass (at quit: a write on its way). Returns
+    /// whether `done` held.
+    @discardableResult
+    public func wait(until done: () -> Bool, seconds: Double) -> Bool {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
         while true {
             deliver()
-            if pending.isEmpty { return true }
-            if DispatchTime.now().uptimeNanoseconds > deadline { return false }
+            if done() { return true }
+            if pending.isEmpty || DispatchTime.now().uptimeNanoseconds > deadline { return false }
             inbox.waitForMail(until: deadline)
         }
     }

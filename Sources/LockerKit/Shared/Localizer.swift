@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 
 /// Turns English message ids into the interface language, from the PO catalogues in
@@ -15,6 +16,11 @@ public final class Localizer {
     private var attempted: Set<Language>
     /// Catalogues that could not be read, as "file line N: reason" (English, for logs and banners).
     public private(set) var problems: [String] = []
+    /// The other languages' catalogues, read on another core once keys pause (`prefetch`).
+    private var prefetched: [Language: Prefetch<Result<POCatalog, CatalogProblem>>] = [:]
+
+    /// Why a catalogue could not be read (English, for logs and banners).
+    struct CatalogProblem: Error { let text: String }
 
     /// A localizer over catalogues already parsed (tests, tools).
     public init(language: Language, catalogs: [Language: POCatalog]) {
@@ -85,17 +91,43 @@ public final class Localizer {
         return result
     }
 
+    /// Starts reading every catalogue not read yet on another core, so that `L` later only
+    /// switches: the shell calls it once keys first pause.
+    public func prefetch() {
+        guard let directory else { return }
+        for language in Language.allCases where !attempted.contains(language) && prefetched[language] == nil {
+            prefetched[language] = Prefetch(on: Localizer.queue) { Localizer.read(language, in: directory) }
+        }
+    }
+
+    /// Whether `language`'s catalogue is read (or being read on another core): switching to it
+    /// does no file work here.
+    public func isPrepared(_ language: Language) -> Bool { attempted.contains(language) || prefetched[language] != nil }
+
+    /// Whether every catalogue `prefetch` started has been read (tests).
+    var prefetchDone: Bool { prefetched.values.allSatisfy(\.isReady) }
+
+    private static let queue = DispatchQueue(label: "locker.catalogues", qos: .utility)
+
     private func loadIfNeeded(_ language: Language) {
         guard !attempted.contains(language), let directory else { return }
         attempted.insert(language)
+        // Prefetched: at most a wait for the other core; else read here (at start-up).
+        switch prefetched.removeValue(forKey: language)?.value ?? Localizer.read(language, in: directory) {
+        case .success(let catalog): catalogs[language] = catalog
+        case .failure(let problem): problems.append(problem.text)
+        }
+    }
+
+    private static func read(_ language: Language, in directory: URL) -> Result<POCatalog, CatalogProblem> {
         let url = directory.appendingPathComponent("\(language.rawValue).po")
         do {
             let data = try Data(contentsOf: url)
-            catalogs[language] = try POCatalog(parsing: String(decoding: data, as: UTF8.self))
+            return .success(try POCatalog(parsing: String(decoding: data, as: UTF8.self)))
         } catch let error as POParseError {
-            problems.append("\(url.lastPathComponent) \(error.description)")
+            return .failure(CatalogProblem(text: "\(url.lastPathComponent) \(error.description)"))
         } catch {
-            problems.append("\(url.lastPathComponent): \(error)")
+            return .failure(CatalogProblem(text: "\(url.lastPathComponent): \(error)"))
         }
     }
 }

@@ -20,6 +20,14 @@ public final class Prefetch<Value: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Whether the value is there (never waits). Read it from the same thread as `value`.
+    public var isReady: Bool {
+        if taken { return true }
+        guard ready.wait(timeout: .now()) == .success else { return false }
+        ready.signal()
+        return true
+    }
+
     /// The value, waiting for the other core if it is still computing it. Read it from one
     /// thread (the UI thread).
     public var value: Value {

@@ -129,8 +129,8 @@ public final class ShellViewModel: ViewModel {
         } else {
             show(Notice(.info, localizer.t("Language: {name}", ["name": next.nativeName])))
         }
-        saveSettingsIfNeeded()
         notifyChanged()
+        saveSettingsIfNeeded()
     }
 
     public func cycleTheme() {
@@ -148,8 +148,8 @@ public final class ShellViewModel: ViewModel {
         case .mono: name = localizer.t("no colour")
         }
         show(Notice(.info, localizer.t("Theme: {name}", ["name": name])))
-        saveSettingsIfNeeded()
         notifyChanged()
+        saveSettingsIfNeeded()
     }
 
     /// Shows a message in the status line.
@@ -195,38 +195,86 @@ public final class ShellViewModel: ViewModel {
     /// Whether settings changed since they were last written.
     public var hasPendingSettings: Bool { settingsDirty }
 
-    /// settings.json changed under the app (`locker games server URL`, an editor): its new
-    /// settings stay, with this run's own changes (language, theme, last tab) written into them.
-    private func takeSettingsChangedOnDisk() {
-        guard case .loaded(var theirs) = repository.load() else {
-            settingsDirty = true
-            return
-        }
-        if settings.language != savedSettings.language { theirs.language = settings.language }
-        if settings.theme != savedSettings.theme { theirs.theme = settings.theme }
-        if settings.lastTab != savedSettings.lastTab { theirs.lastTab = settings.lastTab }
-        settings = theirs
-        savedSettings = theirs
-        settingsDirty = true
-        show(Notice(.info, localizer.t("settings.json was changed by another program: Locker keeps its new settings and adds this run's language, theme and tab to them.")))
-        saveSettingsIfNeeded()
+    /// Where settings.json is written: on a background thread once the app gives its
+    /// `BackgroundWork` (so `L`, `T` and a tab switch never wait for the disk); at once without.
+    public var work: BackgroundWork? {
+        didSet { writer = work.map { work in SingleJob<SettingsWritten>(work) { [weak self] in self?.written($0) } } }
+    }
+    private var writer: SingleJob<SettingsWritten>?
+
+    /// What a write of settings.json did: the settings now in the file, and whether another
+    /// program's were found there (this run's changes were then written into them).
+    struct SettingsWritten: Sendable {
+        var file: Settings
+        var merged: Bool
     }
 
-    /// Writes settings.json if something changed. A failure is reported once in the status line
-    /// and does not stop the app.
-    public func saveSettingsIfNeeded() {
-        guard settingsDirty else { return }
-        settingsDirty = false
-        guard !readOnly, savesSettings else { return }
+    /// Writes `mine` (read or last written as `saved`): over a file another program changed
+    /// since (`locker games server URL`, an editor), its settings stay and this run's changes
+    /// (language, theme, last tab) are written into them.
+    private static func write(_ mine: Settings, since saved: Settings, to repository: any Repository<Settings>) throws -> SettingsWritten {
         do {
-            try repository.save(settings)
-            savedSettings = settings
+            try repository.save(mine)
+            return SettingsWritten(file: mine, merged: false)
         } catch is FileChangedOnDisk {
-            takeSettingsChangedOnDisk()
-        } catch {
+            guard case .loaded(let theirs) = repository.load() else { throw FileChangedOnDisk(url: URL(fileURLWithPath: "settings.json")) }
+            let merged = theirs.keeping(changesOf: mine, since: saved)
+            try repository.save(merged)
+            return SettingsWritten(file: merged, merged: true)
+        }
+    }
+
+    /// A write's outcome, on the UI thread.
+    private func written(_ result: Result<SettingsWritten, Error>) {
+        switch result {
+        case .success(let written):
+            let before = savedSettings
+            savedSettings = written.file
+            guard written.merged else { return }
+            // Changed again meanwhile (another L): those changes go on top of the file's.
+            settings = written.file.keeping(changesOf: settings, since: before)
+            if settings != written.file { settingsDirty = true }
+            show(Notice(.info, localizer.t("settings.json was changed by another program: Locker keeps its new settings and adds this run's language, theme and tab to them.")))
+            notifyChanged()
+        case .failure(is FileChangedOnDisk):
+            // Unreadable just now (being written): tried again when keys next pause.
+            settingsDirty = true
+        case .failure(let error):
             readOnly = true
             show(Notice(.error, localizer.t("Settings could not be saved: {reason}", ["reason": StorageError.explain(error, localizer)])))
             notifyChanged()
         }
     }
+
+    /// Writes settings.json if something changed, on the background thread when there is one. A
+    /// failure is reported once in the status line and does not stop the app.
+    public func saveSettingsIfNeeded() {
+        guard settingsDirty else { return }
+        settingsDirty = false
+        guard !readOnly, savesSettings else { return }
+        let mine = settings, saved = savedSettings
+        guard let writer else { return written(Result { try Self.write(mine, since: saved, to: repository) }) }
+        let file = UncheckedSendable(repository)
+        writer.request { _ in try Self.write(mine, since: saved, to: file.value) }
+    }
+
+    /// At quit: waits for a write on its way, then writes what is left, here and now.
+    public func saveSettingsBeforeQuit() {
+        if let work, writer?.isRunning == true { work.wait(until: { self.writer?.isRunning != true }, seconds: 5) }
+        writer = nil
+        saveSettingsIfNeeded()
+    }
 }
+
+extension Settings {
+    /// These settings with what `mine` changed since `saved` (language, theme, last tab: what
+    /// the app itself changes) written into them.
+    func keeping(changesOf mine: Settings, since saved: Settings) -> Settings {
+        var result = self
+        if mine.language != saved.language { result.language = mine.language }
+        if mine.theme != saved.theme { result.theme = mine.theme }
+        if mine.lastTab != saved.lastTab { result.lastTab = mine.lastTab }
+        return result
+    }
+}
+
