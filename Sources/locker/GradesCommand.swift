@@ -138,25 +138,12 @@ struct GradesNeedCommand: ParsableCommand {
     private struct Output: Encodable {
         struct Block: Encodable {
             var id: String
-            var needed: Double?
+            @NullWhenAbsent var needed: Double?
             var status: String
-            func encode(to encoder: Encoder) throws {
-                var c = encoder.container(keyedBy: Keys.self)
-                try c.encode(id, forKey: .id)
-                try c.encode(needed, forKey: .needed)
-                try c.encode(status, forKey: .status)
-            }
         }
         var blocks: [Block]
-        var needed: Double?
+        @NullWhenAbsent var needed: Double?
         var status: String
-        enum Keys: String, CodingKey { case id, blocks, needed, status }
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(blocks, forKey: .blocks)
-            try c.encode(needed, forKey: .needed)
-            try c.encode(status, forKey: .status)
-        }
     }
 
     func run() throws {

@@ -315,20 +315,10 @@ struct MeetCheckCommand: ParsableCommand {
 
     struct Output: Encodable {
         struct Problem: Encodable {
-            var diver: String; var round: Int?; var rule: String; var article: String; var says: String; var found: String
-
-            enum Keys: String, CodingKey { case diver, round, rule, article, says, found }
-
-            /// `round` is written as null for a rule about the whole sheet, never left out.
-            func encode(to encoder: Encoder) throws {
-                var c = encoder.container(keyedBy: Keys.self)
-                try c.encode(diver, forKey: .diver)
-                try c.encode(round, forKey: .round)
-                try c.encode(rule, forKey: .rule)
-                try c.encode(article, forKey: .article)
-                try c.encode(says, forKey: .says)
-                try c.encode(found, forKey: .found)
-            }
+            var diver: String
+            /// Null for a rule about the whole sheet, never left out.
+            @NullWhenAbsent var round: Int?
+            var rule: String; var article: String; var says: String; var found: String
         }
         var ok: Bool
         var errors: [Problem]
@@ -525,28 +515,32 @@ struct MeetChangeCommand: ParsableCommand {
     }
 }
 
-struct MeetUndoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "undo", abstract: localizer.t("Take back the latest decision still standing (a new journal line; nothing is deleted)."))
+/// `undo` and `redo`: one journal line that takes a decision back, or puts it back (nothing is
+/// ever deleted); what the line is comes from the meet's state.
+protocol MeetTakeBackCommand: ParsableCommand {
+    var directory: String { get }
+    static func entry(_ state: MeetState) throws -> MeetEntry
+}
 
-    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
-    @OptionGroup var shared: SharedOptions
-
+extension MeetTakeBackCommand {
     func run() throws {
-        let line = Meet.record(directory, prepare: { try [$0.undo()] })
+        let line = Meet.record(directory, prepare: { try [Self.entry($0)] })
         print(Meet.undoRedoText(line, directory: directory))
     }
 }
 
-struct MeetRedoCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "redo", abstract: localizer.t("Put back the decision the latest undo took back."))
-
+struct MeetUndoCommand: MeetTakeBackCommand {
+    static let configuration = CommandConfiguration(commandName: "undo", abstract: localizer.t("Take back the latest decision still standing (a new journal line; nothing is deleted)."))
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
     @OptionGroup var shared: SharedOptions
+    static func entry(_ state: MeetState) throws -> MeetEntry { try state.undo() }
+}
 
-    func run() throws {
-        let line = Meet.record(directory, prepare: { try [$0.redo()] })
-        print(Meet.undoRedoText(line, directory: directory))
-    }
+struct MeetRedoCommand: MeetTakeBackCommand {
+    static let configuration = CommandConfiguration(commandName: "redo", abstract: localizer.t("Put back the decision the latest undo took back."))
+    @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
+    @OptionGroup var shared: SharedOptions
+    static func entry(_ state: MeetState) throws -> MeetEntry { try state.redo() }
 }
 
 struct MeetPhaseCommand: ParsableCommand {

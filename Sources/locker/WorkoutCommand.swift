@@ -44,55 +44,33 @@ struct WorkoutSummaryCommand: ParsableCommand {
 
     @OptionGroup var shared: SharedOptions
 
+    /// Unknown values are written as null, not left out.
     struct Output: Encodable {
         var file: String
         var format: String
         var title: String
-        var subtitle: String?
+        @NullWhenAbsent var subtitle: String?
         var activity: Int
         var activities: Int
         var points: Int
-        var start: String?
-        var elapsedSeconds: Double?
-        var movingSeconds: Double?
-        var distanceMeters: Double?
+        @NullWhenAbsent var start: String?
+        @NullWhenAbsent var elapsedSeconds: Double?
+        @NullWhenAbsent var movingSeconds: Double?
+        @NullWhenAbsent var distanceMeters: Double?
         var distanceSource: String
         var droppedPositions: Int
-        var clockProblem: String?
+        @NullWhenAbsent var clockProblem: String?
         var ignoredTimes: Int
-        var paceSecondsPerKm: Double?
-        var speedKmh: Double?
-        var ascentMeters: Double?
-        var ascentSource: String?
-        var hrMin: Double?
-        var hrAvg: Double?
-        var hrMax: Double?
-        var zoneMaxHR: Double?
+        @NullWhenAbsent var paceSecondsPerKm: Double?
+        @NullWhenAbsent var speedKmh: Double?
+        @NullWhenAbsent var ascentMeters: Double?
+        @NullWhenAbsent var ascentSource: String?
+        @NullWhenAbsent var hrMin: Double?
+        @NullWhenAbsent var hrAvg: Double?
+        @NullWhenAbsent var hrMax: Double?
+        @NullWhenAbsent var zoneMaxHR: Double?
         var zones: [Double]
         var zonesUnit: String
-
-        private enum Keys: String, CodingKey {
-            case file, format, title, subtitle, activity, activities, points, start, elapsedSeconds, movingSeconds, distanceMeters,
-                 distanceSource, droppedPositions, clockProblem, ignoredTimes, paceSecondsPerKm, speedKmh, ascentMeters, ascentSource, hrMin, hrAvg, hrMax, zoneMaxHR,
-                 zones, zonesUnit
-        }
-
-        /// Unknown values are written as null, not left out.
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(file, forKey: .file); try c.encode(format, forKey: .format); try c.encode(title, forKey: .title)
-            try c.encode(subtitle, forKey: .subtitle); try c.encode(activity, forKey: .activity); try c.encode(activities, forKey: .activities)
-            try c.encode(points, forKey: .points); try c.encode(start, forKey: .start)
-            try c.encode(elapsedSeconds, forKey: .elapsedSeconds); try c.encode(movingSeconds, forKey: .movingSeconds)
-            try c.encode(distanceMeters, forKey: .distanceMeters); try c.encode(distanceSource, forKey: .distanceSource)
-            try c.encode(droppedPositions, forKey: .droppedPositions)
-            try c.encode(clockProblem, forKey: .clockProblem); try c.encode(ignoredTimes, forKey: .ignoredTimes)
-            try c.encode(paceSecondsPerKm, forKey: .paceSecondsPerKm)
-            try c.encode(speedKmh, forKey: .speedKmh); try c.encode(ascentMeters, forKey: .ascentMeters)
-            try c.encode(ascentSource, forKey: .ascentSource)
-            try c.encode(hrMin, forKey: .hrMin); try c.encode(hrAvg, forKey: .hrAvg); try c.encode(hrMax, forKey: .hrMax)
-            try c.encode(zoneMaxHR, forKey: .zoneMaxHR); try c.encode(zones, forKey: .zones); try c.encode(zonesUnit, forKey: .zonesUnit)
-        }
     }
 
     func run() throws {

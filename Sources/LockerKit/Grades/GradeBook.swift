@@ -7,7 +7,8 @@ public struct GradeCourse: Equatable, Sendable, Codable {
     /// A positive weight within the unit; decimals allowed.
     public var coefficient: Double
     /// 0 … scale, or nil while the course is not graded.
-    public var mark: Double?
+    /// Written `"mark": null` for an ungraded course, as the format shows.
+    @NullWhenAbsent public var mark: Double?
     /// A locked mark is final: sliders do not move it.
     public var locked: Bool
 
@@ -30,15 +31,6 @@ public struct GradeCourse: Equatable, Sendable, Codable {
         locked = try c.decodeIfPresent(Bool.self, forKey: .locked) ?? false
     }
 
-    /// Writes `"mark": null` for an ungraded course, as the format shows.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(coefficient, forKey: .coefficient)
-        try c.encode(mark, forKey: .mark)
-        try c.encode(locked, forKey: .locked)
-    }
 }
 
 /// A teaching unit (UE): defined once, listed by id in any number of blocks.

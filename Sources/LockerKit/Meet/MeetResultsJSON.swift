@@ -13,28 +13,12 @@ public struct MeetResultsJSON: Encodable, Sendable {
         public var cancelled: [Int]
         /// The referee's call that changed the awards: "restart", "max 2", "max 4.5", "unsafe".
         public var penalty: [String]
-        /// The article of a failed dive.
-        public var failed: String?
-        public var score: Double?
+        /// The article of a failed dive (null when there is none, never left out).
+        @NullWhenAbsent public var failed: String?
+        /// Null when there is none, never left out.
+        @NullWhenAbsent public var score: Double?
         /// Attempts recorded for the round (the last one counts).
         public var attempts: Int
-
-        enum Keys: String, CodingKey { case round, code, height, dd, awards, cancelled, penalty, failed, score, attempts }
-
-        /// `failed` and `score` are written as null when there is none, never left out.
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(round, forKey: .round)
-            try c.encode(code, forKey: .code)
-            try c.encode(height, forKey: .height)
-            try c.encode(dd, forKey: .dd)
-            try c.encode(awards, forKey: .awards)
-            try c.encode(cancelled, forKey: .cancelled)
-            try c.encode(penalty, forKey: .penalty)
-            try c.encode(failed, forKey: .failed)
-            try c.encode(score, forKey: .score)
-            try c.encode(attempts, forKey: .attempts)
-        }
 
         public init(_ dive: MeetResults.Dive) {
             round = dive.planned.round
