@@ -83,8 +83,8 @@ final class RulesTests: XCTestCase {
         }
     }
 
-    /// The other languages' digests are read on another core while keys pause: after `L` the
-    /// Rules tab draws from them without reading a file (one removed after the prefetch still shows).
+    /// The next language's digest is read on another core while keys pause: after `L` the Rules
+    /// tab draws from it without reading a file (one removed after the prefetch still shows).
     func testOtherLanguagesDigestsAreReadBeforeTheyAreShown() throws {
         let dir = try makeTemporaryDirectory(self)
         let digests = dir.appendingPathComponent("digest")
@@ -98,9 +98,10 @@ final class RulesTests: XCTestCase {
         XCTAssertTrue(model.digestsPrefetched)
         let deadline = Date().addingTimeInterval(10)
         while !model.prefetchDone && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        try FileManager.default.removeItem(at: digests.appendingPathComponent("es.md"))
-        localizer.setLanguage(.es)
-        XCTAssertNotNil(model.digest(for: .es), "read before the file went")
+        // The language L goes to next (fr after en): read ahead, not the two after it.
+        try FileManager.default.removeItem(at: digests.appendingPathComponent("fr.md"))
+        localizer.setLanguage(.fr)
+        XCTAssertNotNil(model.digest(for: .fr), "read before the file went")
         XCTAssertNil(model.loadError)
     }
 

@@ -66,8 +66,8 @@ final class ShellViewModelTests: XCTestCase {
         XCTAssertEqual(saved.theme, .light)
     }
 
-    /// Once keys pause, the other languages' catalogues are read on another core: `L` then
-    /// reads no file (one removed after the prefetch is still shown).
+    /// Once keys pause, the catalogue of the language `L` goes to next is read on another core:
+    /// `L` then reads no file (one removed after the prefetch is still shown).
     func testOtherLanguagesAreReadBeforeTheKeyAsksForThem() throws {
         let dir = try makeTemporaryDirectory(self)
         for language in ["fr", "es", "it"] {
@@ -82,6 +82,10 @@ final class ShellViewModelTests: XCTestCase {
         localizer.setLanguage(.fr)
         XCTAssertEqual(localizer.t("Rules"), "Règles")
         XCTAssertTrue(localizer.problems.isEmpty, "\(localizer.problems)")
+        // Then the next one (es), and only it: the others are read when L comes to them.
+        localizer.prefetch()
+        XCTAssertTrue(localizer.isPrepared(.es))
+        XCTAssertFalse(localizer.isPrepared(.it))
     }
 
     func testNoColorForcesMonoAndThemeKeyExplains() throws {

@@ -9,7 +9,7 @@ public final class RulesViewModel: ViewModel {
     private let digestDirectory: URL
     private var digests: [Language: RulesDigest] = [:]
     private var failures: [Language: DataFileError] = [:]
-    /// The other languages' digests, read on another core once keys pause (`prefetchDigests`).
+    /// The next language's digest, read on another core once keys pause (`prefetchDigests`).
     private var prefetched: [Language: Prefetch<Result<RulesDigest, DataFileError>>] = [:]
     public private(set) var official: OfficialRules?
     /// A stored official copy that could not be read (it was kept aside).
@@ -50,18 +50,19 @@ public final class RulesViewModel: ViewModel {
     /// Why the digest of the current language could not be read, if it could not.
     public var loadError: DataFileError? { _ = digest; return failures[language] }
 
-    /// Starts reading every other language's digest on another core, so that the first frame
-    /// after `L` only draws: the screen asks for it while keys pause.
+    /// Starts reading the digest of the language `L` goes to next on another core, so that the
+    /// first frame after `L` only draws: the screen asks for it while keys pause.
     public func prefetchDigests() {
-        for language in Language.allCases where digests[language] == nil && failures[language] == nil && prefetched[language] == nil {
-            let url = digestDirectory.appendingPathComponent("\(language.rawValue).md")
-            prefetched[language] = Prefetch(on: RulesViewModel.queue) { RulesDigest.loaded(from: url) }
-        }
+        let language = self.language.next
+        guard !digestsPrefetched else { return }
+        let url = digestDirectory.appendingPathComponent("\(language.rawValue).md")
+        prefetched[language] = Prefetch(on: RulesViewModel.queue) { RulesDigest.loaded(from: url) }
     }
 
-    /// Whether every language's digest is read or being read.
+    /// Whether the next language's digest is read or being read.
     public var digestsPrefetched: Bool {
-        Language.allCases.allSatisfy { digests[$0] != nil || failures[$0] != nil || prefetched[$0] != nil }
+        let next = language.next
+        return digests[next] != nil || failures[next] != nil || prefetched[next] != nil
     }
 
     /// Whether every digest `prefetchDigests` started has been read (tests).

@@ -16,7 +16,7 @@ public final class Localizer {
     private var attempted: Set<Language>
     /// Catalogues that could not be read, as "file line N: reason" (English, for logs and banners).
     public private(set) var problems: [String] = []
-    /// The other languages' catalogues, read on another core once keys pause (`prefetch`).
+    /// The next language's catalogue, read on another core once keys pause (`prefetch`).
     private var prefetched: [Language: Prefetch<Result<POCatalog, CatalogProblem>>] = [:]
 
     /// Why a catalogue could not be read (English, for logs and banners).
@@ -47,6 +47,13 @@ public final class Localizer {
     public func setLanguage(_ language: Language) {
         self.language = language
         loadIfNeeded(language)
+        // Only the current language's catalogue and the next one's stay in memory (each is
+        // about a megabyte); a language left is read again when `L` comes back to it.
+        for other in Language.allCases where other != .en && other != language && other != language.next {
+            catalogs[other] = nil
+            prefetched[other] = nil
+            attempted.remove(other)
+        }
     }
 
     /// The translation of `msgid` in the current language.
@@ -91,13 +98,13 @@ public final class Localizer {
         return result
     }
 
-    /// Starts reading every catalogue not read yet on another core, so that `L` later only
-    /// switches: the shell calls it once keys first pause.
+    /// Starts reading the catalogue of the language `L` goes to next on another core, so that
+    /// `L` later only switches: the shell calls it whenever keys pause (it does nothing once
+    /// that catalogue is read or being read).
     public func prefetch() {
-        guard let directory else { return }
-        for language in Language.allCases where !attempted.contains(language) && prefetched[language] == nil {
-            prefetched[language] = Prefetch(on: Localizer.queue) { Localizer.read(language, in: directory) }
-        }
+        let language = self.language.next
+        guard let directory, !attempted.contains(language), prefetched[language] == nil else { return }
+        prefetched[language] = Prefetch(on: Localizer.queue) { Localizer.read(language, in: directory) }
     }
 
     /// Whether `language`'s catalogue is read (or being read on another core): switching to it
