@@ -83,18 +83,20 @@ final class QuizTests: XCTestCase {
 
     /// Issue 43, item 1: two Lockers open at once (two terminals) each finish a quiz; the
     /// second save keeps the first one's quiz instead of writing its older history over it.
-    func testAQuizFinishedElsewhereMeanwhileIsKept() throws {
-        func play(_ model: QuizViewModel, seed: UInt64) {
-            model.changeCount(by: -10)
-            var rng = SeededRandomNumberGenerator(seed: seed)
-            model.start(using: &rng)
-            for _ in 0..<5 {
-                model.pickSanction(0)
-                model.toggleReferee()
-                _ = model.submit()
-                model.continueAfterFeedback()
-            }
+    /// Plays a five-question quiz to its end, always answering the first sanction and the referee.
+    func play(_ model: QuizViewModel, seed: UInt64) {
+        model.changeCount(by: -10)
+        var rng = SeededRandomNumberGenerator(seed: seed)
+        model.start(using: &rng)
+        for _ in 0..<5 {
+            model.pickSanction(0)
+            model.toggleReferee()
+            _ = model.submit()
+            model.continueAfterFeedback()
         }
+    }
+
+    func testAQuizFinishedElsewhereMeanwhileIsKept() throws {
         let first = makeModel(), second = makeModel()
         play(first, seed: 3)
         Thread.sleep(forTimeInterval: 0.01)
@@ -115,15 +117,7 @@ final class QuizTests: XCTestCase {
         let model = QuizViewModel(localizer: .english, penalties: book, bank: bank, historyRepository: history, leitnerRepository: boxes)
         let work = BackgroundWork()
         model.work = work
-        model.changeCount(by: -10)
-        var rng = SeededRandomNumberGenerator(seed: 3)
-        model.start(using: &rng)
-        for _ in 0..<5 {
-            model.pickSanction(0)
-            model.toggleReferee()
-            _ = model.submit()
-            model.continueAfterFeedback()
-        }
+        play(model, seed: 3)
         XCTAssertEqual(model.page, .result)
         model.toggleExamMode()
         XCTAssertTrue(work.waitUntilIdle())
