@@ -293,60 +293,65 @@ public final class QuizViewModel: ViewModel {
 
     /// Where the quiz files are written: on a background thread once the app gives its
     /// `BackgroundWork` (so finishing a quiz or `x` never waits for the disk); at once without.
-    public var work: BackgroundWork?
+    public var work: BackgroundWork? {
+        didSet {
+            writer = work.map { work in
+                SingleJob<Written>(work) { [weak self] result in
+                    self?.written(result)
+                    self?.notifyChanged()
+                }
+            }
+        }
+    }
+    /// One write at a time; the next one takes whatever changed meanwhile.
+    private var writer: SingleJob<Written>?
     /// What this run added that the files may not have yet: the quizzes finished and the
     /// answers given, written into another program's files if it changed them meanwhile.
     private var unsaved = Unsaved()
-    private var saving = false
-    private var saveAgain = false
 
     private struct Unsaved: Sendable {
         var records: [QuizRecord] = []
         var verdicts: [QuizAnswerVerdict] = []
     }
 
-    /// What a write of the quiz files did: the files' contents when another program's were
-    /// found there (this run's quizzes and answers were then written into them).
+    /// What a write of the quiz files carried of this run's quizzes and answers (`sent`) and
+    /// did: the files' contents when another program's were found there (this run's quizzes
+    /// and answers were then written into them).
     private struct Written: Sendable {
+        var sent: Unsaved
         var history: QuizHistory?
         var leitner: LeitnerBoxes?
     }
 
     /// Whether a write of the quiz files is on its way.
-    public var isSaving: Bool { saving }
+    public var isSaving: Bool { writer?.isRunning ?? false }
 
     /// At quit: waits (a few seconds at most) for the write on its way and the next one.
     public func finishSaving() {
-        guard let work else { return }
-        work.wait(until: { !self.saving }, seconds: 5)
+        work?.wait(until: { !self.isSaving }, seconds: 5)
     }
 
-    /// Writes the history and the boxes as they are now; one write at a time, the next one
-    /// taking whatever changed meanwhile.
+    /// Writes the history and the boxes as they are when the write starts.
     private func saveFiles() {
-        if saving { saveAgain = true; return }
+        guard let writer else { return written(Result(catching: writeAsNow())) }
+        writer.request(makingWhenItStarts: { [unowned self] in
+            let write = writeAsNow()
+            return { _ in try write() }
+        })
+    }
+
+    /// The write of the files as they are now, to run on any thread.
+    private func writeAsNow() -> @Sendable () throws -> Written {
         let history = history, leitner = leitner, unsaved = unsaved
         let files = UncheckedSendable((historyRepository, leitnerRepository))
-        let write = { @Sendable in try Self.write(history, leitner, unsaved, to: files.value.0, files.value.1) }
-        guard let work else { return written(Result(catching: write), unsaved) }
-        saving = true
-        work.start({ _ in try write() }) { [weak self] result in
-            guard let self else { return }
-            saving = false
-            written(result, unsaved)
-            if saveAgain {
-                saveAgain = false
-                saveFiles()
-            }
-            notifyChanged()
-        }
+        return { try Self.write(history, leitner, unsaved, to: files.value.0, files.value.1) }
     }
 
     /// When another Locker (or another program) wrote a file since it was read, its quizzes
     /// and boxes stay and this run's are added to them, with this run's exam mode.
     private static func write(_ history: QuizHistory, _ leitner: LeitnerBoxes, _ unsaved: Unsaved,
                               to historyRepository: any Repository<QuizHistory>, _ leitnerRepository: any Repository<LeitnerBoxes>) throws -> Written {
-        var written = Written()
+        var written = Written(sent: unsaved)
         do {
             try historyRepository.save(history)
         } catch is FileChangedOnDisk {
@@ -368,12 +373,12 @@ public final class QuizViewModel: ViewModel {
         return written
     }
 
-    /// A write's outcome (`sent`: what it carried of this run's quizzes and answers).
-    private func written(_ result: Result<Written, Error>, _ sent: Unsaved) {
+    /// A write's outcome, on the UI thread.
+    private func written(_ result: Result<Written, Error>) {
         switch result {
         case .success(let written):
-            unsaved.records.removeFirst(min(sent.records.count, unsaved.records.count))
-            unsaved.verdicts.removeFirst(min(sent.verdicts.count, unsaved.verdicts.count))
+            unsaved.records.removeFirst(min(written.sent.records.count, unsaved.records.count))
+            unsaved.verdicts.removeFirst(min(written.sent.verdicts.count, unsaved.verdicts.count))
             // Another program's files, with what this run did since the write started on top.
             if let theirs = written.history {
                 let examMode = history.examMode

@@ -39,8 +39,7 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     /// Whether the request on its way is a form's (log in, sign up, new game, change a game):
     /// its answer is then `formAccepted` or `formRefused`.
     private var formAwaitingAnswer = false
-    private var outcomeObservers: [Int: (GamesOutcome) -> Void] = [:]
-    private var nextOutcomeObserver = 0
+    private let outcomeObservers = Observers<GamesOutcome>()
 
     private var request: BackgroundJob?
     /// The live feed's reads of both lists: one running and one next, however many changes come.
@@ -73,16 +72,9 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     /// Registers `callback` for every outcome that moves the tab (logged in, a form refused, a
     /// roster opened…), called before the observers of `observe` hear of the change. Keep the
     /// token: the observation lasts as long as it does.
-    public func observeOutcomes(_ callback: @escaping (GamesOutcome) -> Void) -> ObservationToken {
-        let id = nextOutcomeObserver
-        nextOutcomeObserver += 1
-        outcomeObservers[id] = callback
-        return ObservationToken { [weak self] in self?.outcomeObservers[id] = nil }
-    }
+    public func observeOutcomes(_ callback: @escaping (GamesOutcome) -> Void) -> ObservationToken { outcomeObservers.add(callback) }
 
-    private func emit(_ outcome: GamesOutcome) {
-        for id in outcomeObservers.keys.sorted() { outcomeObservers[id]?(outcome) }
-    }
+    private func emit(_ outcome: GamesOutcome) { outcomeObservers.notify(outcome) }
 
     /// Reads the session and the upcoming games, once: the shell calls it when keys pause after
     /// start-up (for the reminder line) or when the tab is shown, whichever comes first.

@@ -231,7 +231,8 @@ public final class SingleJob<Value: Sendable> {
     private let work: BackgroundWork
     private let deliver: (Result<Value, Error>) -> Void
     private var running: BackgroundJob?
-    private var next: Work?
+    /// Makes the next job when it starts.
+    private var next: (() -> Work)?
 
     public init(_ work: BackgroundWork, deliver: @escaping (Result<Value, Error>) -> Void) {
         self.work = work
@@ -243,14 +244,21 @@ public final class SingleJob<Value: Sendable> {
 
     /// Runs `task` now, or after the running job (replacing any job already waiting).
     public func request(_ task: @escaping Work) {
-        guard running == nil else { next = task; return }
-        running = work.start(task) { [weak self] result in
+        request(makingWhenItStarts: { task })
+    }
+
+    /// The same, with the job made (on the UI thread) only when it starts, so that it takes the
+    /// state as it is then, not as it was when it was asked for (a write that must carry what
+    /// the write before it did not).
+    public func request(makingWhenItStarts make: @escaping () -> Work) {
+        guard running == nil else { next = make; return }
+        running = work.start(make()) { [weak self] result in
             guard let self else { return }
             running = nil
             deliver(result)
             if let waiting = next {
                 next = nil
-                request(waiting)
+                request(makingWhenItStarts: waiting)
             }
         }
     }

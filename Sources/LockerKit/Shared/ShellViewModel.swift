@@ -252,10 +252,17 @@ public final class ShellViewModel: ViewModel {
         guard settingsDirty else { return }
         settingsDirty = false
         guard !readOnly, savesSettings else { return }
-        let mine = settings, saved = savedSettings
-        guard let writer else { return written(Result { try Self.write(mine, since: saved, to: repository) }) }
-        let file = UncheckedSendable(repository)
-        writer.request { _ in try Self.write(mine, since: saved, to: file.value) }
+        guard let writer else { return written(Result(catching: writeAsNow())) }
+        writer.request(makingWhenItStarts: { [unowned self] in
+            let write = writeAsNow()
+            return { _ in try write() }
+        })
+    }
+
+    /// The write of the settings as they are now, to run on any thread.
+    private func writeAsNow() -> @Sendable () throws -> SettingsWritten {
+        let mine = settings, saved = savedSettings, file = UncheckedSendable(repository)
+        return { try Self.write(mine, since: saved, to: file.value) }
     }
 
     /// At quit: waits for a write on its way, then writes what is left, here and now.

@@ -24,25 +24,39 @@ public final class ObservationToken {
 ///
 /// Observers are called synchronously, in registration order, after the change is complete.
 open class ViewModel {
-    private var observers: [Int: () -> Void] = [:]
-    private var nextID = 0
+    private let observers = Observers<Void>()
 
     public init() {}
 
     /// Registers `callback` to run after every change. Keep the token: the observation lasts as
     /// long as the token does.
-    public func observe(_ callback: @escaping () -> Void) -> ObservationToken {
-        let id = nextID
-        nextID += 1
-        observers[id] = callback
-        return ObservationToken { [weak self] in self?.observers[id] = nil }
-    }
+    public func observe(_ callback: @escaping () -> Void) -> ObservationToken { observers.add(callback) }
 
     /// Number of live observers (for tests and diagnostics).
     public var observerCount: Int { observers.count }
 
     /// Tells every observer that something changed. Subclasses call it at the end of each intent.
-    public func notifyChanged() {
-        for id in observers.keys.sorted() { observers[id]?() }
+    public func notifyChanged() { observers.notify(()) }
+}
+
+/// Callbacks registered for a kind of event, called in registration order; each lasts as long as
+/// the token `add` returns.
+public final class Observers<Event> {
+    private var callbacks: [Int: (Event) -> Void] = [:]
+    private var nextID = 0
+
+    public init() {}
+
+    public func add(_ callback: @escaping (Event) -> Void) -> ObservationToken {
+        let id = nextID
+        nextID += 1
+        callbacks[id] = callback
+        return ObservationToken { [weak self] in self?.callbacks[id] = nil }
+    }
+
+    public var count: Int { callbacks.count }
+
+    public func notify(_ event: Event) {
+        for id in callbacks.keys.sorted() { callbacks[id]?(event) }
     }
 }
