@@ -32,6 +32,19 @@ struct FITWorkoutReader {
         static let session: UInt16 = 18
         static let record: UInt16 = 20
         static let event: UInt16 = 21
+
+        /// The fields read from each message, by number and size, in the order of
+        /// `Definition`'s slots `a`, `b`, `c`, … (FIT profile numbers).
+        static let fieldsRead: [UInt16: [(number: UInt8, size: Int)]] = [
+            // position_lat, position_long, altitude, heart_rate, distance, enhanced_altitude
+            record: [(0, 4), (1, 4), (2, 2), (3, 1), (5, 4), (78, 4)],
+            // event, event_type
+            event: [(0, 1), (1, 1)],
+            // start_time, sport, total_timer_time, total_distance, total_ascent
+            session: [(2, 4), (5, 1), (8, 4), (9, 4), (22, 2)],
+            // sport
+            sport: [(0, 1)],
+        ]
     }
 
     /// One field of a definition: where its bytes are in the data message.
@@ -54,6 +67,12 @@ struct FITWorkoutReader {
 
         func offset(of number: UInt8, size wanted: Int) -> Int {
             fields.first { $0.number == number && $0.size == wanted }?.offset ?? -1
+        }
+
+        /// Finds `wanted`'s fields, in order, for the slots `a` to `f`.
+        mutating func locate(_ wanted: [(number: UInt8, size: Int)]) {
+            let found = wanted.map { offset(of: $0.number, size: $0.size) } + Array(repeating: -1, count: 6)
+            (a, b, c, d, e, f) = (found[0], found[1], found[2], found[3], found[4], found[5])
         }
     }
 
@@ -155,28 +174,7 @@ struct FITWorkoutReader {
                     }
                     var definition = Definition(global: global, bigEndian: bigEndian, fields: fields, size: size)
                     definition.timestamp = definition.offset(of: 253, size: 4)
-                    switch global {
-                    case Message.record:
-                        definition.a = definition.offset(of: 0, size: 4)   // position_lat
-                        definition.b = definition.offset(of: 1, size: 4)   // position_long
-                        definition.c = definition.offset(of: 2, size: 2)   // altitude
-                        definition.d = definition.offset(of: 3, size: 1)   // heart_rate
-                        definition.e = definition.offset(of: 5, size: 4)   // distance
-                        definition.f = definition.offset(of: 78, size: 4)  // enhanced_altitude
-                    case Message.event:
-                        definition.a = definition.offset(of: 0, size: 1)   // event
-                        definition.b = definition.offset(of: 1, size: 1)   // event_type
-                    case Message.session:
-                        definition.a = definition.offset(of: 2, size: 4)   // start_time
-                        definition.b = definition.offset(of: 5, size: 1)   // sport
-                        definition.c = definition.offset(of: 8, size: 4)   // total_timer_time
-                        definition.d = definition.offset(of: 9, size: 4)   // total_distance
-                        definition.e = definition.offset(of: 22, size: 2)  // total_ascent
-                    case Message.sport:
-                        definition.a = definition.offset(of: 0, size: 1)   // sport
-                    default:
-                        break
-                    }
+                    definition.locate(Message.fieldsRead[global] ?? [])
                     definitions[local] = definition
                     try consume(length, of: &remaining, at: recordStart)
                     continue
