@@ -192,16 +192,8 @@ public final class MeetScreen: Screen {
                 self.readBack(draft, field.text)
                 return true
             },
-            KeyBinding([.escape], help: l.t("cancel"), footer: l.t("cancel")) { _ in
-                self.mode = .browsing
-                return true
-            },
-            KeyBinding.typing("0–9 . , ½ - x", help: l.t("Awards 0 to 10 in half points, in judge order; - or x for a missing one")) { key in
-                var edited = field
-                _ = edited.handle(key)
-                self.mode = .typingAwards(draft, field: edited)
-                return true
-            },
+            KeyBinding([.escape], help: l.t("cancel"), footer: l.t("cancel")) { self.mode = .browsing },
+            KeyBinding.editing(field, "0–9 . , ½ - x", help: l.t("Awards 0 to 10 in half points, in judge order; - or x for a missing one")) { self.mode = .typingAwards(draft, field: $0) },
         ])
     }
 
@@ -351,12 +343,7 @@ public final class MeetScreen: Screen {
                 }
                 return true
             },
-            KeyBinding.typing(help: l.t("edit field")) { key in
-                var edited = field
-                _ = edited.handle(key)
-                self.mode = .typingReason(purpose, field: edited)
-                return true
-            },
+            KeyBinding.editing(field, help: l.t("edit field")) { self.mode = .typingReason(purpose, field: $0) },
         ])
     }
 
@@ -372,16 +359,8 @@ public final class MeetScreen: Screen {
                 }
                 return true
             },
-            KeyBinding([.escape], help: l.t("cancel"), footer: l.t("cancel")) { _ in
-                self.mode = .browsing
-                return true
-            },
-            KeyBinding.typing("0–9 A–D", help: l.t("The dive number, its height and, when the sheet claims one, its DD: 5253B 3 3.2")) { key in
-                var edited = field
-                _ = edited.handle(key)
-                self.mode = .typingDive(diver: diver, round: round, field: edited)
-                return true
-            },
+            KeyBinding([.escape], help: l.t("cancel"), footer: l.t("cancel")) { self.mode = .browsing },
+            KeyBinding.editing(field, "0–9 A–D", help: l.t("The dive number, its height and, when the sheet claims one, its DD: 5253B 3 3.2")) { self.mode = .typingDive(diver: diver, round: round, field: $0) },
         ])
     }
 

@@ -85,6 +85,18 @@ public struct KeyBinding {
         KeyBinding(matching: { _ in true }, characters + " " + Key.label(of: keys), help: help, action: action)
     }
 
+    /// Typing into `field`, a copy held in a screen's mode: each key edits the copy and gives it
+    /// to `put`, which puts it back in the mode.
+    public static func editing(_ field: TextFieldState, _ characters: String = "a–z 0–9", help: String,
+                               put: @escaping (TextFieldState) -> Void) -> KeyBinding {
+        typing(characters, help: help) { key in
+            var edited = field
+            _ = edited.handle(key)
+            put(edited)
+            return true
+        }
+    }
+
     /// A binding that only documents keys a widget handles itself (the global conventions, a
     /// question's answers); `handle` never matches it.
     public static func described(_ keys: [Key], help: String, footer: String? = nil, footerKeys: String? = nil) -> KeyBinding {
