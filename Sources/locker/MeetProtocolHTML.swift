@@ -6,20 +6,7 @@ import LockerCommandLine
 import LockerKit
 
 enum MeetProtocolHTML {
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in TerminalText.inert(text) {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { MarkupEntities.escape(TerminalText.inert(text)) }
 
     static func page(_ results: MeetResults, state: MeetState, lastHash: String) -> String {
         let l = localizer

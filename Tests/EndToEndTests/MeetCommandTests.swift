@@ -92,7 +92,7 @@ final class MeetCommandTests: XCTestCase {
         let page = folder.appendingPathComponent("protocol.html")
         XCTAssertEqual(try locker(["meet", "results", meet, "--html", page.path]).status, 0)
         let html = try String(contentsOf: page, encoding: .utf8)
-        XCTAssertTrue(html.contains("judge 3&#39;s card read as 5"), "the protocol lists the correction and its reason")
+        XCTAssertTrue(html.contains("judge 3&apos;s card read as 5"), "the protocol lists the correction and its reason")
         let hash = try locker(["meet", "verify", meet]).stdout.split(separator: " ").last.map { String($0.dropLast(2)) } ?? ""
         XCTAssertTrue(html.contains(hash), "the protocol carries the journal's last hash")
     }

@@ -269,17 +269,10 @@ final class XMLScanner {
                 result += "&"; rest = rest[rest.index(after: amp)...]; continue
             }
             let entity = rest[rest.index(after: amp)..<semi]
-            switch entity {
-            case "amp": result += "&"
-            case "lt": result += "<"
-            case "gt": result += ">"
-            case "quot": result += "\""
-            case "apos": result += "'"
-            default:
-                if entity.hasPrefix("#x"), let v = UInt32(entity.dropFirst(2), radix: 16), let s = Unicode.Scalar(v) { result.unicodeScalars.append(s) }
-                else if entity.hasPrefix("#"), let v = UInt32(entity.dropFirst()), let s = Unicode.Scalar(v) { result.unicodeScalars.append(s) }
-                else { result += "&" + entity + ";" }
-            }
+            if let character = MarkupEntities.characters[entity] { result.append(character) }
+            else if entity.hasPrefix("#x"), let v = UInt32(entity.dropFirst(2), radix: 16), let s = Unicode.Scalar(v) { result.unicodeScalars.append(s) }
+            else if entity.hasPrefix("#"), let v = UInt32(entity.dropFirst()), let s = Unicode.Scalar(v) { result.unicodeScalars.append(s) }
+            else { result += "&" + entity + ";" }
             rest = rest[rest.index(after: semi)...]
         }
         return result + rest
