@@ -26,12 +26,7 @@ enum TabRegistry {
         },
         TabEntry(tab: .penalties, title: { $0.t("Penalties") }, shortTitle: { $0.t("Penalties", context: "short tab title") }) { context in
             let screen = PenaltiesScreen(viewModel: context.penalties.get)
-            screen.openArticle = { number in
-                guard context.rules.get.open(number, preferOfficial: true) else { return false }
-                context.rules.get.openedFrom = .penalties
-                context.navigate(.rules)
-                return true
-            }
+            screen.openArticle = { context.openArticle($0, from: .penalties, preferOfficial: true) }
             return screen
         },
         TabEntry(tab: .quiz, title: { $0.t("Quiz") }, shortTitle: { $0.t("Quiz", context: "short tab title") }) { context in
@@ -42,12 +37,7 @@ enum TabRegistry {
                 leitnerRepository: JSONRepository<LeitnerBoxes>(url: context.options.paths.quizLeitnerFile))
             quiz.work = context.work
             let screen = QuizScreen(viewModel: quiz)
-            screen.openArticle = { number in
-                guard context.rules.get.open(number, preferOfficial: false) else { return false }
-                context.rules.get.openedFrom = .quiz
-                context.navigate(.rules)
-                return true
-            }
+            screen.openArticle = { context.openArticle($0, from: .quiz, preferOfficial: false) }
             return screen
         },
         TabEntry(tab: .grades, title: { $0.t("Grades") }, shortTitle: { $0.t("Grades", context: "short tab title") }) { context in
@@ -121,5 +111,14 @@ final class TabContext {
         if let file = options.gamesCA { helperArguments += ["--games-ca", file] }
         let gamesClient = BridgeGamesClient(program: program, arguments: { helperArguments + ["--lang", localizer.language.rawValue] })
         games = GamesViewModel(localizer: localizer, client: gamesClient, work: work)
+    }
+
+    /// Opens article `number` in the Rules tab and goes there, from `tab` (Esc goes back to it);
+    /// false when the digest has no such article.
+    func openArticle(_ number: String, from tab: Tab, preferOfficial: Bool) -> Bool {
+        guard rules.get.open(number, preferOfficial: preferOfficial) else { return false }
+        rules.get.openedFrom = tab
+        navigate(.rules)
+        return true
     }
 }
