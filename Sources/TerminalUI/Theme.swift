@@ -63,48 +63,34 @@ public struct Theme: Sendable {
         Look(-1, -1, monoAttributes(role))
     }
 
-    public static let dark = Theme(name: .dark, usesColor: true) { role, colors in
-        let rich = colors >= 256
-        switch role {
-        case .text: return Look()
-        case .muted: return rich ? Look(245) : Look(-1, -1, [.dim])
-        case .accent: return rich ? Look(80) : Look(6)
-        case .title: return Look(-1, -1, [.bold])
-        case .key: return rich ? Look(221, -1, [.bold]) : Look(3, -1, [.bold])
-        case .good: return rich ? Look(114) : Look(2)
-        case .warn: return rich ? Look(214) : Look(3)
-        case .bad: return rich ? Look(203) : Look(1)
-        case .info: return rich ? Look(75) : Look(4)
-        case .selection: return rich ? Look(-1, 238, [.bold]) : Look(-1, -1, [.reverse])
-        case .tabActive: return rich ? Look(16, 80, [.bold]) : Look(0, 6, [.bold])
-        case .tabInactive: return rich ? Look(250, 236) : Look(-1, -1)
-        case .bar: return rich ? Look(252, 236) : Look(-1, -1, [.reverse])
-        case .match: return rich ? Look(16, 221) : Look(0, 3)
-        case .border: return rich ? Look(240) : Look(-1, -1, [.dim])
-        case .active: return rich ? Look(16, 114, [.bold]) : Look(0, 2, [.bold])
-        case .heat(let band): return Look(heatColor(band, rich: rich))
-        }
-    }
+    public static let dark = Theme(name: .dark, usesColor: true) { role, colors in colored(role, light: false, rich: colors >= 256) }
+    public static let light = Theme(name: .light, usesColor: true) { role, colors in colored(role, light: true, rich: colors >= 256) }
 
-    public static let light = Theme(name: .light, usesColor: true) { role, colors in
-        let rich = colors >= 256
+    /// A role's look in the dark or the light theme, on a terminal of 256 colours (`rich`) or of
+    /// 8 or 16. The two themes are side by side, so a role is compared and changed in one line:
+    /// `pick(dark on 256, dark on 8, light on 256, light on 8)`.
+    static func colored(_ role: Role, light: Bool, rich: Bool) -> Look {
+        func pick(_ dark256: Look, _ dark8: Look, _ light256: Look, _ light8: Look) -> Look {
+            light ? (rich ? light256 : light8) : (rich ? dark256 : dark8)
+        }
+        let dim = Look(-1, -1, [.dim]), reverse = Look(-1, -1, [.reverse])
         switch role {
         case .text: return Look()
-        case .muted: return rich ? Look(243) : Look(-1, -1, [.dim])
-        case .accent: return rich ? Look(25) : Look(4)
         case .title: return Look(-1, -1, [.bold])
-        case .key: return rich ? Look(124, -1, [.bold]) : Look(1, -1, [.bold])
-        case .good: return rich ? Look(28) : Look(2)
-        case .warn: return rich ? Look(130) : Look(5)
-        case .bad: return rich ? Look(160) : Look(1)
-        case .info: return rich ? Look(25) : Look(4)
-        case .selection: return rich ? Look(-1, 253, [.bold]) : Look(-1, -1, [.reverse])
-        case .tabActive: return rich ? Look(231, 25, [.bold]) : Look(7, 4, [.bold])
-        case .tabInactive: return rich ? Look(236, 253) : Look(-1, -1)
-        case .bar: return rich ? Look(236, 253) : Look(-1, -1, [.reverse])
-        case .match: return rich ? Look(16, 220) : Look(0, 3)
-        case .border: return rich ? Look(248) : Look(-1, -1, [.dim])
-        case .active: return rich ? Look(231, 28, [.bold]) : Look(7, 2, [.bold])
+        case .muted: return pick(Look(245), dim, Look(243), dim)
+        case .accent: return pick(Look(80), Look(6), Look(25), Look(4))
+        case .key: return pick(Look(221, -1, [.bold]), Look(3, -1, [.bold]), Look(124, -1, [.bold]), Look(1, -1, [.bold]))
+        case .good: return pick(Look(114), Look(2), Look(28), Look(2))
+        case .warn: return pick(Look(214), Look(3), Look(130), Look(5))
+        case .bad: return pick(Look(203), Look(1), Look(160), Look(1))
+        case .info: return pick(Look(75), Look(4), Look(25), Look(4))
+        case .selection: return pick(Look(-1, 238, [.bold]), reverse, Look(-1, 253, [.bold]), reverse)
+        case .tabActive: return pick(Look(16, 80, [.bold]), Look(0, 6, [.bold]), Look(231, 25, [.bold]), Look(7, 4, [.bold]))
+        case .tabInactive: return pick(Look(250, 236), Look(), Look(236, 253), Look())
+        case .bar: return pick(Look(252, 236), reverse, Look(236, 253), reverse)
+        case .match: return pick(Look(16, 221), Look(0, 3), Look(16, 220), Look(0, 3))
+        case .border: return pick(Look(240), dim, Look(248), dim)
+        case .active: return pick(Look(16, 114, [.bold]), Look(0, 2, [.bold]), Look(231, 28, [.bold]), Look(7, 2, [.bold]))
         case .heat(let band): return Look(heatColor(band, rich: rich))
         }
     }
