@@ -13,11 +13,11 @@ import Glibc
 extension ServeCommand {
     func execute() async throws {
         let settings = resolvedSettings()
-        guard (settings.tlsCert == nil) == (settings.tlsKey == nil) else { usageError(localizer.t("Give both --tls-cert and --tls-key, or neither.")) }
-        if let certificate = settings.tlsCert, let key = settings.tlsKey {
+        guard (settings.server.tlsCertificate == nil) == (settings.server.tlsKey == nil) else { usageError(localizer.t("Give both --tls-cert and --tls-key, or neither.")) }
+        if let certificate = settings.server.tlsCertificate, let key = settings.server.tlsKey {
             if let problem = GamesServer.tlsProblem(certificate: certificate, key: key) { fail(ServeCommand.message(problem), status: 1) }
         }
-        let options = GamesServerOptions(settings)
+        let options = settings.server
         let (host, port) = (options.host, options.port)
 
         let format = settings.logFormat
@@ -31,7 +31,7 @@ extension ServeCommand {
         if !store.contains("://") { _ = shared.paths.prepare() }
         let database = await GamesContext.run { try await ServeCommand.openStore(store, logger: logger) }
         let service = await GamesContext.run { try await GamesConnection.localService(database: database, bundled: bundledData()) }
-        let scheme = settings.tlsCert == nil ? "http" : "https"
+        let scheme = settings.server.tlsCertificate == nil ? "http" : "https"
         let app = await GamesContext.run {
             try GamesServer.application(service: service, options: options, logger: logger) { port in
                 logger.info("listening on \(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port) with the \(database.kind.rawValue) store",

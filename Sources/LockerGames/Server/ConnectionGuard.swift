@@ -358,9 +358,10 @@ public struct AddressNetworks: Sendable {
 public struct TrustedProxies: Sendable {
     private let networks: AddressNetworks
 
-    public static let none = TrustedProxies(networks: .none)
+    public static let none = TrustedProxies(AddressNetworks.none)
 
-    private init(networks: AddressNetworks) { self.networks = networks }
+    /// Proxies at these addresses or networks.
+    public init(_ networks: AddressNetworks) { self.networks = networks }
 
     /// Throws `notAnAddress` for the first entry that is neither an address nor a network.
     public init(_ entries: [String]) throws { networks = try AddressNetworks(entries) }

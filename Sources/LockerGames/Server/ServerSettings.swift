@@ -4,20 +4,11 @@ import Foundation
 /// Every setting of `locker-games serve`: its defaults, then a configuration file
 /// (`--config FILE`, `ServerConfigurationFile`), then the command line, each later one
 /// overriding. A setting has one name in both places: the option's long name without `--`.
-public struct ServerSettings: Sendable, Equatable {
-    public var listen = "127.0.0.1:8787"
+public struct ServerSettings: Sendable {
+    /// What the server is given: the address, TLS files, limits and who may read `/metrics`,
+    /// each checked as it is set.
+    public var server = GamesServerOptions()
     public var db: String?
-    public var tlsCert: String?
-    public var tlsKey: String?
-    public var accountRate = 30
-    public var maxConnections = 512
-    public var maxConnectionsPerAddress = 32
-    public var idleTimeout = 30
-    public var requestTimeout = 10
-    public var eventStreams = 4
-    public var trustedProxies: [String] = []
-    /// Who may read `/metrics`: addresses or networks. Loopback only unless configured.
-    public var metricsAllow: [String] = ["127.0.0.1", "::1"]
     public var logFormat = LogFormat.text
 
     /// How the server writes its log to standard error.
@@ -83,27 +74,32 @@ public struct ServerSettings: Sendable, Equatable {
             guard let value = Int(try single()), (1...1_000_000).contains(value) else { throw .notAWholeNumber(name: name) }
             return value
         }
-        func networks() throws(Problem) -> [String] {
+        func networks() throws(Problem) -> AddressNetworks {
             let entries = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             for entry in entries where (try? AddressNetworks([entry])) == nil { throw .notANetwork(name: name, value: entry) }
-            return entries
+            return (try? AddressNetworks(entries)) ?? .none
         }
         switch name {
         case "listen":
             let value = try single()
-            guard ServerSettings.hostAndPort(value) != nil else { throw .notAnAddressToListenOn(value) }
-            listen = value
-        case "db": db = try single()
-        case "tls-cert": tlsCert = try single()
-        case "tls-key": tlsKey = try single()
-        case "account-rate": accountRate = try number()
-        case "max-connections": maxConnections = try number()
-        case "max-connections-per-address": maxConnectionsPerAddress = try number()
-        case "idle-timeout": idleTimeout = try number()
-        case "request-timeout": requestTimeout = try number()
-        case "event-streams": eventStreams = try number()
-        case "trusted-proxy": trustedProxies = try networks()
-        case "metrics-allow": metricsAllow = try networks()
+            guard let (host, port) = ServerSettings.hostAndPort(value) else { throw .notAnAddressToListenOn(value) }
+            (server.host, server.port) = (host, port)
+        case "db":
+            let store = try single()
+            db = store
+            // PostgreSQL connections are opened as requests need them, up to the pool's size.
+            server.reservedDescriptors = GamesServerOptions().reservedDescriptors
+                + (store.contains("://") ? PostgresGamesDatabase.defaultConnections + 2 : 0)
+        case "tls-cert": server.tlsCertificate = try single()
+        case "tls-key": server.tlsKey = try single()
+        case "account-rate": server.accountRequestsPerMinute = try number()
+        case "max-connections": server.maxConnections = try number()
+        case "max-connections-per-address": server.maxConnectionsPerAddress = try number()
+        case "idle-timeout": server.idleTimeoutSeconds = try number()
+        case "request-timeout": server.requestSeconds = try number()
+        case "event-streams": server.eventStreamsPerClient = try number()
+        case "trusted-proxy": server.trustedProxies = TrustedProxies(try networks())
+        case "metrics-allow": server.metricsAllow = try networks()
         case "log-format":
             let value = try single()
             guard let format = LogFormat(rawValue: value.lowercased()) else { throw .notALogFormat(value) }
@@ -118,26 +114,6 @@ public struct ServerSettings: Sendable, Equatable {
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return (host.isEmpty ? "127.0.0.1" : host, port)
-    }
-}
-
-extension GamesServerOptions {
-    /// The options `settings` give (checked when they were set).
-    public init(_ settings: ServerSettings) {
-        self.init()
-        (host, port) = ServerSettings.hostAndPort(settings.listen) ?? (host, port)
-        tlsCertificate = settings.tlsCert
-        tlsKey = settings.tlsKey
-        accountRequestsPerMinute = settings.accountRate
-        maxConnections = settings.maxConnections
-        maxConnectionsPerAddress = settings.maxConnectionsPerAddress
-        idleTimeoutSeconds = settings.idleTimeout
-        requestSeconds = settings.requestTimeout
-        eventStreamsPerClient = settings.eventStreams
-        trustedProxies = (try? TrustedProxies(settings.trustedProxies)) ?? .none
-        metricsAllow = (try? AddressNetworks(settings.metricsAllow)) ?? .none
-        // PostgreSQL connections are opened as requests need them, up to the pool's size.
-        if let store = settings.db, store.contains("://") { reservedDescriptors += PostgresGamesDatabase.defaultConnections + 2 }
     }
 }
 
