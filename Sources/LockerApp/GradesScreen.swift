@@ -186,6 +186,8 @@ public final class GradesScreen: TabScreen {
     /// Runs the active table; while a search is typed, the search table takes every key, and
     /// the edit form takes every key.
     public func handle(_ key: Key) -> Bool {
+        // The book arrives within a few frames; a key meanwhile would act on nothing.
+        if viewModel.isLoading { return true }
         reportedLoadProblem = true   // the start-up problem stays until the first key
         let l = viewModel.localizer
         if let form = editForm {
@@ -524,6 +526,7 @@ public final class GradesScreen: TabScreen {
     }
 
     public func status(_ l: Localizer) -> String? {
+        if viewModel.isLoading { return l.t("Reading your grades…") }
         if let message { return message }
         if let problem = viewModel.saveProblem { return problem }
         if let form = editForm, let problem = form.problem { return problem }
@@ -575,6 +578,10 @@ public final class GradesScreen: TabScreen {
     public func render(into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
         let (header, body) = rect.splitTop(1)
+        guard !viewModel.isLoading else {
+            surface.write(" " + l.t("Reading your grades…"), x: header.x, y: header.y, style: Style(.muted), clip: header)
+            return
+        }
         renderYear(into: surface, rect: header, context: context)
         renderRows(into: surface, rect: body, context: context)
         if showNeeds {

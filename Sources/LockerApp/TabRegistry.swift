@@ -42,10 +42,9 @@ enum TabRegistry {
         },
         TabEntry(tab: .grades, title: { $0.t("Grades") }, shortTitle: { $0.t("Grades", context: "short tab title") }) { context in
             let defaultsFile = context.options.resources?.dataDirectory.appendingPathComponent("grades/grades.json")
-            let (defaults, _) = GradesViewModel.bundledDefaults(defaultsFile, context.localizer)
             return GradesScreen(viewModel: GradesViewModel(
                 localizer: context.localizer, repository: GradesViewModel.repository(context.options.paths.gradesFile, context.localizer),
-                defaults: defaults))
+                work: context.work, defaultsFile: defaultsFile))
         },
         TabEntry(tab: .workout, title: { $0.t("Workout") }, shortTitle: { $0.t("Workout", context: "short tab title") }) { context in
             // Read without side effects: the shell owns settings.json and reports its problems.

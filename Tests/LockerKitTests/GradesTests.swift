@@ -197,6 +197,48 @@ final class GradesViewModelTests: XCTestCase {
                         defaults: try defaults ?? curriculum())
     }
 
+    /// The app's Grades tab reads grades.json on another core: the first frame does not wait for a
+    /// large book, and nothing is written before the book has arrived.
+    func testTheBookIsReadOffTheUIThreadAndNothingIsSavedBeforeItArrives() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let file = dir.appendingPathComponent("grades.json")
+        var stored = try curriculum()
+        stored.units[0].courses[0].mark = 13.5
+        try GradesViewModel.repository(file, .english).save(stored)
+        let repository = ThreadRecordingRepository(GradesViewModel.repository(file, .english))
+        let work = BackgroundWork()
+        let model = GradesViewModel(localizer: .english, repository: repository, work: work,
+                                    defaultsFile: packageRoot.appendingPathComponent("Data/grades/grades.json"))
+        var told = 0
+        let token = model.observe { told += 1 }
+        XCTAssertTrue(model.isLoading)
+        XCTAssertTrue(model.book.units.isEmpty, "nothing is shown before the file is read")
+        model.beginEditingBlock(nil)
+        XCTAssertFalse(model.isEditing, "a block cannot be added to a book not read yet")
+        model.savePending()
+        XCTAssertEqual(repository.saves, 0)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertFalse(model.isLoading)
+        XCTAssertEqual(model.book, stored)
+        XCTAssertEqual(model.course(stored.units[0].courses[0].id)?.mark, 13.5)
+        XCTAssertEqual(told, 1, "the screen is told once, when the book arrives")
+        XCTAssertEqual(repository.loads, 1)
+        XCTAssertEqual(repository.loadsOnMainThread, 0)
+        XCTAssertEqual(repository.saves, 0, "reading writes nothing")
+        withExtendedLifetime(token) {}
+    }
+
+    /// Without a grades.json, the background read falls back on the bundled curriculum.
+    func testABackgroundReadWithoutAFileShowsTheBundledCurriculum() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let work = BackgroundWork()
+        let model = GradesViewModel(localizer: .english, repository: GradesViewModel.repository(dir.appendingPathComponent("grades.json"), .english),
+                                    work: work, defaultsFile: packageRoot.appendingPathComponent("Data/grades/grades.json"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.book, try curriculum())
+        XCTAssertFalse(model.hasPendingSave, "opening the tab writes nothing")
+    }
+
     func testSlidersLocksAndClearing() throws {
         let dir = try makeTemporaryDirectory(self)
         let model = try makeModel(dir)

@@ -26,11 +26,19 @@ private func chmodRecursively(_ url: URL) {
 final class ThreadRecordingRepository<Value>: Repository, @unchecked Sendable {
     private let inner: any Repository<Value>
     private let lock = NSLock()
-    private var counts = (all: 0, main: 0)
+    private var counts = (all: 0, main: 0, loads: 0, loadsOnMain: 0)
     init(_ inner: any Repository<Value>) { self.inner = inner }
     var saves: Int { lock.withLock { counts.all } }
     var savesOnMainThread: Int { lock.withLock { counts.main } }
-    func load() -> LoadOutcome<Value> { inner.load() }
+    var loads: Int { lock.withLock { counts.loads } }
+    var loadsOnMainThread: Int { lock.withLock { counts.loadsOnMain } }
+    func load() -> LoadOutcome<Value> {
+        lock.withLock {
+            counts.loads += 1
+            if Thread.isMainThread { counts.loadsOnMain += 1 }
+        }
+        return inner.load()
+    }
     func save(_ value: Value) throws {
         lock.withLock {
             counts.all += 1

@@ -20,6 +20,9 @@ public final class GradesViewModel: ViewModel {
         public var blocks: [String: Double?]
         public var blockOutlooks: [String: GradeOutlook]
         public var year: GradeOutlook
+
+        /// Before a book is read.
+        static var none: Results { Results(units: [:], unitStatuses: [:], blocks: [:], blockOutlooks: [:], year: GradeOutlook(status: .notStarted, needed: nil)) }
     }
     /// Bumped when units or courses are added, removed or renamed (a screen's rows then change;
     /// a mark change leaves them as they are).
@@ -45,24 +48,64 @@ public final class GradesViewModel: ViewModel {
         case nothing
     }
 
+    /// Reads grades.json now, on the calling thread (the command line, tests); `defaults` is
+    /// the book shown when there is no usable file.
     public init(localizer: Localizer, repository: any Repository<GradeBook>, defaults: GradeBook) {
         self.localizer = localizer
         self.repository = repository
-        switch repository.load() {
+        book = GradeBook(units: [], blocks: [])
+        results = .none
+        super.init()
+        take(repository.load()) { defaults }
+    }
+
+    /// Reads grades.json, and the bundled curriculum `defaultsFile` when it is needed, on
+    /// another core: the tab is drawn at once and `isLoading` until the book arrives (a large
+    /// book takes tens of milliseconds to decode). Nothing is saved before it has arrived.
+    public init(localizer: Localizer, repository: any Repository<GradeBook>, work: BackgroundWork, defaultsFile: URL?) {
+        self.localizer = localizer
+        self.repository = repository
+        book = GradeBook(units: [], blocks: [])
+        results = .none
+        isLoading = true
+        super.init()
+        // Only this job uses the repository and the localizer until it is delivered (the
+        // localizer for a validation message, read-only).
+        let reading = UncheckedSendable((repository, localizer))
+        work.start({ _ -> UncheckedSendable<(LoadOutcome<GradeBook>, GradeBook?)> in
+            let (repository, localizer) = reading.value
+            let outcome = repository.load()
+            if case .loaded = outcome { return UncheckedSendable((outcome, nil)) }
+            return UncheckedSendable((outcome, GradesViewModel.bundledDefaults(defaultsFile, localizer).0))
+        }, completion: { [weak self] result in
+            guard let self else { return }
+            let (outcome, fallback) = (try? result.get())?.value ?? (.missing, nil)
+            isLoading = false
+            take(outcome) { fallback ?? GradeBook(units: [], blocks: []) }
+            structureVersion += 1
+            notifyChanged()
+        })
+    }
+
+    /// True until grades.json has been read (`init(localizer:repository:work:defaults:)`).
+    public private(set) var isLoading = false
+
+    /// Shows what reading grades.json gave: the stored book, or `defaults` on a first start or
+    /// when the file was unusable (it was kept aside).
+    private func take(_ outcome: LoadOutcome<GradeBook>, defaults: () -> GradeBook) {
+        switch outcome {
         case .loaded(let stored):
             book = stored
         case .missing:
             // First start: the bundled curriculum is shown; grades.json is written with the first
             // change, so merely opening the app (which builds this tab while idle) writes nothing.
-            book = defaults
+            book = defaults()
         case .corrupt(let backup, let reason):
-            book = defaults
+            book = defaults()
             loadProblem = localizer.t("grades.json could not be used ({reason}); it was kept as {backup} and the default curriculum is shown.",
                                       ["reason": reason.text(localizer), "backup": backup?.lastPathComponent ?? "—"])
             hasPendingSave = true
         }
-        results = Results(units: [:], unitStatuses: [:], blocks: [:], blockOutlooks: [:], year: GradeOutlook(status: .notStarted, needed: nil))
-        super.init()
         reindex()
         results = computeResults()
     }
@@ -273,6 +316,7 @@ public final class GradesViewModel: ViewModel {
 
     /// Opens the block form: on block `id` to rename it, or on a new block when `id` is nil.
     public func beginEditingBlock(_ id: String?) {
+        guard !isLoading else { return }
         let block = id.flatMap { id in book.blocks.first { $0.id == id } }
         if id != nil && block == nil { return }
         added = nil
@@ -482,7 +526,7 @@ public final class GradesViewModel: ViewModel {
     /// Writes a pending change (atomically). The shell calls it once keys pause (and at quit),
     /// so holding an arrow key draws every step but writes the file once.
     public func savePending() {
-        guard hasPendingSave else { return }
+        guard hasPendingSave, !isLoading else { return }
         hasPendingSave = false
         do {
             try repository.save(book)
