@@ -125,7 +125,10 @@ public final class GradesScreen: TabScreen {
         viewModel.observe(callback)
     }
 
-    public var idleWork: IdleWork? { viewModel.hasPendingSave ? IdleWork(.save) { self.viewModel.savePending() } : nil }
+    public var idleWork: IdleWork? {
+        if viewModel.hasPendingSave { return IdleWork(.save) { self.viewModel.savePending() } }
+        return viewModel.isSaving ? IdleWork(.beforeQuit) { self.viewModel.finishSaving() } : nil
+    }
 
     // MARK: Rows
 

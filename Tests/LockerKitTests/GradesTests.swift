@@ -197,9 +197,10 @@ final class GradesViewModelTests: XCTestCase {
                         defaults: try defaults ?? curriculum())
     }
 
-    /// The app's Grades tab reads grades.json on another core: the first frame does not wait for a
-    /// large book, and nothing is written before the book has arrived.
-    func testTheBookIsReadOffTheUIThreadAndNothingIsSavedBeforeItArrives() throws {
+    /// The app's Grades tab reads and writes grades.json on another core: the first frame does not
+    /// wait for a large book, nothing is written before the book has arrived, and a key never
+    /// waits for a write.
+    func testTheBookIsReadAndWrittenOffTheUIThreadAndNothingIsSavedBeforeItArrives() throws {
         let dir = try makeTemporaryDirectory(self)
         let file = dir.appendingPathComponent("grades.json")
         var stored = try curriculum()
@@ -225,6 +226,17 @@ final class GradesViewModelTests: XCTestCase {
         XCTAssertEqual(repository.loads, 1)
         XCTAssertEqual(repository.loadsOnMainThread, 0)
         XCTAssertEqual(repository.saves, 0, "reading writes nothing")
+
+        // A change is written on another core too, and at quit the app waits for it.
+        let id = stored.units[0].courses[0].id
+        XCTAssertEqual(model.nudge(id, by: 0.5), .changed)
+        model.savePending()
+        XCTAssertTrue(model.isSaving)
+        model.finishSaving()
+        XCTAssertFalse(model.isSaving)
+        XCTAssertEqual(repository.saves, 1)
+        XCTAssertEqual(repository.savesOnMainThread, 0)
+        XCTAssertEqual(try GradeBook.load(from: file, .english).units[0].courses[0].mark, 14)
         withExtendedLifetime(token) {}
     }
 

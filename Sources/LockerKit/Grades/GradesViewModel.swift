@@ -68,7 +68,9 @@ public final class GradesViewModel: ViewModel {
         book = GradeBook(units: [], blocks: [])
         results = .none
         isLoading = true
+        self.work = work
         super.init()
+        writer = SingleJob<Void>(work) { [weak self] result in self?.saved(result) }
         // Only this job uses the repository and the localizer until it is delivered (the
         // localizer for a validation message, read-only).
         let reading = UncheckedSendable((repository, localizer))
@@ -87,8 +89,12 @@ public final class GradesViewModel: ViewModel {
         })
     }
 
-    /// True until grades.json has been read (`init(localizer:repository:work:defaults:)`).
+    /// True until grades.json has been read (`init(localizer:repository:work:defaultsFile:)`).
     public private(set) var isLoading = false
+    /// Reads and writes grades.json off the UI thread, when given (the app).
+    private var work: BackgroundWork?
+    /// One write at a time; the next takes the book as it is when it starts.
+    private var writer: SingleJob<Void>?
 
     /// Shows what reading grades.json gave: the stored book, or `defaults` on a first start or
     /// when the file was unusable (it was kept aside).
@@ -523,17 +529,37 @@ public final class GradesViewModel: ViewModel {
         notifyChanged()
     }
 
-    /// Writes a pending change (atomically). The shell calls it once keys pause (and at quit),
+    /// Writes a pending change (atomically): on a background thread when the view-model was
+    /// given a `BackgroundWork`, else at once. The shell calls it once keys pause (and at quit),
     /// so holding an arrow key draws every step but writes the file once.
     public func savePending() {
         guard hasPendingSave, !isLoading else { return }
         hasPendingSave = false
-        do {
-            try repository.save(book)
+        guard let writer else { return saved(Result { try repository.save(book) }) }
+        let file = UncheckedSendable(repository)
+        writer.request(makingWhenItStarts: { [unowned self] in
+            let book = book
+            return { _ in try file.value.save(book) }
+        })
+    }
+
+    /// Whether a write of grades.json is on its way.
+    public var isSaving: Bool { writer?.isRunning ?? false }
+
+    /// At quit: waits (a few seconds at most) for the write on its way and the next one.
+    public func finishSaving() {
+        work?.wait(until: { !self.isSaving }, seconds: 5)
+    }
+
+    /// What a write did: a problem is shown until a write succeeds; a file another program
+    /// changed meanwhile is taken, and this book kept beside it.
+    private func saved(_ result: Result<Void, Error>) {
+        switch result {
+        case .success:
             if saveProblem != nil { saveProblem = nil; notifyChanged() }
-        } catch is FileChangedOnDisk {
+        case .failure(is FileChangedOnDisk):
             takeFileChangedOnDisk()
-        } catch {
+        case .failure(let error):
             saveProblem = localizer.t("Your grades could not be saved: {reason}. They stay in memory; the file keeps the last saved version.",
                                       ["reason": StorageError.explain(error, localizer)])
             notifyChanged()
