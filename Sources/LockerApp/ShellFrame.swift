@@ -112,10 +112,11 @@ extension Shell {
     func footer() -> (hints: [KeyHint], pinned: [KeyHint]) {
         if let quitDialog { return (quitDialog.footerHints(choose: localizer.t("choose")), []) }
         if help != nil { return (helpKeys().footerHints, []) }
-        let screen = currentScreen.footerHints(localizer)
+        let active = currentScreen.activeKeys(localizer)
+        let screen = active.footerHints
         if currentScreen.capturesText { return (screen, []) }
         var global = globalKeys().footerHints
-        if currentScreen.activeKeys(localizer).binds(.character("q")) { global.removeAll { $0.key == "q" } }
+        if active.binds(.character("q")) { global.removeAll { $0.key == "q" } }
         let pinnedKeys: Set<String> = ["?", "q"]
         return (screen + global.filter { !pinnedKeys.contains($0.key) }, global.filter { pinnedKeys.contains($0.key) })
     }

@@ -6,8 +6,11 @@ public struct KeyBinding {
     /// The keys the binding names, when it is for a fixed set (nil for one that takes whatever
     /// is typed).
     public private(set) var keys: [Key]?
-    /// The keys as written in the help overlay and in KEYS.md ("↑ ↓ PgUp PgDn").
-    public let label: String
+    /// The keys as written in the help overlay and in KEYS.md ("↑ ↓ PgUp PgDn"). Worked out
+    /// when asked (tables are made for every key; the help reads their labels only when shown).
+    public var label: String { writtenLabel ?? Key.label(of: keys ?? []) }
+    /// A label written by hand, for keys no list names.
+    private let writtenLabel: String?
     /// What the keys do, in the interface language.
     public let help: String
     /// The footer's short form, nil when the binding is not shown there.
@@ -42,7 +45,7 @@ public struct KeyBinding {
     /// (`Key.label`), so no key it takes can be left out. `footer` is the footer's short label
     /// (`footerKeys` writes the keys shorter there, "↑↓"); leave it nil for keys only help describes.
     public init(_ keys: [Key], help: String, footer: String? = nil, footerKeys: String? = nil, action: @escaping (Key) -> Bool) {
-        self.init(matching: { keys.contains($0) }, names: keys, label: Key.label(of: keys), help: help, footer: footer,
+        self.init(matching: { keys.contains($0) }, names: keys, writtenLabel: nil, help: help, footer: footer,
                   footerKeys: footerKeys, action: action)
     }
 
@@ -56,7 +59,7 @@ public struct KeyBinding {
     /// mode's own, as a fixed set's do.
     public init(matching: @escaping (Key) -> Bool, names: [Key], help: String, footer: String? = nil, footerKeys: String? = nil,
                 action: @escaping (Key) -> Bool) {
-        self.init(matching: matching, names: names, label: Key.label(of: names), help: help, footer: footer, footerKeys: footerKeys,
+        self.init(matching: matching, names: names, writtenLabel: nil, help: help, footer: footer, footerKeys: footerKeys,
                   action: action)
     }
 
@@ -70,12 +73,17 @@ public struct KeyBinding {
     /// the help and KEYS.md).
     public init(matching: @escaping (Key) -> Bool, names: [Key]?, label: String, help: String, footer: String? = nil,
                 footerKeys: String? = nil, action: @escaping (Key) -> Bool) {
+        self.init(matching: matching, names: names, writtenLabel: label, help: help, footer: footer, footerKeys: footerKeys, action: action)
+    }
+
+    private init(matching: @escaping (Key) -> Bool, names: [Key]?, writtenLabel: String?, help: String, footer: String?,
+                 footerKeys: String?, action: @escaping (Key) -> Bool) {
         self.matches = matching
         self.keys = names
-        self.label = label
+        self.writtenLabel = writtenLabel
         self.help = help
-        self.footer = footer.map { KeyHint(footerKeys ?? label, $0) }
         self.action = action
+        self.footer = footer.map { KeyHint(footerKeys ?? writtenLabel ?? Key.label(of: names ?? []), $0) }
     }
 
     /// A field's typing: any character `characters` stands for ("a–z 0–9"), and `keys`, the
