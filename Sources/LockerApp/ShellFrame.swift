@@ -158,7 +158,9 @@ extension Shell {
         for (i, line) in status.lines.enumerated() {
             surface.write(line, x: left.x + 1, y: left.y + i, style: status.style, clip: left)
             // A web address in the status line (a game's map link) is also a terminal hyperlink.
-            if status.links, let start = line.firstRange(of: "https://") {
+            // (A line without a colon is passed over at once: the generic search costs more than
+            // the rest of the status line.)
+            if status.links, line.utf8.contains(UInt8(ascii: ":")), let start = line.firstRange(of: "https://") {
                 let url = String(line[start.lowerBound...].prefix { !$0.isWhitespace })
                 let x = left.x + 1 + String(line[..<start.lowerBound]).displayWidth
                 if x + url.displayWidth <= left.maxX {
