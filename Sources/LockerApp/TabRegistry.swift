@@ -43,7 +43,7 @@ enum TabRegistry {
         TabEntry(tab: .grades, title: { $0.t("Grades") }, shortTitle: { $0.t("Grades", context: "short tab title") }) { context in
             let defaultsFile = context.options.resources?.dataDirectory.appendingPathComponent("grades/grades.json")
             return GradesScreen(viewModel: GradesViewModel(
-                localizer: context.localizer, repository: GradesViewModel.repository(context.options.paths.gradesFile, context.localizer),
+                localizer: context.localizer, repository: GradesViewModel.repository(context.options.paths.gradesFile, context.localizer.snapshot()),
                 work: context.work, defaultsFile: defaultsFile))
         },
         TabEntry(tab: .workout, title: { $0.t("Workout") }, shortTitle: { $0.t("Workout", context: "short tab title") }) { context in

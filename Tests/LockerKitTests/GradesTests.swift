@@ -240,6 +240,27 @@ final class GradesViewModelTests: XCTestCase {
         withExtendedLifetime(token) {}
     }
 
+    /// A grades.json that breaks a rule, read in the background: kept aside, the curriculum
+    /// shown, and the reason (in the interface language) names the field.
+    func testABadFileReadInTheBackgroundIsKeptAsideWithItsReason() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let file = dir.appendingPathComponent("grades.json")
+        var broken = try curriculum()
+        broken.units[1].courses[0].mark = 99
+        try JSONRepository<GradeBook>(url: file).save(broken)
+        let french = Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .fr)
+        let work = BackgroundWork()
+        let model = GradesViewModel(localizer: french, repository: GradesViewModel.repository(file, french.snapshot()), work: work,
+                                    defaultsFile: packageRoot.appendingPathComponent("Data/grades/grades.json"))
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(model.book, try curriculum())
+        let problem = try XCTUnwrap(model.loadProblem)
+        XCTAssertTrue(problem.contains("units[1].courses[0].mark"), problem)
+        XCTAssertTrue(problem.contains("grades.json"), problem)
+        XCTAssertFalse(problem.contains("could not be used"), "in French: \(problem)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "the bad file was kept aside")
+    }
+
     /// Without a grades.json, the background read falls back on the bundled curriculum.
     func testABackgroundReadWithoutAFileShowsTheBundledCurriculum() throws {
         let dir = try makeTemporaryDirectory(self)

@@ -29,6 +29,19 @@ final class LocalizerTests: XCTestCase {
 
     /// What a user typed (a ground or file name) is shown as typed, even when it looks like a
     /// placeholder; a placeholder with no value stays visible rather than vanishing.
+    /// A job on another thread gets a localizer of its own: it speaks the language of the moment,
+    /// and a later language switch of the UI's does not touch it.
+    func testASnapshotKeepsItsLanguageWhateverTheOriginalDoes() throws {
+        let ui = Localizer(directory: packageRoot.appendingPathComponent("Localization"), language: .fr)
+        let job = ui.snapshot()
+        XCTAssertEqual(job.language, .fr)
+        XCTAssertEqual(job.t("Reading your grades…"), "Lecture de vos notes…")
+        ui.setLanguage(.es)
+        XCTAssertEqual(ui.t("Reading your grades…"), "Leyendo tus notas…")
+        XCTAssertEqual(job.t("Reading your grades…"), "Lecture de vos notes…")
+        XCTAssertFalse(job === ui)
+    }
+
     func testValuesAreNeverReadAsPlaceholders() throws {
         let localizer = try makeLocalizer(.en)
         for _ in 0..<20 {

@@ -62,6 +62,8 @@ public final class GradesViewModel: ViewModel {
     /// Reads grades.json, and the bundled curriculum `defaultsFile` when it is needed, on
     /// another core: the tab is drawn at once and `isLoading` until the book arrives (a large
     /// book takes tens of milliseconds to decode). Nothing is saved before it has arrived.
+    /// `repository` is read and written on other threads, one job at a time: its validator must
+    /// not use the UI's localizer (give it a `Localizer.snapshot()`).
     public init(localizer: Localizer, repository: any Repository<GradeBook>, work: BackgroundWork, defaultsFile: URL?) {
         self.localizer = localizer
         self.repository = repository
@@ -71,9 +73,8 @@ public final class GradesViewModel: ViewModel {
         self.work = work
         super.init()
         writer = SingleJob<Void>(work) { [weak self] result in self?.saved(result) }
-        // Only this job uses the repository and the localizer until it is delivered (the
-        // localizer for a validation message, read-only).
-        let reading = UncheckedSendable((repository, localizer))
+        // Only this job uses the repository until it is delivered, and its own localizer.
+        let reading = UncheckedSendable((repository, localizer.snapshot()))
         work.start({ _ -> UncheckedSendable<(LoadOutcome<GradeBook>, GradeBook?)> in
             let (repository, localizer) = reading.value
             let outcome = repository.load()

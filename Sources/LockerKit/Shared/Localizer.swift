@@ -41,6 +41,13 @@ public final class Localizer {
         loadIfNeeded(language)
     }
 
+    /// A localizer of its own for one job on another thread: this one's language and its
+    /// catalogue (a value, shared until either copy changes), reading nothing later. The UI's
+    /// localizer stays on the UI thread (ARCHITECTURE §7a); the copy belongs to the job.
+    public func snapshot() -> Localizer {
+        Localizer(language: language, catalogs: catalogs[language].map { [language: $0] } ?? [:])
+    }
+
     /// A new localizer with no catalogues: every message stays in English.
     public static var english: Localizer { Localizer(language: .en, catalogs: [:]) }
 
