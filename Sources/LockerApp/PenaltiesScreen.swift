@@ -57,8 +57,18 @@ public final class PenaltiesScreen: TabScreen {
     /// The list's keys, also while the search is typed (the footer stays the list's).
     /// The search field's keys while it is typed into (every key goes to it), else the list's.
     public func activeKeys(_ l: Localizer) -> KeyTable {
-        mode == .searching ? searchKeys(l) : listKeys(l)
+        if mode == .searching { return searchKeys(l) }
+        // Every key and every frame ask for this table; its bindings read the screen when they
+        // act, so it is made again only when the language changes.
+        if let made = listKeyTable, made.language == l.language { return made.table }
+        let table = listKeys(l)
+        listKeyTable = (l.language, table)
+        return table
     }
+
+    private var listKeyTable: (language: Language, table: KeyTable)?
+    /// "12 of 40 penalties", asked for by every frame; made again when a count or the language changes.
+    private var countsText: (counts: (shown: Int, total: Int, language: Language), text: String)?
 
     /// The keys of the list and its detail pane.
     private func listKeys(_ l: Localizer) -> KeyTable {
@@ -146,7 +156,15 @@ public final class PenaltiesScreen: TabScreen {
     public func status(_ l: Localizer) -> String? {
         if let oneTimeMessage { return oneTimeMessage }
         guard viewModel.book != nil else { return nil }
-        var parts = [l.n("{shown} of {count} penalty", "{shown} of {count} penalties", count: viewModel.total, ["shown": String(viewModel.visible.count)])]
+        let counts = (shown: viewModel.visible.count, total: viewModel.total, language: l.language)
+        let text: String
+        if let made = countsText, made.counts == counts {
+            text = made.text
+        } else {
+            text = l.n("{shown} of {count} penalty", "{shown} of {count} penalties", count: counts.total, ["shown": String(counts.shown)])
+            countsText = (counts, text)
+        }
+        var parts = [text]
         if let search = search.status(l) { parts.append(search) }
         return parts.joined(separator: " · ")
     }

@@ -36,18 +36,17 @@ extension Shell {
             return Rect(x: 0, y: top, width: size.width, height: size.height - top - 1 - max(1, statusRows))
         }
         // The status describes the laid-out screen (a jump, a resize), and its height shapes the
-        // screen's area: lay out, read the status, and lay out again if its height changed.
+        // screen's area: lay out for the height it had in the last frame (it seldom changes), read
+        // the status, and lay out again if its height is not that.
         let statusWidth = size.width - statusLanguage.displayWidth - 2
-        var status = statusText(width: statusWidth, glyphs: glyphs)
-        var content = contentRect(statusRows: status.lines.count)
+        let guess = frame.map { max(1, $0.status.lines.count) } ?? max(1, statusText(width: statusWidth, glyphs: glyphs).lines.count)
+        var content = contentRect(statusRows: guess)
         currentScreen.layout(content, context: renderContext)
-        let described = statusText(width: statusWidth, glyphs: glyphs)
-        if max(1, described.lines.count) != max(1, status.lines.count) {
-            content = contentRect(statusRows: described.lines.count)
+        var status = statusText(width: statusWidth, glyphs: glyphs)
+        if max(1, status.lines.count) != guess {
+            content = contentRect(statusRows: status.lines.count)
             currentScreen.layout(content, context: renderContext)
             status = statusText(width: statusWidth, glyphs: glyphs)
-        } else {
-            status = described
         }
         var helpLayout: HelpOverlay.Layout?
         if var state = help {
@@ -146,8 +145,8 @@ extension Shell {
         return StatusText(lines: wrappedStatus.lines, links: true)
     }
 
-    /// The screen's status as last wrapped: a frame asks for it twice (before and after the
-    /// screen's layout) and it seldom changes between frames.
+    /// The screen's status as last wrapped: a frame asks for it at least once, and it seldom
+    /// changes between frames.
     struct StatusKey: Equatable { var text: String, width: Int, ellipsis: String }
 
     func renderStatus(_ status: StatusText, into surface: Surface, rows: Rect) {
