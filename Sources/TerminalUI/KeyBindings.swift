@@ -8,7 +8,7 @@ public struct KeyBinding {
     public private(set) var keys: [Key]?
     /// The keys as written in the help overlay and in KEYS.md ("↑ ↓ PgUp PgDn"). Worked out
     /// when asked (tables are made for every key; the help reads their labels only when shown).
-    public var label: String { writtenLabel ?? Key.label(of: keys ?? []) }
+    public var label: String { Self.label(writtenLabel, keys) }
     /// A label written by hand, for keys no list names.
     private let writtenLabel: String?
     /// What the keys do, in the interface language.
@@ -83,8 +83,11 @@ public struct KeyBinding {
         self.writtenLabel = writtenLabel
         self.help = help
         self.action = action
-        self.footer = footer.map { KeyHint(footerKeys ?? writtenLabel ?? Key.label(of: names ?? []), $0) }
+        self.footer = footer.map { KeyHint(footerKeys ?? Self.label(writtenLabel, names), $0) }
     }
+
+    /// The label written by hand, else the keys' own.
+    private static func label(_ written: String?, _ keys: [Key]?) -> String { written ?? Key.label(of: keys ?? []) }
 
     /// A field's typing: any character `characters` stands for ("a–z 0–9"), and `keys`, the
     /// keys that edit the line (`TextFieldState.editingKeys`), named one by one.

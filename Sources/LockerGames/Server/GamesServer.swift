@@ -26,7 +26,9 @@ public struct GamesServerOptions: Sendable {
     public var maxConnectionsPerAddress = 32
     /// Descriptors kept back from the connection limit, beyond those open when the server
     /// starts, for what the store opens later (SQLite readers, PostgreSQL connections) and files.
-    public var reservedDescriptors = 24
+    public var reservedDescriptors = GamesServerOptions.baseReservedDescriptors
+    /// The descriptors kept back with a SQLite store; a PostgreSQL store adds its pool's.
+    public static let baseReservedDescriptors = 24
     /// Live event streams at once per account (per address for anonymous ones).
     public var eventStreamsPerClient = 4
     /// Reverse proxies whose `X-Forwarded-For` names the client.

@@ -76,8 +76,12 @@ public struct ServerSettings: Sendable {
         }
         func networks() throws(Problem) -> AddressNetworks {
             let entries = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            for entry in entries where (try? AddressNetworks([entry])) == nil { throw .notANetwork(name: name, value: entry) }
-            return (try? AddressNetworks(entries)) ?? .none
+            do {
+                return try AddressNetworks(entries)
+            } catch {
+                guard case TrustedProxiesError.notAnAddress(let entry) = error else { throw .notANetwork(name: name, value: entries.joined(separator: ",")) }
+                throw .notANetwork(name: name, value: entry)
+            }
         }
         switch name {
         case "listen":
@@ -88,7 +92,7 @@ public struct ServerSettings: Sendable {
             let store = try single()
             db = store
             // PostgreSQL connections are opened as requests need them, up to the pool's size.
-            server.reservedDescriptors = GamesServerOptions().reservedDescriptors
+            server.reservedDescriptors = GamesServerOptions.baseReservedDescriptors
                 + (store.contains("://") ? PostgresGamesDatabase.defaultConnections + 2 : 0)
         case "tls-cert": server.tlsCertificate = try single()
         case "tls-key": server.tlsKey = try single()

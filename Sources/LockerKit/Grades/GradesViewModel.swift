@@ -48,14 +48,19 @@ public final class GradesViewModel: ViewModel {
         case nothing
     }
 
-    /// Reads grades.json now, on the calling thread (the command line, tests); `defaults` is
-    /// the book shown when there is no usable file.
-    public init(localizer: Localizer, repository: any Repository<GradeBook>, defaults: GradeBook) {
+    /// A view-model over `repository` with no book yet; the public initialisers read it.
+    private init(localizer: Localizer, repository: any Repository<GradeBook>) {
         self.localizer = localizer
         self.repository = repository
         book = GradeBook(units: [], blocks: [])
         results = .none
         super.init()
+    }
+
+    /// Reads grades.json now, on the calling thread (the command line, tests); `defaults` is
+    /// the book shown when there is no usable file.
+    public convenience init(localizer: Localizer, repository: any Repository<GradeBook>, defaults: GradeBook) {
+        self.init(localizer: localizer, repository: repository)
         take(repository.load()) { defaults }
     }
 
@@ -64,25 +69,22 @@ public final class GradesViewModel: ViewModel {
     /// book takes tens of milliseconds to decode). Nothing is saved before it has arrived.
     /// `repository` is read and written on other threads, one job at a time: its validator must
     /// not use the UI's localizer (give it a `Localizer.snapshot()`).
-    public init(localizer: Localizer, repository: any Repository<GradeBook>, work: BackgroundWork, defaultsFile: URL?) {
-        self.localizer = localizer
-        self.repository = repository
-        book = GradeBook(units: [], blocks: [])
-        results = .none
+    public convenience init(localizer: Localizer, repository: any Repository<GradeBook>, work: BackgroundWork, defaultsFile: URL?) {
+        self.init(localizer: localizer, repository: repository)
         isLoading = true
         self.work = work
-        super.init()
         writer = SingleJob<Void>(work) { [weak self] result in self?.saved(result) }
         // Only this job uses the repository until it is delivered, and its own localizer.
         let reading = UncheckedSendable((repository, localizer.snapshot()))
-        work.start({ _ -> UncheckedSendable<(LoadOutcome<GradeBook>, GradeBook?)> in
+        work.start({ _ -> (LoadOutcome<GradeBook>, GradeBook?) in
             let (repository, localizer) = reading.value
             let outcome = repository.load()
-            if case .loaded = outcome { return UncheckedSendable((outcome, nil)) }
-            return UncheckedSendable((outcome, GradesViewModel.bundledDefaults(defaultsFile, localizer).0))
+            if case .loaded = outcome { return (outcome, nil) }
+            return (outcome, GradesViewModel.bundledDefaults(defaultsFile, localizer).0)
         }, completion: { [weak self] result in
-            guard let self else { return }
-            let (outcome, fallback) = (try? result.get())?.value ?? (.missing, nil)
+            // The job throws nothing and is never cancelled; were it to fail, the tab would stay
+            // "reading" and save nothing over the file.
+            guard let self, case .success(let (outcome, fallback)) = result else { return }
             isLoading = false
             take(outcome) { fallback ?? GradeBook(units: [], blocks: []) }
             structureVersion += 1

@@ -11,6 +11,8 @@ public enum LoadOutcome<Value> {
     case corrupt(backup: URL?, reason: FileProblem)
 }
 
+extension LoadOutcome: Sendable where Value: Sendable {}
+
 /// Why a stored file could not be used, told in the interface language (never a library's
 /// English): the user reads it in the status line or on stderr.
 public enum FileProblem: Equatable, Sendable {
