@@ -1,24 +1,25 @@
 import LockerKit
 import TerminalUI
 
-/// One dive's awards on their way from the recorder's keys to the journal: for whom, which
-/// attempt, the awards as typed and read, and the referee's call.
+/// One dive's awards on their way from the recorder's keys to the journal: the award as it will
+/// be recorded (for whom, which attempt, the awards read and the referee's call), whether it
+/// corrects one, and the awards as typed.
 struct AwardDraft: Equatable {
-    var diver: String
-    var round: Int
-    var attempt: Int
+    /// The awards are empty until the typed text is read (half points; nil for a missing one).
+    var award: MeetAward
     /// A correction of an attempt already recorded (it then asks why).
     var correcting: Bool
     /// The awards as typed, kept to edit them again.
     var text: String
-    /// The awards as read (half points; nil for a missing one), empty until read.
-    var awards: [Int?] = []
-    var call = RefereeCall.none
     /// Seats that had sent nothing from their pads when the awards were filled in: an award one
     /// of them sends before the dive is recorded takes its place.
     var silentAtFill: Set<Int> = []
 
-    var award: MeetAward { MeetAward(diver: diver, round: round, attempt: attempt, awards: awards, call: call) }
+    init(diver: String, round: Int, attempt: Int, correcting: Bool, text: String, awards: [Int?] = [], call: RefereeCall = .none) {
+        award = MeetAward(diver: diver, round: round, attempt: attempt, awards: awards, call: call)
+        self.correcting = correcting
+        self.text = text
+    }
 }
 
 /// What a typed reason is for.

@@ -139,8 +139,7 @@ public final class MeetScreen: Screen {
             KeyBinding([.character("c")], help: l.t("Correct the called dive's awards or call, with a reason"), footer: l.t("correct")) { _ in
                 guard let called = self.viewModel.calledDive, let latest = called.latest else { return false }
                 let text = Self.awardsText(latest.awards, ascii: true, l)
-                var draft = AwardDraft(diver: latest.diver, round: latest.round, attempt: latest.attempt, correcting: true, text: text)
-                draft.call = latest.call
+                let draft = AwardDraft(diver: latest.diver, round: latest.round, attempt: latest.attempt, correcting: true, text: text, call: latest.call)
                 self.mode = .typingAwards(draft, field: Self.awardField(text))
                 return true
             }.disabled { self.readOnly(l) ?? (self.viewModel.calledDive?.latest == nil ? l.t("The called dive has no awards to correct.") : nil) },
@@ -209,11 +208,11 @@ public final class MeetScreen: Screen {
             }
             var read = draft
             read.text = text
-            read.awards = awards
+            read.award.awards = awards
             // Awards the panel cannot score (two missing in a group) are refused here, not at Enter.
             if let planned = viewModel.calledDive?.planned, let meet = viewModel.meet {
                 do {
-                    _ = try MeetDiveScore.compute(given: awards, call: draft.call, difficultyTenths: planned.ddTenths, synchro: meet.state.setup.synchro)
+                    _ = try MeetDiveScore.compute(given: awards, call: draft.award.call, difficultyTenths: planned.ddTenths, synchro: meet.state.setup.synchro)
                 } catch let error as PanelScoreError {
                     message = error.message(l)
                     return
@@ -231,7 +230,7 @@ public final class MeetScreen: Screen {
         func toggle(_ change: @escaping (inout RefereeCall) -> Void) -> () -> Void {
             {
                 var edited = draft
-                change(&edited.call)
+                change(&edited.award.call)
                 self.mode = .readingBack(edited)
             }
         }
@@ -259,9 +258,9 @@ public final class MeetScreen: Screen {
             KeyBinding([.character("s")], help: l.t("Unsafe dive, by the judges' majority: awards above 2 count as 2 (8.5.4)"),
                        perform: toggle { $0.unsafe.toggle() }),
             KeyBinding([.character("f")], help: l.t("Failed dive: choose the article from the penalties"), footer: l.t("failed", context: "failed dive")) {
-                if draft.call.failedArticle != nil {
+                if draft.award.call.failedArticle != nil {
                     var edited = draft
-                    edited.call.failedArticle = nil
+                    edited.award.call.failedArticle = nil
                     self.mode = .readingBack(edited)
                 } else {
                     self.mode = .choosingFailure(draft, selected: 0)
@@ -269,7 +268,7 @@ public final class MeetScreen: Screen {
             },
             KeyBinding([.character("0")], help: l.t("Clear the referee's call")) {
                 var edited = draft
-                edited.call = .none
+                edited.award.call = .none
                 self.mode = .readingBack(edited)
             },
             KeyBinding([.backspace, .character("e")], help: l.t("Edit the awards"), footer: l.t("edit")) {
@@ -285,14 +284,14 @@ public final class MeetScreen: Screen {
         guard !draft.silentAtFill.isEmpty, let sent = viewModel.padAwards else { return nil }
         var updated = draft
         var arrived: [String] = []
-        for seat in draft.silentAtFill.sorted() where seat <= draft.awards.count {
-            guard let award = sent[seat], draft.awards[seat - 1] == nil else { continue }
-            updated.awards[seat - 1] = award
+        for seat in draft.silentAtFill.sorted() where seat <= draft.award.awards.count {
+            guard let award = sent[seat], draft.award.awards[seat - 1] == nil else { continue }
+            updated.award.awards[seat - 1] = award
             updated.silentAtFill.remove(seat)
             arrived.append(l.t("seat {seat}: {award}", ["seat": String(seat), "award": Self.award(award, ascii: false, viewModel.localizer)]))
         }
         guard !arrived.isEmpty else { return nil }
-        updated.text = Self.awardsText(updated.awards, ascii: true, viewModel.localizer)
+        updated.text = Self.awardsText(updated.award.awards, ascii: true, viewModel.localizer)
         return (updated, viewModel.localizer.t("Arrived from the pads since: {awards}. Enter records.", ["awards": arrived.joined(separator: ", ")]))
     }
 
@@ -310,7 +309,7 @@ public final class MeetScreen: Screen {
             },
             KeyBinding([.enter], help: l.t("Fail the dive under this article"), footer: l.t("choose")) { _ in
                 guard case .choosingFailure(var draft, let selected) = self.mode, self.failures.indices.contains(selected) else { return false }
-                draft.call.failedArticle = self.failures[selected].articles.first ?? "?"
+                draft.award.call.failedArticle = self.failures[selected].articles.first ?? "?"
                 self.mode = .readingBack(draft)
                 return true
             },
@@ -480,7 +479,7 @@ public final class MeetScreen: Screen {
         let row4 = Rect(x: rect.x + 1, y: rect.y + 3, width: max(0, rect.width - 2), height: 1)
         switch mode {
         case .typingAwards(let draft, let field):
-            let label = draft.correcting ? l.t("Corrected awards:") : draft.attempt > 1 ? l.t("Awards, attempt {n}:", ["n": String(draft.attempt)]) : l.t("Awards:")
+            let label = draft.correcting ? l.t("Corrected awards:") : draft.award.attempt > 1 ? l.t("Awards, attempt {n}:", ["n": String(draft.award.attempt)]) : l.t("Awards:")
             let start = surface.write(label + " ", x: row3.x, y: row3.y, style: Style(.accent, [.bold]), clip: row3)
             TextField().render(field, into: surface, rect: Rect(x: start, y: row3.y, width: max(1, row3.maxX - start), height: 1), focused: true)
             surface.write(l.n("{count} award in judge order; - for a missing one (7.9, 7.10)", "{count} awards in judge order; - for a missing one (7.9, 7.10)",
@@ -567,14 +566,14 @@ public final class MeetScreen: Screen {
                                 _ surface: Surface, _ context: RenderContext) {
         let l = context.localizer
         let ascii = context.glyphs.ascii
-        let judges = draft.awards.enumerated().map { l.t("J{n}", ["n": String($0.offset + 1)]) + " " + Self.award($0.element, ascii: ascii, l) }
+        let judges = draft.award.awards.enumerated().map { l.t("J{n}", ["n": String($0.offset + 1)]) + " " + Self.award($0.element, ascii: ascii, l) }
         let start = surface.write(l.t("Read back:") + " ", x: row3.x, y: row3.y, style: Style(.accent, [.bold]), clip: row3)
         surface.write(judges.joined(separator: "  "), x: start, y: row3.y, style: Style(.text, [.bold]), clip: row3)
         // The score first: a long call must not push it off a narrow screen.
-        let call = Self.callText(draft.call, l).map { l.t("Call: {call}", ["call": $0]) } ?? l.t("Call: none")
+        let call = Self.callText(draft.award.call, l).map { l.t("Call: {call}", ["call": $0]) } ?? l.t("Call: none")
         let line: String
         do {
-            let score = try MeetDiveScore.compute(given: draft.awards, call: draft.call, difficultyTenths: planned.ddTenths, synchro: meet.state.setup.synchro)
+            let score = try MeetDiveScore.compute(given: draft.award.awards, call: draft.award.call, difficultyTenths: planned.ddTenths, synchro: meet.state.setup.synchro)
             line = l.t("score {score}", ["score": Self.points(score.hundredths, l)]) + " · " + call
         } catch let error as PanelScoreError {
             line = error.message(l)
@@ -582,7 +581,7 @@ public final class MeetScreen: Screen {
             line = call
         }
         surface.write(line.truncated(toWidth: row4.width, ellipsis: context.glyphs.ellipsis), x: row4.x, y: row4.y,
-                      style: Style(draft.call.isNone ? .muted : .warn), clip: row4)
+                      style: Style(draft.award.call.isNone ? .muted : .warn), clip: row4)
     }
 
     /// Rows above the failed-dive list for the chosen penalty's whole text.

@@ -50,8 +50,9 @@ enum TabRegistry {
             // Read without side effects: the shell owns settings.json and reports its problems.
             let settings = try? DataFileError.decode(Settings.self, from: context.options.paths.settingsFile)
             return WorkoutScreen(viewModel: WorkoutViewModel(
-                localizer: context.localizer, library: WorkoutLibrary(directory: context.options.paths.workoutsDirectory),
-                sample: context.options.resources?.dataDirectory.appendingPathComponent("workout/sample-run.gpx"),
+                localizer: context.localizer,
+                library: WorkoutLibrary(directory: context.options.paths.workoutsDirectory,
+                                        sample: context.options.resources?.dataDirectory.appendingPathComponent("workout/sample-run.gpx")),
                 maxHeartRate: settings?.maxHeartRate, work: context.work))
         },
         TabEntry(tab: .games, title: { $0.t("Games") }, shortTitle: { $0.t("Games", context: "short tab title") }) { context in

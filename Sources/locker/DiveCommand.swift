@@ -16,15 +16,9 @@ struct DiveDDCommand: ParsableCommand {
         commandName: "dd",
         abstract: localizer.t("Print a dive's degree of difficulty at a height, its components A–E and its name."))
 
-    @Argument(help: ArgumentHelp(localizer.t("Dive number and position, e.g. 105B, 5253B, 626C, 600A."), valueName: "code"))
-    var code: String
-
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Board or platform height in metres: 1, 3, 5, 7.5 or 10."), valueName: "h"))
-    var height: String
-
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
-    var json = false
-
+    @Argument(help: ArgumentHelp(localizer.t("Dive number and position, e.g. 105B, 5253B, 626C, 600A."), valueName: "code")) var code: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Board or platform height in metres: 1, 3, 5, 7.5 or 10."), valueName: "h")) var height: String
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
     @OptionGroup var shared: SharedOptions
 
     struct Output: Encodable {
@@ -66,18 +60,10 @@ struct DiveScoreCommand: ParsableCommand {
         abstract: localizer.t("Score one dive: the judges' awards, which are cancelled, and the points."),
         discussion: localizer.t("Individual events have 5 or 7 judges. Synchronised events (--synchro) have 11 judges listed as 3 execution awards for diver A, 3 for diver B, then 5 synchronisation awards, or 9 judges as 2 + 2 + 5. A judge who gave no award is written - and replaced by the rounded average of the other judges; in synchro, of the same diver's other execution judges or of the other synchronisation judges (art. 7.9–7.10)."))
 
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Degree of difficulty, e.g. 2.8."), valueName: "dd"))
-    var dd: String
-
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The awards in judge order, separated by commas, e.g. 8,7.5,7.5,7.5,7."), valueName: "list"))
-    var awards: String
-
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Synchronised diving panel (9 or 11 judges).")))
-    var synchro = false
-
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
-    var json = false
-
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Degree of difficulty, e.g. 2.8."), valueName: "dd")) var dd: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The awards in judge order, separated by commas, e.g. 8,7.5,7.5,7.5,7."), valueName: "list")) var awards: String
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Synchronised diving panel (9 or 11 judges)."))) var synchro = false
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
     @OptionGroup var shared: SharedOptions
 
     struct Output: Encodable {

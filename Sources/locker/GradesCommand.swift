@@ -12,9 +12,7 @@ import Glibc
 /// The grades file a command works on: `--file`, else grades.json in the data folder, else the
 /// bundled default curriculum (no marks) when the data folder has none yet.
 struct GradesSource: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(localizer.t("A grades.json file (default: the one in the data folder)."), valueName: "file"))
-    var file: String?
-
+    @Option(name: .long, help: ArgumentHelp(localizer.t("A grades.json file (default: the one in the data folder)."), valueName: "file")) var file: String?
     @OptionGroup var shared: SharedOptions
 
     func load() -> GradeBook { Self.load(file: file, paths: shared.paths) }
@@ -60,9 +58,7 @@ struct GradesResultsCommand: ParsableCommand {
         abstract: localizer.t("Unit and block averages and whether the year is passed."))
 
     @OptionGroup var source: GradesSource
-
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
-    var json = false
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     func run() throws {
         let book = source.load()
@@ -131,9 +127,7 @@ struct GradesNeedCommand: ParsableCommand {
         abstract: localizer.t("The mark every ungraded course needs for each block, and for the year, to pass."))
 
     @OptionGroup var source: GradesSource
-
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
-    var json = false
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
 
     private struct Output: Encodable {
         struct Block: Encodable {
@@ -169,9 +163,7 @@ struct GradesExportCommand: ParsableCommand {
         abstract: localizer.t("Write the grades as a CSV file (one row per course) for a spreadsheet."))
 
     @OptionGroup var source: GradesSource
-
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The CSV file to write."), valueName: "file"))
-    var csv: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The CSV file to write."), valueName: "file")) var csv: String
 
     func run() throws {
         let book = source.load()
@@ -190,9 +182,7 @@ struct GradesImportCommand: ParsableCommand {
         commandName: "import",
         abstract: localizer.t("Replace the units and courses of grades.json by those of a CSV file (every row is checked first)."))
 
-    @Argument(help: ArgumentHelp(localizer.t("A CSV file as written by locker grades export."), valueName: "file.csv"))
-    var file: String
-
+    @Argument(help: ArgumentHelp(localizer.t("A CSV file as written by locker grades export."), valueName: "file.csv")) var file: String
     @OptionGroup var shared: SharedOptions
 
     func run() throws {

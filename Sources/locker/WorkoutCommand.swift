@@ -33,15 +33,9 @@ struct WorkoutSummaryCommand: ParsableCommand {
         abstract: localizer.t("Print the summary of a workout file: time, distance, pace, heart rate, climb, zones."),
         discussion: localizer.t("A file that holds several activities (tracks hours apart, or FIT sessions) gets one summary each; with --json, an array of them."))
 
-    @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx, .fit or .json workout file."), valueName: "file"))
-    var file: String
-
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text.")))
-    var json = false
-
-    @Option(name: .customLong("max-hr"), help: ArgumentHelp(localizer.t("Maximum heart rate for the zones (default: settings, else the workout's maximum)."), valueName: "bpm"))
-    var maxHR: Int?
-
+    @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx, .fit or .json workout file."), valueName: "file")) var file: String
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
+    @Option(name: .customLong("max-hr"), help: ArgumentHelp(localizer.t("Maximum heart rate for the zones (default: settings, else the workout's maximum)."), valueName: "bpm")) var maxHR: Int?
     @OptionGroup var shared: SharedOptions
 
     /// Unknown values are written as null, not left out.
@@ -113,9 +107,7 @@ struct WorkoutImportCommand: ParsableCommand {
         commandName: "import",
         abstract: localizer.t("Check a workout file and copy it into the data folder's workouts/ for the Workout tab."))
 
-    @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx, .fit or .json workout file."), valueName: "file"))
-    var file: String
-
+    @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx, .fit or .json workout file."), valueName: "file")) var file: String
     @OptionGroup var shared: SharedOptions
 
     func run() throws {

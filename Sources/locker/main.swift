@@ -23,23 +23,14 @@ struct Locker: ParsableCommand {
                       AccountCommand.self, LoginCommand.self, LogoutCommand.self, GamesCommand.self,
                       DebugSaveLoopCommand.self])
 
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"), completion: .list(Tab.allCases.map(\.rawValue)))
-    var tab: String?
-
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Colour theme: {values}. NO_COLOR also turns colour off.", ["values": validValues(ThemeChoice.self)]), valueName: "theme"), completion: .list(ThemeChoice.allCases.map(\.rawValue)))
-    var theme: String?
-
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Draw with ASCII only (no box drawing or braille).")))
-    var ascii = false
-
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print what Locker is, its version and where its data comes from, then stop.")))
-    var about = false
-
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Tab to open: {values}.", ["values": validValues(Tab.self)]), valueName: "tab"), completion: .list(Tab.allCases.map(\.rawValue))) var tab: String?
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Colour theme: {values}. NO_COLOR also turns colour off.", ["values": validValues(ThemeChoice.self)]), valueName: "theme"), completion: .list(ThemeChoice.allCases.map(\.rawValue))) var theme: String?
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Draw with ASCII only (no box drawing or braille)."))) var ascii = false
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print what Locker is, its version and where its data comes from, then stop."))) var about = false
     @OptionGroup var shared: GamesOptions
 
     /// Hidden, for the crash tests: F12 then makes the app fail this way (see DebugFault).
-    @Option(name: .customLong("debug-fault"), help: .hidden)
-    var debugFault: DebugFault?
+    @Option(name: .customLong("debug-fault"), help: .hidden) var debugFault: DebugFault?
 
     func validate() throws {
         _ = resolveChoices()
@@ -148,9 +139,7 @@ struct RulesCommand: ParsableCommand {
         abstract: localizer.t("Print the contents of the rules digest, or the articles that match a search."),
         subcommands: [RulesImportCommand.self])
 
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Print the articles whose number, title or text contains this (case and accents ignored)."), valueName: "text"))
-    var search: String?
-
+    @Option(name: .long, help: ArgumentHelp(localizer.t("Print the articles whose number, title or text contains this (case and accents ignored)."), valueName: "text")) var search: String?
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
@@ -181,9 +170,7 @@ struct RulesImportCommand: ParsableCommand {
         commandName: "import",
         abstract: localizer.t("Import your copy of the official rule book (PDF) so the Rules tab can show its text beside the digest (key o)."))
 
-    @Argument(help: ArgumentHelp(localizer.t("The rule book PDF (World Aquatics Competition Regulations, Part Four — Diving)."), valueName: "file.pdf"))
-    var file: String
-
+    @Argument(help: ArgumentHelp(localizer.t("The rule book PDF (World Aquatics Competition Regulations, Part Four — Diving)."), valueName: "file.pdf")) var file: String
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
@@ -232,9 +219,7 @@ struct QuizHistoryCommand: ParsableCommand {
         commandName: "history",
         abstract: localizer.t("Print every finished quiz: date, kind, questions, points, percentage, passed."))
 
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print one JSON array instead of text.")))
-    var json = false
-
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print one JSON array instead of text."))) var json = false
     @OptionGroup var shared: SharedOptions
 
     struct Row: Encodable {
@@ -276,9 +261,7 @@ struct PenaltiesCommand: ParsableCommand {
         commandName: "penalties",
         abstract: localizer.t("Print every diving penalty: what happens, the sanction, who applies it, the articles."))
 
-    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print one JSON array instead of text.")))
-    var json = false
-
+    @Flag(name: .long, help: ArgumentHelp(localizer.t("Print one JSON array instead of text."))) var json = false
     @OptionGroup var shared: SharedOptions
 
     /// One penalty as the JSON output shows it.

@@ -169,7 +169,7 @@ final class MeetScreenTests: XCTestCase {
         key(shell, .enter)
         XCTAssertTrue(work.waitUntilIdle())
         guard case .readingBack(let draft) = screen.mode else { return XCTFail("\(screen.mode)") }
-        XCTAssertEqual(draft.awards, [14, 14, 14, 14, 14])
+        XCTAssertEqual(draft.award.awards, [14, 14, 14, 14, 14])
         XCTAssertTrue(self.screen(shell).contains("Attempt 1 of Ada's round 1 already has its awards"), self.screen(shell))
     }
 

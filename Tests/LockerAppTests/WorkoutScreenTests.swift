@@ -13,8 +13,8 @@ final class WorkoutScreenTests: XCTestCase {
     func makeScreen(_ language: Language = .en, folder: URL? = nil, readAhead: Bool = true) throws -> (WorkoutScreen, Localizer) {
         let localizer = Localizer(directory: root.appendingPathComponent("Localization"), language: language)
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-workouts-\(UUID().uuidString)")
-        let model = WorkoutViewModel(localizer: localizer, library: WorkoutLibrary(directory: folder ?? empty),
-                                     sample: root.appendingPathComponent("Data/workout/sample-run.gpx"), work: work,
+        let model = WorkoutViewModel(localizer: localizer, library: WorkoutLibrary(directory: folder ?? empty, sample: root.appendingPathComponent("Data/workout/sample-run.gpx")),
+                                     work: work,
                                      readAheadLimit: readAhead ? WorkoutViewModel.defaultReadAheadLimit : 0)
         XCTAssertTrue(work.waitUntilIdle(), "the folder is listed and summarised in the background")
         return (WorkoutScreen(viewModel: model), localizer)

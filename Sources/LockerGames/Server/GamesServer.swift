@@ -127,10 +127,8 @@ public enum GamesServer {
     /// requests in flight are answered). `onRunning` gets the port it listens on.
     public static func application(service: GamesService, options: GamesServerOptions, logger: Logger,
                                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
-        let limiter = RateLimiter(perMinute: options.accountRequestsPerMinute)
-        let streams = EventStreamLimiter(perClient: options.eventStreamsPerClient)
         let metrics = options.metrics
-        let routes = GamesRoutes(service: service, limiter: limiter, streams: streams, metrics: metrics, metricsAllow: options.metricsAllow)
+        let routes = GamesRoutes(service: service, options: options)
         // The methods each path has, read from a router holding the same routes (middleware
         // applies only to routes added after it, and it needs the table).
         let probe = Router(context: GamesRequestContext.self)
@@ -148,7 +146,7 @@ public enum GamesServer {
         let limits = ConnectionLimits(total: options.maxConnections, perAddress: options.maxConnectionsPerAddress,
                                       reservedDescriptors: options.reservedDescriptors, proxies: options.trustedProxies, metrics: metrics)
         metrics.openConnections = { limits.openConnections }
-        metrics.openEventStreams = { streams.openStreams }
+        metrics.openEventStreams = { routes.streams.openStreams }
         metrics.storeConnections = { service.database.connectionsInUse }
         let requestSeconds = options.requestSeconds
         let http1 = HTTPServerBuilder.http1(configuration: .init(
@@ -173,13 +171,22 @@ public enum GamesServer {
     }
 }
 
-/// The routes of API version 1.
+/// The routes of API version 1, with the limits the options set on account requests and live
+/// event streams.
 struct GamesRoutes: Sendable {
     let service: GamesService
+    let options: GamesServerOptions
     let limiter: RateLimiter
     let streams: EventStreamLimiter
-    let metrics: GamesMetrics
-    let metricsAllow: AddressNetworks
+
+    init(service: GamesService, options: GamesServerOptions) {
+        self.service = service
+        self.options = options
+        limiter = RateLimiter(perMinute: options.accountRequestsPerMinute)
+        streams = EventStreamLimiter(perClient: options.eventStreamsPerClient)
+    }
+
+    private var metrics: GamesMetrics { options.metrics }
 
     func add(to router: Router<GamesRequestContext>) {
         router.get("/healthz") { _, _ in
@@ -187,7 +194,7 @@ struct GamesRoutes: Sendable {
             return Self.json(["status": "ok", "store": service.database.kind.rawValue], status: .ok)
         }
         router.get("/metrics") { _, context in
-            guard metricsAllow.contains(context.clientAddress) else {
+            guard options.metricsAllow.contains(context.clientAddress) else {
                 metrics.refused(.metricsAddress)
                 return ProblemMiddleware.response(Problem(code: .forbidden, title: "Metrics are not served to this address.", reason: "metrics"))
             }

@@ -4,14 +4,34 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// The workouts/ folder of the data directory: lists the workout files in it and copies new
-/// ones in (under a free name, atomically).
+/// The workouts/ folder of the data directory, and the bundled sample the Workout tab lists
+/// after it: lists the workout files and copies new ones in (under a free name, atomically).
 public struct WorkoutLibrary: Sendable {
     public let directory: URL
+    /// The bundled sample workout, listed after the folder's files when it exists.
+    public let sample: URL?
     public static let extensions: Set<String> = ["gpx", "tcx", "fit", "json"]
 
-    public init(directory: URL) {
+    public init(directory: URL, sample: URL? = nil) {
         self.directory = directory
+        self.sample = sample
+    }
+
+    /// A file the Workout tab lists, with the key its summaries are cached under: name, size
+    /// and date for the folder's files (a changed file is read again), the path for the sample.
+    public struct ListedFile: Sendable {
+        public var key: String
+        public var url: URL
+        public var isSample: Bool
+    }
+
+    /// The folder's workout files, newest first, then the sample.
+    public func listedFiles() -> [ListedFile] {
+        var files = entries().map { ListedFile(key: "\($0.name)|\($0.size)|\($0.modified)", url: $0.url, isSample: false) }
+        if let sample, FileManager.default.fileExists(atPath: sample.path) {
+            files.append(ListedFile(key: "sample|" + sample.path, url: sample, isSample: true))
+        }
+        return files
     }
 
     /// A workout file of the folder.

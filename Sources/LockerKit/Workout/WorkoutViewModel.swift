@@ -13,7 +13,6 @@ import Glibc
 public final class WorkoutViewModel: ViewModel {
     public let localizer: Localizer
     public let library: WorkoutLibrary
-    private let sample: URL?
     private let maxHeartRate: Int?
     private let work: BackgroundWork
 
@@ -118,7 +117,7 @@ public final class WorkoutViewModel: ViewModel {
     private var summaries: [String: [Item]] = [:]
     private var summariesLoaded = false
     /// Files of the folder in list order, with their cache keys.
-    private var files: [(key: String, url: URL, isSample: Bool)] = []
+    private var files: [WorkoutLibrary.ListedFile] = []
     private var summarising = false
     /// Reading the folder: one running and one next, however often `r` is pressed.
     private lazy var listJob = SingleJob<Listing>(work) { [weak self] result in
@@ -129,12 +128,11 @@ public final class WorkoutViewModel: ViewModel {
     var indexURL: URL { library.directory.appendingPathComponent(".index-v3.json") }
 
     /// `readAheadLimit`: the biggest file (bytes) read ahead while its row is chosen.
-    public init(localizer: Localizer, library: WorkoutLibrary, sample: URL?, maxHeartRate: Int? = nil, work: BackgroundWork,
+    public init(localizer: Localizer, library: WorkoutLibrary, maxHeartRate: Int? = nil, work: BackgroundWork,
                 readAheadLimit: Int = WorkoutViewModel.defaultReadAheadLimit) {
         self.localizer = localizer
         self.readAheadLimit = readAheadLimit
         self.library = library
-        self.sample = sample
         self.maxHeartRate = maxHeartRate
         self.work = work
         super.init()
@@ -147,16 +145,10 @@ public final class WorkoutViewModel: ViewModel {
     /// date) are not re-read. `announce` says what was found when it is done (the user asked).
     public func reload(announce: Bool = false) {
         reloadReport = nil
-        let library = self.library, sample = self.sample, index = indexURL
+        let library = self.library, index = indexURL
         let needsIndex = !summariesLoaded
         listJob.request { _ -> Listing in
-            var listing = Listing(announce: announce)
-            for entry in library.entries() {
-                listing.files.append((key: "\(entry.name)|\(entry.size)|\(entry.modified)", url: entry.url, isSample: false))
-            }
-            if let sample, FileManager.default.fileExists(atPath: sample.path) {
-                listing.files.append((key: "sample|" + sample.path, url: sample, isSample: true))
-            }
+            var listing = Listing(announce: announce, files: library.listedFiles())
             if needsIndex, case .loaded(let stored) = JSONRepository<[String: [Item]]>(url: index).load() {
                 listing.index = stored
             }
@@ -175,7 +167,7 @@ public final class WorkoutViewModel: ViewModel {
     public struct Listing: @unchecked Sendable {
         /// Whether the user asked (`r`): what was found is then said.
         var announce: Bool
-        var files: [(key: String, url: URL, isSample: Bool)] = []
+        var files: [WorkoutLibrary.ListedFile]
         var index: [String: [Item]]?
     }
 
@@ -244,7 +236,7 @@ public final class WorkoutViewModel: ViewModel {
     }
 
     /// The row of a file that could not be read (its reason is worded when drawn).
-    private func unreadable(_ file: (key: String, url: URL, isSample: Bool), _ error: Error) -> Item {
+    private func unreadable(_ file: WorkoutLibrary.ListedFile, _ error: Error) -> Item {
         Item(url: file.url, isSample: file.isSample, title: file.url.lastPathComponent,
              failure: (error as? WorkoutError).map { .workout($0) } ?? .unknown, activity: 0, activityCount: 1, pending: false)
     }
