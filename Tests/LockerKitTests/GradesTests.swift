@@ -529,3 +529,34 @@ final class GradesCSVTests: XCTestCase {
         XCTAssertThrowsError(try CSV.parse("a,b\"c\n"))
     }
 }
+
+final class GradeBookFileTests: XCTestCase {
+    /// The unit-by-unit writer gives the same bytes as encoding the whole book at once (a field
+    /// added to `GradeBook` and not to `fileData` fails here).
+    func testTheFileIsWrittenByteForByteAsTheWholeBookWouldBe() throws {
+        var odd = try curriculum(["Programmation Objets": 12.25, "Anglais": 0])
+        odd.units[0].name = "Quote \" backslash \\ slash / tab \t line\nend — é 😀"
+        odd.units[0].courses[0].locked = true
+        odd.units[1].courses = []
+        odd.scale = 24.5
+        odd.passMark = 12
+        var many = GradeBook(units: [], blocks: [])
+        for u in 0..<30 {
+            var courses: [GradeCourse] = []
+            for c in 0..<u % 5 {
+                let mark: Double? = c % 2 == 0 ? Double(c) / 3 : nil
+                courses.append(GradeCourse(id: "u\(u)c\(c)", name: "Course \(c)", coefficient: 1.1 * Double(c + 1), mark: mark))
+            }
+            many.units.append(GradeUnit(id: "u\(u)", code: u + 1, name: "Unit \(u)", coefficient: Double(u % 4) + 0.5,
+                                        professional: u % 7 == 0, courses: courses))
+        }
+        many.blocks = [GradeBlock(id: "all", name: "All", units: many.units.map(\.id)), GradeBlock(id: "none", name: "", units: [])]
+        let empty = GradeBook(units: [], blocks: [])
+        for book in [try curriculum(), odd, many, empty] {
+            let expected = try JSONFile.encoded(book)
+            let written = try GradeBook.fileData(book)
+            XCTAssertEqual(String(decoding: written, as: UTF8.self), String(decoding: expected, as: UTF8.self))
+            XCTAssertEqual(try JSONDecoder().decode(GradeBook.self, from: written), book)
+        }
+    }
+}

@@ -153,7 +153,7 @@ public final class GradesViewModel: ViewModel {
 
     /// A repository that refuses files breaking the format's rules, naming the field.
     public static func repository(_ url: URL, _ l: Localizer) -> JSONRepository<GradeBook> {
-        JSONRepository<GradeBook>(url: url) { try $0.validate(l) }
+        JSONRepository<GradeBook>(url: url, encode: GradeBook.fileData) { try $0.validate(l) }
     }
 
     // MARK: Reading

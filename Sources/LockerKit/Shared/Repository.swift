@@ -100,13 +100,18 @@ struct FileStamp: Equatable {
 public final class JSONRepository<Value: Codable>: Repository {
     public let url: URL
     private let validate: (Value) throws -> Void
+    private let encode: (Value) throws -> Data
     /// The file as last read or written here: unknown before either, nil when there was none.
     private var known: FileStamp??
 
-    /// `validate` may throw to reject decoded values that break the format's rules.
-    public init(url: URL, validate: @escaping (Value) throws -> Void = { _ in }) {
+    /// `encode` writes the file's text (`JSONFile.encoded`, unless a format writes the same
+    /// bytes with less memory). `validate` may throw to reject decoded values that break the
+    /// format's rules.
+    public init(url: URL, encode: @escaping (Value) throws -> Data = { try JSONFile.encoded($0) },
+                validate: @escaping (Value) throws -> Void = { _ in }) {
         self.url = url
         self.validate = validate
+        self.encode = encode
     }
 
     public func load() -> LoadOutcome<Value> {
@@ -147,11 +152,9 @@ public final class JSONRepository<Value: Codable>: Repository {
 
     /// Writes `value` to `other` (a copy kept aside), leaving this repository's file alone.
     public func write(_ value: Value, to other: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        let data = try encoder.encode(value)
-        try AtomicFile.write(data + Data("\n".utf8), to: other)
+        var data = try encode(value)
+        data.append(UInt8(ascii: "\n"))
+        try AtomicFile.write(data, to: other)
     }
 
     /// Keeps `value` beside the file as `name.mine-<timestamp>` (when the file changed under
@@ -166,6 +169,21 @@ public final class JSONRepository<Value: Codable>: Repository {
         }
         do { try write(value, to: copy) } catch { return nil }
         return copy
+    }
+}
+
+/// How the data files are written: pretty-printed JSON with sorted keys, so that a person can
+/// read, diff and edit them; dates in ISO 8601.
+public enum JSONFile {
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    public static func encoded(_ value: some Encodable) throws -> Data {
+        try encoder().encode(value)
     }
 }
 
