@@ -18,7 +18,20 @@ let staticExecutableFlags = ["-static-executable", "-Xlinker", "-ltinfo",
 /// Release builds of the modules `locker` runs are optimised for size: the statically linked
 /// binary's code pages are most of the peak RSS, and `-Osize` keeps fewer of them resident
 /// (0.2 MiB less at 80×24, 0.3 MiB at 200×60) for the same CPU per key (docs/PERFORMANCE.md).
-let sizeReleaseSettings: [SwiftSetting] = [.unsafeFlags(["-Osize"], .when(configuration: .release))]
+/// Every function gets a section of its own (the compiler gives one only to those other files
+/// can call), so that the link can place each one (`linkOrderFlags`).
+let sizeReleaseSettings: [SwiftSetting] = [.unsafeFlags(["-Osize", "-Xfrontend", "-function-sections"], .when(configuration: .release))]
+
+/// The release link of `locker` places the functions a session runs first, side by side, in
+/// the order of Sources/locker/link-order.txt (written by scripts/link-order). The kernel maps
+/// a program's code 64 KB around each page touched, so code spread over the whole binary kept
+/// most of it resident: this takes about 2.5 MiB off the peak RSS (docs/PERFORMANCE.md). lld
+/// (part of the Swift toolchain) reads the list by symbol; a function not in it is placed after
+/// them, so a list older than the code costs memory, never correctness.
+let packageDirectory = String(#filePath.dropLast("Package.swift".count))
+let linkOrderFlags = ["-use-ld=lld",
+                      "-Xlinker", "--symbol-ordering-file=\(packageDirectory)Sources/locker/link-order.txt",
+                      "-Xlinker", "--no-warn-symbol-ordering"]
 
 /// Release builds of the interface's own modules leave out the run-time exclusivity checks
 /// (the compiler still checks what it can see): they were about 4 % of a frame's CPU at 200×60
@@ -108,9 +121,11 @@ let package = Package(
                 "LockerApp", "LockerKit", "TerminalUI", "LockerCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            exclude: ["link-order.txt"],
             swiftSettings: [.swiftLanguageMode(.v5)] + sizeReleaseSettings,
-            // Release builds are one static executable (`staticExecutableFlags` above).
-            linkerSettings: [.unsafeFlags(staticExecutableFlags, .when(configuration: .release))]
+            // Release builds are one static executable (`staticExecutableFlags` above), its
+            // code in the order of `linkOrderFlags`.
+            linkerSettings: [.unsafeFlags(staticExecutableFlags + linkOrderFlags, .when(configuration: .release))]
         ),
         // `locker account|login|logout|games …` are run by this program (locker execs it).
         .executableTarget(
