@@ -73,6 +73,8 @@ let package = Package(
             dependencies: ["CNcurses"],
             swiftSettings: [.swiftLanguageMode(.v5)] + uiReleaseSettings
         ),
+        // glibc's malloc settings, which the Glibc module does not export.
+        .target(name: "CMalloc"),
         // The system's libcrypt (yescrypt password hashes) and kernel random bytes.
         .target(
             name: "CCrypt",
@@ -118,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "locker",
             dependencies: [
-                "LockerApp", "LockerKit", "TerminalUI", "LockerCommandLine",
+                "LockerApp", "LockerKit", "TerminalUI", "LockerCommandLine", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["link-order.txt"],
