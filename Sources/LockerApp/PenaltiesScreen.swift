@@ -60,15 +60,13 @@ public final class PenaltiesScreen: TabScreen {
         if mode == .searching { return searchKeys(l) }
         // Every key and every frame ask for this table; its bindings read the screen when they
         // act, so it is made again only when the language changes.
-        if let made = listKeyTable, made.language == l.language { return made.table }
-        let table = listKeys(l)
-        listKeyTable = (l.language, table)
-        return table
+        return listKeyTable.value(for: l.language) { listKeys(l) }
     }
 
-    private var listKeyTable: (language: Language, table: KeyTable)?
+    private var listKeyTable = Memo<Language, KeyTable>()
     /// "12 of 40 penalties", asked for by every frame; made again when a count or the language changes.
-    private var countsText: (counts: (shown: Int, total: Int, language: Language), text: String)?
+    private var countsText = Memo<Counts, String>()
+    private struct Counts: Equatable { var shown: Int, total: Int, language: Language }
 
     /// The keys of the list and its detail pane.
     private func listKeys(_ l: Localizer) -> KeyTable {
@@ -156,15 +154,10 @@ public final class PenaltiesScreen: TabScreen {
     public func status(_ l: Localizer) -> String? {
         if let oneTimeMessage { return oneTimeMessage }
         guard viewModel.book != nil else { return nil }
-        let counts = (shown: viewModel.visible.count, total: viewModel.total, language: l.language)
-        let text: String
-        if let made = countsText, made.counts == counts {
-            text = made.text
-        } else {
-            text = l.n("{shown} of {count} penalty", "{shown} of {count} penalties", count: counts.total, ["shown": String(counts.shown)])
-            countsText = (counts, text)
-        }
-        var parts = [text]
+        let counts = Counts(shown: viewModel.visible.count, total: viewModel.total, language: l.language)
+        var parts = [countsText.value(for: counts) {
+            l.n("{shown} of {count} penalty", "{shown} of {count} penalties", count: counts.total, ["shown": String(counts.shown)])
+        }]
         if let search = search.status(l) { parts.append(search) }
         return parts.joined(separator: " · ")
     }
