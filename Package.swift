@@ -156,7 +156,7 @@ let package = Package(
                     exclude: ["Golden"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         // Drives the built `locker` binary in tmux; depending on it makes `swift test` build it.
-        .testTarget(name: "EndToEndTests", dependencies: ["locker", "locker-games", "LockerKit"],
+        .testTarget(name: "EndToEndTests", dependencies: ["locker", "locker-games", "LockerKit", "LockerCommandLine"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

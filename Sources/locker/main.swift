@@ -1,5 +1,6 @@
 // The `locker` command line: parses options with swift-argument-parser, then runs the
-// full-screen app or a subcommand. Help texts and errors are translated, so the localizer is
+// full-screen app or a subcommand. A line of nothing but root options (how the app is usually
+// started) is read without it, by `QuickRootOptions`, into the same `Locker` value. Help texts and errors are translated, so the localizer is
 // made before parsing, from `--lang` if present, else the environment. (The language saved in
 // settings.json applies inside the app, where the data directory is known.)
 import ArgumentParser
@@ -123,6 +124,38 @@ func runFullScreen(choices: StartupChoices, ascii: Bool, shared: SharedOptions, 
 }
 
 extension Locker {
+    /// The command ArgumentParser would make of `arguments` when they hold only root options
+    /// (the usual way to start the app), made without it; nil for any other line. Every option
+    /// is set, as a parse would, and checked by the same `validate()`s.
+    static func quick(_ arguments: [String]) -> Locker? {
+        guard let given = QuickRootOptions.locker(arguments) else { return nil }
+        var common = SharedOptions()
+        common.lang = given.values["lang"]
+        common.dataDir = given.values["data-dir"]
+        var file = GamesFileOptions()
+        file.common = common
+        file.gamesDB = given.values["games-db"]
+        var games = GamesOptions()
+        games.file = file
+        games.gamesServer = given.values["games-server"]
+        games.gamesServerInsecure = given.flags.contains("games-server-insecure")
+        games.gamesCA = given.values["games-ca"]
+        var locker = Locker()
+        locker.tab = given.values["tab"]
+        locker.theme = given.values["theme"]
+        locker.ascii = given.flags.contains("ascii")
+        locker.about = given.flags.contains("about")
+        locker.shared = games
+        locker.debugFault = nil
+        do {
+            try common.validate()
+            try games.validate()
+            try locker.validate()
+        } catch {
+            return nil
+        }
+        return locker
+    }
 }
 
 /// The bundled rules digest of a language, or a clear error and exit status 1.
@@ -318,6 +351,7 @@ let divingFiles: DivingFiles? = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILEN
     : nil
 prepareProcess()
 let arguments = Array(CommandLine.arguments.dropFirst())
+if let locker = Locker.quick(arguments) { CommandLineEntry.run(locker, of: Locker.self) }
 let command = CommandLineEntry.parse(Locker.self, arguments)
 // The games commands run in `locker-games` (see GamesCommandDefinition).
 if command is any GamesCommandDefinition { GamesForwarding.exec(arguments) }
