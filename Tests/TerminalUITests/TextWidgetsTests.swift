@@ -231,3 +231,84 @@ final class TextWidgetsTests: XCTestCase {
         XCTAssertEqual(ASCIIText.transliterate("¿Eliminar?"), "Eliminar?")
     }
 }
+
+/// `WordWrap` lays most paragraphs out from byte offsets (`wrapSingleSpaced`) and the others
+/// word by word (`wrapWords`): both must make the same lines wherever the first one applies.
+final class WordWrapPathsTests: XCTestCase {
+    /// The general path alone, for comparison.
+    func generalLines(_ text: String, width: Int, hangingIndent: Bool) -> [String] {
+        var text = text
+        return text.withUTF8 { bytes in
+            var lines: [String] = []
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "\n") {
+                let paragraph = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                start = end + 1
+                if paragraph.isEmpty { lines.append(""); continue }
+                let leadingCount = paragraph.prefix { $0 == UInt8(ascii: " ") }.count
+                var indent = hangingIndent ? String(repeating: " ", count: leadingCount) : ""
+                if hangingIndent, paragraph.count >= leadingCount + 2, paragraph[leadingCount] == UInt8(ascii: "-"),
+                   paragraph[leadingCount + 1] == UInt8(ascii: " ") { indent += "  " }
+                if indent.utf8.count >= width / 2 { indent = "" }
+                WordWrap.wrapWords(paragraph, leadingCount: leadingCount, indent: indent, width: width, into: &lines)
+            }
+            return lines
+        }
+    }
+
+    func testTheTwoPathsMakeTheSameLines() throws {
+        var texts: [String] = [
+            "the quick brown fox jumps over the lazy dog",
+            "  - a bullet that hangs under its text when it wraps onto the next line",
+            "    deeply indented text that wraps with its indentation kept on every line",
+            "Il a dit : « bonjour ! » puis il est parti ; pourquoi ? Parce que « il faut » !",
+            "¿ Qué pasa ? ¡ Nada ! « guillemets » “ quoted ” end",
+            "naïve café résumé 中文 emoji 🏊 à la piscine, détente ; fin",
+            "trailing space ", " leading one", "x", "word", "a b c d e f g h i j k l m n o p",
+            "tab\there and\u{7}bell and a verylongwordthatcannotfitonanylineatallbutstillmustbebroken ok",
+            "double  spaced  words  take  the  general  path", "« « nested opens » »", ": starts with a colon",
+        ]
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for language in ["en", "fr", "es", "it"] {
+            let digest = root.appendingPathComponent("Data/diving/digest/\(language).md")
+            texts.append(try String(contentsOf: digest, encoding: .utf8))
+        }
+        var compared = 0
+        for text in texts {
+            for width in [1, 2, 3, 5, 8, 10, 13, 20, 31, 40, 57, 76, 80, 119, 200] {
+                for hanging in [true, false] {
+                    XCTAssertEqual(WordWrap.wrap(text, width: width, hangingIndent: hanging), generalLines(text, width: width, hangingIndent: hanging),
+                                   "width \(width), hanging \(hanging): \(text.prefix(60))")
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertEqual(compared, texts.count * 30)
+        // And the byte-offset path is the one most of the digest takes.
+        var digest = try String(contentsOf: root.appendingPathComponent("Data/diving/digest/fr.md"), encoding: .utf8)
+        let (fast, all) = digest.withUTF8 { bytes -> (Int, Int) in
+            var fast = 0, all = 0, start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "\n") {
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                var lines: [String] = []
+                all += 1
+                let paragraph = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                let leading = paragraph.prefix { $0 == UInt8(ascii: " ") }.count
+                if WordWrap.wrapSingleSpaced(paragraph, leadingCount: leading, indent: "", width: 76, into: &lines) { fast += 1 }
+            }
+            return (fast, all)
+        }
+        XCTAssertGreaterThan(Double(fast), 0.9 * Double(all), "\(fast) of \(all) paragraphs")
+    }
+
+    func testTheSameLinesUnderASCIIOnly() throws {
+        ASCIIText.isOn = true
+        defer { ASCIIText.isOn = false }
+        for text in ["naïve café « résumé » ; fin", "Straße über Ärger: wird’s gehen ?", "中文 and 🏊 swim"] {
+            for width in [4, 7, 12, 30] {
+                XCTAssertEqual(WordWrap.wrap(text, width: width), generalLines(text, width: width, hangingIndent: true), "\(width): \(text)")
+            }
+        }
+    }
+}

@@ -22,15 +22,23 @@ public enum WordWrap {
     static func wrapParagraph(_ paragraph: UnsafeBufferPointer<UInt8>, width: Int, hangingIndent: Bool, into lines: inout [String]) {
         let space = UInt8(ascii: " ")
         if paragraph.isEmpty { lines.append(""); return }
-        let firstLine = lines.count
         let leadingCount = paragraph.prefix { $0 == space }.count
-        let leading = String(repeating: " ", count: leadingCount)
-        var indent = hangingIndent ? leading : ""
+        var indent = hangingIndent ? String(repeating: " ", count: leadingCount) : ""
         // "- item" bullets continue under the text, not under the dash.
         if hangingIndent, paragraph.count >= leadingCount + 2, paragraph[leadingCount] == UInt8(ascii: "-"), paragraph[leadingCount + 1] == space {
             indent += "  "
         }
         if indent.utf8.count >= width / 2 { indent = "" }
+        if wrapSingleSpaced(paragraph, leadingCount: leadingCount, indent: indent, width: width, into: &lines) { return }
+        wrapWords(paragraph, leadingCount: leadingCount, indent: indent, width: width, into: &lines)
+    }
+
+    /// The general wrap of one paragraph after its indentation is known: words as strings,
+    /// glued (`gluedWords`), laid out greedily, words wider than a line broken.
+    static func wrapWords(_ paragraph: UnsafeBufferPointer<UInt8>, leadingCount: Int, indent: String, width: Int, into lines: inout [String]) {
+        let space = UInt8(ascii: " ")
+        let firstLine = lines.count
+        let leading = String(repeating: " ", count: leadingCount)
         var words: [String] = []
         var wordStart = leadingCount
         for end in leadingCount...paragraph.count where end == paragraph.count || paragraph[end] == space {
@@ -82,6 +90,81 @@ public enum WordWrap {
         }
         if !current.isEmpty { lines.append(current) }
         if lines.count == firstLine { lines.append("") }
+    }
+
+    /// The lines `wrapWords` makes, made from byte offsets, for the usual paragraph: its words
+    /// separated by single spaces, none to be broken. Every line is then one slice of the
+    /// paragraph (after the indentation), decoded once, where `wrapWords` builds each word and
+    /// line by appending strings (a sixth of the Rules tab's first frame). Returns false, having
+    /// appended nothing, for any other paragraph.
+    static func wrapSingleSpaced(_ paragraph: UnsafeBufferPointer<UInt8>, leadingCount: Int, indent: String, width: Int,
+                                 into lines: inout [String]) -> Bool {
+        let space = UInt8(ascii: " ")
+        typealias Unit = (start: Int, end: Int, width: Int)
+        func text(_ start: Int, _ end: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: paragraph[start..<end]), as: UTF8.self)
+        }
+        // The units `gluedWords` would make, as byte ranges and display widths.
+        var units: [Unit] = []
+        var pendingOpen: Unit?
+        var start = leadingCount
+        while start < paragraph.count {
+            var end = start
+            var ascii = true
+            while end < paragraph.count && paragraph[end] != space {
+                if paragraph[end] >= 0x80 { ascii = false }
+                end += 1
+            }
+            if end + 1 < paragraph.count && paragraph[end + 1] == space { return false }
+            let word: String? = ascii ? nil : text(start, end)
+            var unit: Unit = (start, end, word.map { DisplayWidth.of($0) } ?? end - start)
+            let first = paragraph[start]
+            let mayBeMark = first >= 0x80 || first == UInt8(ascii: ":") || first == UInt8(ascii: ";")
+                || first == UInt8(ascii: "?") || first == UInt8(ascii: "!")
+            let marks = mayBeMark ? (word ?? text(start, end)) : ""
+            start = end + 1
+            if mayBeMark && first >= 0x80 && marks.allSatisfy({ "«“¿¡".contains($0) }) {
+                pendingOpen = pendingOpen.map { ($0.start, unit.end, $0.width + 1 + unit.width) } ?? unit
+                continue
+            }
+            if let open = pendingOpen {
+                unit = (open.start, unit.end, open.width + 1 + unit.width)
+                pendingOpen = nil
+            }
+            if mayBeMark, let last = units.last, marks.allSatisfy({ ":;?!»”".contains($0) }) {
+                units[units.count - 1] = (last.start, unit.end, last.width + 1 + unit.width)
+            } else {
+                units.append(unit)
+            }
+        }
+        if let open = pendingOpen { units.append(open) }
+        guard !units.isEmpty else { return false }
+        // The greedy layout of `wrapWords`; a line is `prefix` then bytes lineStart..<lineEnd.
+        var made: [String] = []
+        var prefix = ""
+        var lineStart = 0, lineEnd = leadingCount
+        var currentWidth = leadingCount
+        var currentIsBlank = true
+        for unit in units {
+            let separator = currentIsBlank ? 0 : 1
+            if currentWidth + separator + unit.width > width {
+                if currentWidth > 0 && !currentIsBlank {
+                    made.append(prefix + text(lineStart, lineEnd))
+                    prefix = indent
+                    currentWidth = indent.utf8.count
+                    currentIsBlank = true
+                }
+                // A unit wider than the room left on a fresh line is broken: the general path's.
+                if currentWidth + unit.width > width { return false }
+            }
+            if currentIsBlank && !made.isEmpty { lineStart = unit.start }
+            lineEnd = unit.end
+            currentWidth += (currentIsBlank ? 0 : 1) + unit.width
+            currentIsBlank = false
+        }
+        made.append(prefix + text(lineStart, lineEnd))
+        lines += made
+        return true
     }
 
     /// Display columns of a word: its byte count when it is ASCII (every ASCII character is one
