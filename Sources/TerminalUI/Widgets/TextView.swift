@@ -106,6 +106,7 @@ public enum WordWrap {
         }
         // The units `gluedWords` would make, as byte ranges and display widths.
         var units: [Unit] = []
+        units.reserveCapacity(paragraph.count / 5 + 1)
         var pendingOpen: Unit?
         var start = leadingCount
         while start < paragraph.count {
