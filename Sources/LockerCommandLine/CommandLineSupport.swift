@@ -16,10 +16,11 @@ public let resources = Resources.locate()
 public func earlyLanguage() -> Language {
     let arguments = CommandLine.arguments
     for (index, argument) in arguments.enumerated() {
-        if argument == "--lang", index + 1 < arguments.count, let l = Language(rawValue: arguments[index + 1]) {
+        // Lower-cased as `checkedLanguage` reads it: `--lang FR` is French here too.
+        if argument == "--lang", index + 1 < arguments.count, let l = Language(rawValue: arguments[index + 1].lowercased()) {
             return l
         }
-        if argument.hasPrefix("--lang="), let l = Language(rawValue: String(argument.dropFirst(7))) { return l }
+        if argument.hasPrefix("--lang="), let l = Language(rawValue: String(argument.dropFirst(7)).lowercased()) { return l }
     }
     return Language.fromEnvironment(environment)
 }

@@ -1,8 +1,9 @@
 // The `locker` command line: parses options with swift-argument-parser, then runs the
 // full-screen app or a subcommand. A line of nothing but root options (how the app is usually
-// started) is read without it, by `QuickRootOptions`, into the same `Locker` value. Help texts and errors are translated, so the localizer is
-// made before parsing, from `--lang` if present, else the environment. (The language saved in
-// settings.json applies inside the app, where the data directory is known.)
+// started) is read without it, by `QuickRootOptions`, into the same `Locker` value. Help texts
+// and errors are translated, so the localizer is made before parsing, from `--lang` if present,
+// else the environment. (The language saved in settings.json applies inside the app, where the
+// data directory is known.)
 import ArgumentParser
 import CMalloc
 import FoundationEssentials

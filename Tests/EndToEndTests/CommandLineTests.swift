@@ -25,6 +25,13 @@ final class CommandLineTests: XCTestCase {
         }
         let french = try locker(["--help", "--lang", "fr"])
         XCTAssertTrue(french.stdout.contains("Langue de l'interface"), french.stdout)
+        // --lang takes any case (as the app does): the help and --about are French too.
+        for arguments in [["--help", "--lang", "FR"], ["--about", "--lang=Fr"]] {
+            let upper = try locker(arguments)
+            XCTAssertEqual(upper.status, 0, "\(arguments): \(upper.stderr)")
+            XCTAssertTrue(upper.stdout.contains("Locker"), upper.stdout)
+            XCTAssertFalse(upper.stdout.contains("About Locker") || upper.stdout.contains("OVERVIEW: Locker: diving rules"), "\(arguments): \(upper.stdout.prefix(200))")
+        }
         let version = try locker(["--version"])
         XCTAssertEqual(version.status, 0)
         XCTAssertTrue(version.stdout.hasPrefix("locker "), version.stdout)
