@@ -243,12 +243,14 @@ int lk_put_cell(int y, int x, const wchar_t *cluster, int count, unsigned int at
     return mvwadd_wch(stdscr, y, x, &cell);
 }
 
+/* Cells handed to ncurses in one call at most (a run longer than this takes several). */
+enum { chunk = 256 };
+
 /* Printable ASCII in a pair chtype can carry: one chtype per cell. waddchnstr copies these
  * into the window as they are, where wadd_wchnstr asks wcwidth and merges the window's
  * background for every cell (three quarters of the cost of a full 200x60 frame's cells). The
  * window has no background of its own, so the cells are the same. */
 static int lk_put_ascii(int y, int x, const unsigned int *codes, int count, unsigned int attrs, int pair) {
-    enum { chunk = 256 };
     chtype cells[chunk];
     const chtype look = (chtype)attrs | (chtype)COLOR_PAIR(pair);
     for (int done = 0; done < count; done += chunk) {
@@ -260,7 +262,6 @@ static int lk_put_ascii(int y, int x, const unsigned int *codes, int count, unsi
 }
 
 int lk_put_run(int y, int x, const unsigned int *codes, int count, unsigned int attrs, int pair) {
-    enum { chunk = 256 };
     int ascii = pair >= 0 && pair < 256;
     for (int i = 0; ascii && i < count; i++) ascii = codes[i] >= 0x20 && codes[i] < 0x7F;
     if (ascii) return lk_put_ascii(y, x, codes, count, attrs, pair);

@@ -237,23 +237,7 @@ final class TextWidgetsTests: XCTestCase {
 final class WordWrapPathsTests: XCTestCase {
     /// The general path alone, for comparison.
     func generalLines(_ text: String, width: Int, hangingIndent: Bool) -> [String] {
-        var text = text
-        return text.withUTF8 { bytes in
-            var lines: [String] = []
-            var start = 0
-            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "\n") {
-                let paragraph = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                start = end + 1
-                if paragraph.isEmpty { lines.append(""); continue }
-                let leadingCount = paragraph.prefix { $0 == UInt8(ascii: " ") }.count
-                var indent = hangingIndent ? String(repeating: " ", count: leadingCount) : ""
-                if hangingIndent, paragraph.count >= leadingCount + 2, paragraph[leadingCount] == UInt8(ascii: "-"),
-                   paragraph[leadingCount + 1] == UInt8(ascii: " ") { indent += "  " }
-                if indent.utf8.count >= width / 2 { indent = "" }
-                WordWrap.wrapWords(paragraph, leadingCount: leadingCount, indent: indent, width: width, into: &lines)
-            }
-            return lines
-        }
+        WordWrap.wrap(text, width: width, hangingIndent: hangingIndent, byteOffsets: false)
     }
 
     func testTheTwoPathsMakeTheSameLines() throws {

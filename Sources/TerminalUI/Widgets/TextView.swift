@@ -4,6 +4,12 @@ public enum WordWrap {
     /// longer than the width are broken; leading indentation of a paragraph is kept on its
     /// continuation lines when `hangingIndent` is true (useful for bullets).
     public static func wrap(_ text: String, width: Int, hangingIndent: Bool = true) -> [String] {
+        wrap(text, width: width, hangingIndent: hangingIndent, byteOffsets: true)
+    }
+
+    /// `wrap`, with the byte-offset layout of usual paragraphs (`wrapSingleSpaced`) or, when
+    /// `byteOffsets` is false, every paragraph word by word (the tests compare the two).
+    static func wrap(_ text: String, width: Int, hangingIndent: Bool, byteOffsets: Bool) -> [String] {
         guard width > 0 else { return [] }
         var text = text
         return text.withUTF8 { bytes in
@@ -11,7 +17,8 @@ public enum WordWrap {
             // Split on bytes: "\n" and " " never occur inside a multi-byte character.
             var start = 0
             for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: "\n") {
-                wrapParagraph(UnsafeBufferPointer(rebasing: bytes[start..<end]), width: width, hangingIndent: hangingIndent, into: &lines)
+                wrapParagraph(UnsafeBufferPointer(rebasing: bytes[start..<end]), width: width, hangingIndent: hangingIndent,
+                              byteOffsets: byteOffsets, into: &lines)
                 start = end + 1
             }
             return lines
@@ -19,7 +26,8 @@ public enum WordWrap {
     }
 
     /// Wraps one paragraph (UTF-8 without "\n") and appends its lines (at least one).
-    static func wrapParagraph(_ paragraph: UnsafeBufferPointer<UInt8>, width: Int, hangingIndent: Bool, into lines: inout [String]) {
+    static func wrapParagraph(_ paragraph: UnsafeBufferPointer<UInt8>, width: Int, hangingIndent: Bool, byteOffsets: Bool,
+                              into lines: inout [String]) {
         let space = UInt8(ascii: " ")
         if paragraph.isEmpty { lines.append(""); return }
         let leadingCount = paragraph.prefix { $0 == space }.count
@@ -29,7 +37,7 @@ public enum WordWrap {
             indent += "  "
         }
         if indent.utf8.count >= width / 2 { indent = "" }
-        if wrapSingleSpaced(paragraph, leadingCount: leadingCount, indent: indent, width: width, into: &lines) { return }
+        if byteOffsets, wrapSingleSpaced(paragraph, leadingCount: leadingCount, indent: indent, width: width, into: &lines) { return }
         wrapWords(paragraph, leadingCount: leadingCount, indent: indent, width: width, into: &lines)
     }
 
@@ -120,11 +128,10 @@ public enum WordWrap {
             let word: String? = ascii ? nil : text(start, end)
             var unit: Unit = (start, end, word.map { DisplayWidth.of($0) } ?? end - start)
             let first = paragraph[start]
-            let mayBeMark = first >= 0x80 || first == UInt8(ascii: ":") || first == UInt8(ascii: ";")
-                || first == UInt8(ascii: "?") || first == UInt8(ascii: "!")
+            let mayBeMark = mayBeMark(startingWith: first)
             let marks = mayBeMark ? (word ?? text(start, end)) : ""
             start = end + 1
-            if mayBeMark && first >= 0x80 && marks.allSatisfy({ "«“¿¡".contains($0) }) {
+            if mayBeMark && isOpeningMarks(marks, startingWith: first) {
                 pendingOpen = pendingOpen.map { ($0.start, unit.end, $0.width + 1 + unit.width) } ?? unit
                 continue
             }
@@ -132,7 +139,7 @@ public enum WordWrap {
                 unit = (open.start, unit.end, open.width + 1 + unit.width)
                 pendingOpen = nil
             }
-            if mayBeMark, let last = units.last, marks.allSatisfy({ ":;?!»”".contains($0) }) {
+            if mayBeMark, let last = units.last, isClosingMarks(marks) {
                 units[units.count - 1] = (last.start, unit.end, last.width + 1 + unit.width)
             } else {
                 units.append(unit)
@@ -187,12 +194,9 @@ extension WordWrap {
         glued.reserveCapacity(words.count)
         var pendingOpen: String?
         for word in words {
-            // Every opening mark is outside ASCII, and a closing one is one of : ; ? ! or
-            // outside ASCII: a word starting with any other byte is neither (the common case).
             let first = word.utf8.first ?? 0
-            let mayBeMark = first >= 0x80 || first == UInt8(ascii: ":") || first == UInt8(ascii: ";")
-                || first == UInt8(ascii: "?") || first == UInt8(ascii: "!")
-            if mayBeMark && first >= 0x80 && word.allSatisfy({ "«“¿¡".contains($0) }) {
+            let mayBeMark = mayBeMark(startingWith: first)
+            if mayBeMark && isOpeningMarks(word, startingWith: first) {
                 pendingOpen = (pendingOpen.map { $0 + " " } ?? "") + word
                 continue
             }
@@ -201,7 +205,7 @@ extension WordWrap {
                 unit = open + " " + unit
                 pendingOpen = nil
             }
-            if mayBeMark, let last = glued.last, word.allSatisfy({ ":;?!»”".contains($0) }) {
+            if mayBeMark, let last = glued.last, isClosingMarks(word) {
                 glued[glued.count - 1] = last + " " + unit
             } else {
                 glued.append(unit)
@@ -209,6 +213,24 @@ extension WordWrap {
         }
         if let open = pendingOpen { glued.append(open) }
         return glued
+    }
+
+    /// Whether a word starting with this byte may be made of such marks: every opening mark is
+    /// outside ASCII, and a closing one is one of : ; ? ! or outside ASCII, so a word starting
+    /// with any other byte is neither (the common case, told without decoding it).
+    @inline(__always)
+    static func mayBeMark(startingWith first: UInt8) -> Bool {
+        first >= 0x80 || first == UInt8(ascii: ":") || first == UInt8(ascii: ";") || first == UInt8(ascii: "?") || first == UInt8(ascii: "!")
+    }
+
+    /// Whether `word` (starting with the byte `first`) is only opening marks: it joins the next word.
+    static func isOpeningMarks(_ word: String, startingWith first: UInt8) -> Bool {
+        first >= 0x80 && word.allSatisfy { "«“¿¡".contains($0) }
+    }
+
+    /// Whether `word` is only closing marks: it joins the word before.
+    static func isClosingMarks(_ word: String) -> Bool {
+        word.allSatisfy { ":;?!»”".contains($0) }
     }
 }
 
