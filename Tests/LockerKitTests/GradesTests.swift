@@ -240,6 +240,47 @@ final class GradesViewModelTests: XCTestCase {
         withExtendedLifetime(token) {}
     }
 
+    /// grades.json changed by another program while the tab was open: the save that finds it,
+    /// the read of the new file and the copy of the tab's own book kept beside it all happen on
+    /// another core, and the tab then shows the new file and says where its own marks went.
+    func testAFileChangedOnDiskIsReadAndTheTabsBookKeptAsideOffTheUIThread() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let file = dir.appendingPathComponent("grades.json")
+        let stored = try curriculum()
+        try GradesViewModel.repository(file, .english).save(stored)
+        let repository = ThreadRecordingRepository(GradesViewModel.repository(file, .english))
+        let work = BackgroundWork()
+        let model = GradesViewModel(localizer: .english, repository: repository, work: work,
+                                    defaultsFile: packageRoot.appendingPathComponent("Data/grades/grades.json"))
+        XCTAssertTrue(work.waitUntilIdle())
+        let id = stored.units[0].courses[0].id
+        XCTAssertEqual(model.nudge(id, by: 0.5), .changed)
+        model.savePending()
+        model.finishSaving()
+
+        // Another program writes the file (a new inode), then the tab saves a step of its own.
+        var theirs = stored
+        theirs.units[0].courses[1].mark = 15.5
+        try GradesViewModel.repository(file, .english).save(theirs)
+        XCTAssertEqual(model.nudge(id, by: 0.5), .changed)
+        let mine = model.book
+        model.savePending()
+        model.finishSaving()
+        XCTAssertTrue(work.waitUntilIdle())
+
+        XCTAssertEqual(model.book, theirs, "the tab shows the new file")
+        XCTAssertEqual(repository.loadsOnMainThread, 0, "the new file is read on another core")
+        XCTAssertEqual(repository.keptAside, 1)
+        XCTAssertEqual(repository.keptAsideOnMainThread, 0, "the tab's own book is kept aside on another core")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("grades.json.mine-") }
+        XCTAssertEqual(kept.count, 1)
+        XCTAssertEqual(try GradeBook.load(from: dir.appendingPathComponent(kept[0]), .english), mine, "with the last step in it")
+        let notices = model.takeNotices()
+        XCTAssertEqual(notices.count, 1)
+        XCTAssertTrue(notices.first?.contains(kept[0]) ?? false, "the notice names the copy: \(notices)")
+        XCTAssertEqual(try GradeBook.load(from: file, .english), theirs, "the other program's file is not written over")
+    }
+
     /// A grades.json that breaks a rule, read in the background: kept aside, the curriculum
     /// shown, and the reason (in the interface language) names the field.
     func testABadFileReadInTheBackgroundIsKeptAsideWithItsReason() throws {

@@ -73,7 +73,7 @@ final class StorageTests: XCTestCase {
         let url = dir.appendingPathComponent("sample.json")
         try Data(#"{ "name": "x", "count": -1 }"#.utf8).write(to: url)
         struct Negative: Error {}
-        let repository = JSONRepository<Sample>(url: url) { if $0.count < 0 { throw Negative() } }
+        let repository = JSONRepository<Sample>(url: url, validate: { if $0.count < 0 { throw Negative() } })
         guard case .corrupt = repository.load() else { return XCTFail("expected corrupt") }
     }
 

@@ -22,16 +22,19 @@ private func chmodRecursively(_ url: URL) {
 }
 
 /// The package root (this file is Tests/LockerKitTests/TestSupport.swift).
-/// A repository that counts its saves, and those made on the main (UI) thread.
+/// A repository that counts its loads, saves and copies kept aside, and those made on the main
+/// (UI) thread.
 final class ThreadRecordingRepository<Value>: Repository, @unchecked Sendable {
     private let inner: any Repository<Value>
     private let lock = NSLock()
-    private var counts = (all: 0, main: 0, loads: 0, loadsOnMain: 0)
+    private var counts = (all: 0, main: 0, loads: 0, loadsOnMain: 0, keptAside: 0, keptAsideOnMain: 0)
     init(_ inner: any Repository<Value>) { self.inner = inner }
     var saves: Int { lock.withLock { counts.all } }
     var savesOnMainThread: Int { lock.withLock { counts.main } }
     var loads: Int { lock.withLock { counts.loads } }
     var loadsOnMainThread: Int { lock.withLock { counts.loadsOnMain } }
+    var keptAside: Int { lock.withLock { counts.keptAside } }
+    var keptAsideOnMainThread: Int { lock.withLock { counts.keptAsideOnMain } }
     func load() -> LoadOutcome<Value> {
         lock.withLock {
             counts.loads += 1
@@ -46,7 +49,13 @@ final class ThreadRecordingRepository<Value>: Repository, @unchecked Sendable {
         }
         try inner.save(value)
     }
-    func keepAside(_ value: Value, now: Date) -> URL? { inner.keepAside(value, now: now) }
+    func keepAside(_ value: Value, now: Date) -> URL? {
+        lock.withLock {
+            counts.keptAside += 1
+            if Thread.isMainThread { counts.keptAsideOnMain += 1 }
+        }
+        return inner.keepAside(value, now: now)
+    }
 }
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

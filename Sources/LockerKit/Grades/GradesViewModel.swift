@@ -73,7 +73,7 @@ public final class GradesViewModel: ViewModel {
         self.init(localizer: localizer, repository: repository)
         isLoading = true
         self.work = work
-        writer = SingleJob<Void>(work) { [weak self] result in self?.saved(result) }
+        writer = SingleJob<FileOutcome>(work) { [weak self] result in self?.fileJobEnded(result) }
         // Only this job uses the repository until it is delivered, and its own localizer.
         let reading = UncheckedSendable((repository, localizer.snapshot()))
         work.start({ _ -> (LoadOutcome<GradeBook>, GradeBook?) in
@@ -96,8 +96,18 @@ public final class GradesViewModel: ViewModel {
     public private(set) var isLoading = false
     /// Reads and writes grades.json off the UI thread, when given (the app).
     private var work: BackgroundWork?
-    /// One write at a time; the next takes the book as it is when it starts.
-    private var writer: SingleJob<Void>?
+    /// One job on grades.json at a time (a save, or the tab's book kept aside); the next takes
+    /// the book as it is when it starts.
+    private var writer: SingleJob<FileOutcome>?
+
+    /// What a job on grades.json did.
+    private enum FileOutcome: Sendable {
+        case saved
+        /// The save was refused: another program changed the file, which reads as this now.
+        case changedOnDisk(LoadOutcome<GradeBook>)
+        /// The tab's own book, kept beside the new file (nil: it could not be written).
+        case keptAside(URL?)
+    }
 
     /// Shows what reading grades.json gave: the stored book, or `defaults` on a first start or
     /// when the file was unusable (it was kept aside).
@@ -490,14 +500,14 @@ public final class GradesViewModel: ViewModel {
         return notices
     }
 
-    /// grades.json changed under the tab (`locker grades import`, an editor): the new file is
-    /// what the tab shows from now on, and the book as it was here, with the change that was
-    /// about to be saved, is kept beside it, so neither is lost. Undo starts afresh: its steps
-    /// were of the book kept aside.
-    private func takeFileChangedOnDisk() {
+    /// grades.json changed under the tab (`locker grades import`, an editor) and reads as
+    /// `outcome`: the new file is what the tab shows from now on, and the book as it was here,
+    /// with the change that was about to be saved, is kept beside it (by the writer, off the UI
+    /// thread), so neither is lost. Undo starts afresh: its steps were of the book kept aside.
+    private func takeFileChangedOnDisk(_ outcome: LoadOutcome<GradeBook>) {
         let mine = book
         let theirs: GradeBook
-        switch repository.load() {
+        switch outcome {
         case .loaded(let book):
             theirs = book
         case .missing:
@@ -511,18 +521,16 @@ public final class GradesViewModel: ViewModel {
             notifyChanged()
             return
         }
-        let kept = repository.keepAside(mine, now: Date())
         book = theirs
         history = UndoHistory()
         lastSubject = nil
         structureVersion += 1
         reindex()
         results = computeResults()
-        notices.append(kept.map {
-            localizer.t("grades.json was changed by another program, so Locker now shows the new file; your marks as they were here are kept in {file}.",
-                        ["file": $0.lastPathComponent])
-        } ?? localizer.t("grades.json was changed by another program, so Locker now shows the new file; your last change could not be kept aside."))
         notifyChanged()
+        guard let writer else { return fileJobEnded(.success(.keptAside(repository.keepAside(mine, now: Date())))) }
+        let file = UncheckedSendable(repository)
+        writer.request { _ in .keptAside(file.value.keepAside(mine, now: Date())) }
     }
 
     /// After a change of the book: the averages once, then one notification.
@@ -538,12 +546,23 @@ public final class GradesViewModel: ViewModel {
     public func savePending() {
         guard hasPendingSave, !isLoading else { return }
         hasPendingSave = false
-        guard let writer else { return saved(Result { try repository.save(book) }) }
+        guard let writer else { return fileJobEnded(Result { try Self.save(book, to: repository) }) }
         let file = UncheckedSendable(repository)
         writer.request(makingWhenItStarts: { [unowned self] in
             let book = book
-            return { _ in try file.value.save(book) }
+            return { _ in try Self.save(book, to: file.value) }
         })
+    }
+
+    /// Writes `book`; when another program changed the file meanwhile, reads the new file
+    /// instead (on the same thread, so the UI thread never reads it).
+    private static func save(_ book: GradeBook, to repository: any Repository<GradeBook>) throws -> FileOutcome {
+        do {
+            try repository.save(book)
+            return .saved
+        } catch is FileChangedOnDisk {
+            return .changedOnDisk(repository.load())
+        }
     }
 
     /// Whether a write of grades.json is on its way.
@@ -554,14 +573,20 @@ public final class GradesViewModel: ViewModel {
         work?.wait(until: { !self.isSaving }, seconds: 5)
     }
 
-    /// What a write did: a problem is shown until a write succeeds; a file another program
-    /// changed meanwhile is taken, and this book kept beside it.
-    private func saved(_ result: Result<Void, Error>) {
+    /// What a job on grades.json did: a problem is shown until a write succeeds; a file another
+    /// program changed meanwhile is taken, and this book kept beside it.
+    private func fileJobEnded(_ result: Result<FileOutcome, Error>) {
         switch result {
-        case .success:
+        case .success(.saved):
             if saveProblem != nil { saveProblem = nil; notifyChanged() }
-        case .failure(is FileChangedOnDisk):
-            takeFileChangedOnDisk()
+        case .success(.changedOnDisk(let outcome)):
+            takeFileChangedOnDisk(outcome)
+        case .success(.keptAside(let copy)):
+            notices.append(copy.map {
+                localizer.t("grades.json was changed by another program, so Locker now shows the new file; your marks as they were here are kept in {file}.",
+                            ["file": $0.lastPathComponent])
+            } ?? localizer.t("grades.json was changed by another program, so Locker now shows the new file; your last change could not be kept aside."))
+            notifyChanged()
         case .failure(let error):
             saveProblem = localizer.t("Your grades could not be saved: {reason}. They stay in memory; the file keeps the last saved version.",
                                       ["reason": StorageError.explain(error, localizer)])
