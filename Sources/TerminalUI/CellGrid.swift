@@ -210,17 +210,19 @@ public struct CellGrid: Equatable, Sendable {
     /// `code` gives for each column; controls are made inert.
     @inline(__always)
     private mutating func putCodes(y: Int, columns: Range<Int>, style: Style, _ code: (Int) -> UInt32) {
-        var cell = PackedCell(code: 0x20, style: style)
         let width = self.width, row = y * width
+        let lower = max(0, columns.lowerBound), upper = min(width, max(lower, columns.upperBound))
+        guard lower < upper else { return }
         cells.withUnsafeMutableBufferPointer { cells in
-            for column in max(0, columns.lowerBound)..<max(0, columns.upperBound) {
+            // As `setPacked`: a wide grapheme cut in half loses its other half. Only the run's two
+            // ends can cut one; inside it both halves are overwritten.
+            if cells[row + lower].code == 0, lower > 0 { cells[row + lower - 1].code = 0x20 }
+            if cells[row + upper - 1].code != 0, upper < width, cells[row + upper].code == 0 { cells[row + upper].code = 0x20 }
+            var cell = PackedCell(code: 0x20, style: style)
+            for column in lower..<upper {
                 let value = code(column)
                 cell.code = (value < 0x20 || (0x7F...0x9F).contains(value)) ? 0xFFFD : value
-                let index = row + column
-                // As `setPacked`: a wide grapheme cut in half loses its other half.
-                if cells[index].code == 0, column > 0 { cells[index - 1].code = 0x20 }
-                if cells[index].code != 0, column + 1 < width, cells[index + 1].code == 0 { cells[index + 1].code = 0x20 }
-                cells[index] = cell
+                cells[row + column] = cell
             }
         }
     }
@@ -241,23 +243,43 @@ public struct CellGrid: Equatable, Sendable {
     }
 
     /// The fast path of `write` for text where every scalar is a grapheme of its own (all ASCII
-    /// and most Latin, Greek or Cyrillic text): no grapheme breaking needed.
+    /// and most Latin, Greek or Cyrillic text): no grapheme breaking needed. Row `y` is in the
+    /// grid (`write` checked it); each cell is set as `setPacked` would, in one pass over the row.
     private mutating func writeScalars(_ text: String, x: Int, y: Int, style: Style, end: Int) -> Int {
-        var column = x
-        for scalar in text.unicodeScalars {
-            if column >= end { break }
-            let value = scalar.value
-            if value < 0x20 || (0x7F...0x9F).contains(value) {
-                if column >= 0 { setPacked(PackedCell(code: 0xFFFD, style: style), x: column, y: y) }
-                column += 1
-                continue
+        let width = self.width, row = y * width
+        return cells.withUnsafeMutableBufferPointer { cells -> Int in
+            func put(_ code: UInt32, at column: Int, wide: Bool) {
+                guard column >= 0, column < width else { return }
+                let index = row + column
+                let old = cells[index].code
+                if old == 0, code != 0, column > 0 { cells[index - 1].code = 0x20 }
+                if old != 0, !wide, column + 1 < width, cells[index + 1].code == 0 { cells[index + 1].code = 0x20 }
+                cells[index] = PackedCell(code: code, style: style)
             }
-            let w = value < 0x300 ? 1 : DisplayWidth.of(scalar: scalar)
-            if w == 0 { continue }
-            guard let next = place(value, width: w, style: style, column: column, y: y, end: end) else { return column + 1 }
-            column = next
+            var column = x
+            for scalar in text.unicodeScalars {
+                if column >= end { break }
+                let value = scalar.value
+                if value < 0x20 || (0x7F...0x9F).contains(value) {
+                    put(0xFFFD, at: column, wide: false)  // controls are shown, never obeyed
+                    column += 1
+                    continue
+                }
+                let w = value < 0x300 ? 1 : DisplayWidth.of(scalar: scalar)
+                if w == 0 { continue }
+                // A glyph that does not fit before `end` leaves a blank instead of half of it.
+                if column + w > end {
+                    put(0x20, at: column, wide: false)
+                    return column + 1
+                }
+                if column >= 0 {
+                    put(value, at: column, wide: w == 2)
+                    if w == 2 { put(0, at: column + 1, wide: false) }
+                }
+                column += w
+            }
+            return column
         }
-        return column
     }
 
     private mutating func encode(_ grapheme: Character) -> UInt32 {
@@ -287,8 +309,9 @@ public struct CellGrid: Equatable, Sendable {
         if old.code == 0, cell.code != 0, x > 0 {
             cells[index - 1].code = 0x20
         }
-        // Overwriting the left half of a wide grapheme with a narrow one blanks its right half.
-        if old.code != 0, cell.code != 0, !wide, x + 1 < width, cells[index + 1].code == 0 {
+        // Overwriting the left half of a wide grapheme with a narrow cell (or another's right
+        // half) blanks its right half.
+        if old.code != 0, !wide, x + 1 < width, cells[index + 1].code == 0 {
             cells[index + 1].code = 0x20
         }
         cells[index] = cell

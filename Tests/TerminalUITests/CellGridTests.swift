@@ -43,6 +43,47 @@ final class CellGridTests: XCTestCase {
         XCTAssertEqual(grid.line(0), " xy")
     }
 
+    /// A string written at once gives the same cells as its characters written one by one,
+    /// over any earlier content (the run writers repair the wide graphemes they cut only at
+    /// their ends), and no write leaves half a wide grapheme.
+    func testWritingAStringAtOnceEqualsWritingItsCharactersOneByOne() {
+        let pieces = ["a", "b", " ", "é", "ß", "·", "—", "中", "文", "😀", "\u{7}", "\u{9B}", "\u{301}", "x"]
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        func text() -> String { (0..<next(9)).map { _ in pieces[next(pieces.count)] }.joined() }
+        for trial in 0..<4000 {
+            var whole = CellGrid(width: 12, height: 1)
+            for _ in 0..<3 { whole.write(text().replacingOccurrences(of: "\u{301}", with: ""), x: next(12), y: 0, style: .plain) }
+            if next(3) == 0 { whole.fill(y: 0, x: next(12), end: next(13), character: "-", style: .plain) }
+            var byCharacter = whole
+            let written = text().replacingOccurrences(of: "\u{301}", with: next(2) == 0 ? "" : "\u{301}")
+            let x = next(16) - 3, limit = next(2) == 0 ? nil : next(13)
+            let style = Style(.accent)
+            let end = whole.write(written, x: x, y: 0, style: style, limit: limit)
+            var column = x
+            for character in written {
+                column = byCharacter.write(String(character), x: column, y: 0, style: style, limit: limit)
+            }
+            XCTAssertEqual(whole, byCharacter, "trial \(trial): \(written.unicodeScalars.map { String($0.value, radix: 16) }) at \(x) limit \(String(describing: limit)): \(whole.line(0)) vs \(byCharacter.line(0))")
+            if whole != byCharacter { return }
+            // Every right half follows its left half, and every left half has its right half.
+            let cells = (0..<12).map { whole[$0, 0] }
+            for (column, cell) in cells.enumerated() {
+                if cell.isContinuation {
+                    XCTAssertTrue(column > 0 && DisplayWidth.of(cells[column - 1].text) == 2, "trial \(trial): a lone right half at \(column): \(cells.map(\.text))")
+                } else if DisplayWidth.of(cell.text) == 2 {
+                    XCTAssertTrue(column + 1 < 12 && cells[column + 1].isContinuation, "trial \(trial): a left half alone at \(column): \(cells.map(\.text))")
+                }
+            }
+            if !DisplayWidth.needsGraphemeBreaking(written) {
+                XCTAssertEqual(end, column, "trial \(trial): the next column")
+            }
+        }
+    }
+
     func testControlCharactersAreRenderedInert() {
         var grid = CellGrid(width: 20, height: 1)
         grid.write("a\u{1B}[31mb\u{7}\tc", x: 0, y: 0, style: .plain)
