@@ -244,12 +244,18 @@ public final class PenaltiesScreen: TabScreen {
         let judge = context.localizer.t("J", context: "judge initial")
         let hidden = context.glyphs.ascii ? "." : "·"
         let textWidth = rect.width - 7 - (viewModel.visible.count > rect.height ? 1 : 0)
+        // Made once a frame, not once a row: each row only looks them up.
+        let glyphs = Dictionary(uniqueKeysWithValues: Sanction.allCases.map {
+            ($0, viewModel.glyph(of: $0, ascii: context.glyphs.ascii) + " ")
+        })
+        let key = "\(textWidth)|\(viewModel.language.rawValue)|\(context.glyphs.ascii)"
+        if key != rowTextCacheKey { rowTextCache = [:]; rowTextCacheKey = key }
         ListView().render(list, into: surface, rect: rect) { index, _ in
             let penalty = self.viewModel.visible[index]
             let mark = query.isEmpty || !self.search.hits.contains(index) ? " " : "›"
             return [
                 Span(mark, Style(.match)),
-                Span(self.viewModel.glyph(of: penalty.sanction, ascii: context.glyphs.ascii) + " ", Style(.accent, [.bold])),
+                Span(glyphs[penalty.sanction] ?? "? ", Style(.accent, [.bold])),
                 Span(penalty.referee ? referee : hidden, Style(penalty.referee ? .text : .muted)),
                 Span(penalty.judge ? judge : hidden, Style(penalty.judge ? .text : .muted)),
                 Span(self.rowText(penalty, width: textWidth, context: context)),
@@ -257,13 +263,12 @@ public final class PenaltiesScreen: TabScreen {
         }
     }
 
-    /// Row texts are cut to the list width once per width and language, not on every key.
+    /// Row texts are cut to the list width once per width and language (`rowTextCacheKey`,
+    /// checked once a frame by `renderList`), not on every key.
     private var rowTextCache: [String: String] = [:]
     private var rowTextCacheKey = ""
 
     private func rowText(_ penalty: Penalty, width: Int, context: RenderContext) -> String {
-        let key = "\(width)|\(viewModel.language.rawValue)|\(context.glyphs.ascii)"
-        if key != rowTextCacheKey { rowTextCache = [:]; rowTextCacheKey = key }
         if let text = rowTextCache[penalty.id] { return text }
         let text = "  " + viewModel.description(of: penalty).truncated(toWidth: width, ellipsis: context.glyphs.ellipsis)
         rowTextCache[penalty.id] = text

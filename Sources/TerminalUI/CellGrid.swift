@@ -247,6 +247,7 @@ public struct CellGrid: Equatable, Sendable {
     /// grid (`write` checked it); each cell is set as `setPacked` would, in one pass over the row.
     private mutating func writeScalars(_ text: String, x: Int, y: Int, style: Style, end: Int) -> Int {
         let width = self.width, row = y * width
+        var cell = PackedCell(code: 0x20, style: style)
         return cells.withUnsafeMutableBufferPointer { cells -> Int in
             func put(_ code: UInt32, at column: Int, wide: Bool) {
                 guard column >= 0, column < width else { return }
@@ -254,7 +255,8 @@ public struct CellGrid: Equatable, Sendable {
                 let old = cells[index].code
                 if old == 0, code != 0, column > 0 { cells[index - 1].code = 0x20 }
                 if old != 0, !wide, column + 1 < width, cells[index + 1].code == 0 { cells[index + 1].code = 0x20 }
-                cells[index] = PackedCell(code: code, style: style)
+                cell.code = code
+                cells[index] = cell
             }
             var column = x
             for scalar in text.unicodeScalars {
