@@ -244,10 +244,9 @@ public final class PenaltiesScreen: TabScreen {
         let judge = context.localizer.t("J", context: "judge initial")
         let hidden = context.glyphs.ascii ? "." : "·"
         let textWidth = rect.width - 7 - (viewModel.visible.count > rect.height ? 1 : 0)
-        // Made once a frame, not once a row: each row only looks them up.
-        let glyphs = Dictionary(uniqueKeysWithValues: Sanction.allCases.map {
-            ($0, viewModel.glyph(of: $0, ascii: context.glyphs.ascii) + " ")
-        })
+        // Made once a frame, not once a row: each row finds its sanction among six (a
+        // dictionary would hash the key for every row).
+        let glyphs = Sanction.allCases.map { ($0, viewModel.glyph(of: $0, ascii: context.glyphs.ascii) + " ") }
         let key = "\(textWidth)|\(viewModel.language.rawValue)|\(context.glyphs.ascii)"
         if key != rowTextCacheKey { rowTextCache = [:]; rowTextCacheKey = key }
         ListView().render(list, into: surface, rect: rect) { index, _ in
@@ -255,7 +254,7 @@ public final class PenaltiesScreen: TabScreen {
             let mark = query.isEmpty || !self.search.hits.contains(index) ? " " : "›"
             return [
                 Span(mark, Style(.match)),
-                Span(glyphs[penalty.sanction] ?? "? ", Style(.accent, [.bold])),
+                Span(glyphs.first { $0.0 == penalty.sanction }?.1 ?? "? ", Style(.accent, [.bold])),
                 Span(penalty.referee ? referee : hidden, Style(penalty.referee ? .text : .muted)),
                 Span(penalty.judge ? judge : hidden, Style(penalty.judge ? .text : .muted)),
                 Span(self.rowText(penalty, width: textWidth, context: context)),

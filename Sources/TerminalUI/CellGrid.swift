@@ -246,42 +246,49 @@ public struct CellGrid: Equatable, Sendable {
     /// and most Latin, Greek or Cyrillic text): no grapheme breaking needed. Row `y` is in the
     /// grid (`write` checked it); each cell is set as `setPacked` would, in one pass over the row.
     private mutating func writeScalars(_ text: String, x: Int, y: Int, style: Style, end: Int) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in writeScalars(utf8: bytes, x: x, y: y, style: style, end: end) }
+    }
+
+    private mutating func writeScalars(utf8 bytes: UnsafeBufferPointer<UInt8>, x: Int, y: Int, style: Style, end: Int) -> Int {
         let width = self.width, row = y * width
-        var cell = PackedCell(code: 0x20, style: style)
+        let template = PackedCell(code: 0x20, style: style)
         return cells.withUnsafeMutableBufferPointer { cells -> Int in
-            func put(_ code: UInt32, at column: Int, wide: Bool) {
-                guard column >= 0, column < width else { return }
-                let index = row + column
-                let old = cells[index].code
-                if old == 0, code != 0, column > 0 { cells[index - 1].code = 0x20 }
-                if old != 0, !wide, column + 1 < width, cells[index + 1].code == 0 { cells[index + 1].code = 0x20 }
-                cell.code = code
-                cells[index] = cell
-            }
-            var column = x
-            for scalar in text.unicodeScalars {
-                if column >= end { break }
-                let value = scalar.value
+            var column = x, i = 0
+            while i < bytes.count, column < end {
+                var value = DisplayWidth.scalarValue(in: bytes, at: &i)
+                var w = 1
                 if value < 0x20 || (0x7F...0x9F).contains(value) {
-                    put(0xFFFD, at: column, wide: false)  // controls are shown, never obeyed
-                    column += 1
-                    continue
+                    value = 0xFFFD  // controls are shown, never obeyed
+                } else if value >= 0x300 {
+                    w = DisplayWidth.of(scalar: Unicode.Scalar(value)!)
+                    if w == 0 { continue }
                 }
-                let w = value < 0x300 ? 1 : DisplayWidth.of(scalar: scalar)
-                if w == 0 { continue }
                 // A glyph that does not fit before `end` leaves a blank instead of half of it.
-                if column + w > end {
-                    put(0x20, at: column, wide: false)
-                    return column + 1
-                }
+                let fits = column + w <= end
+                if !fits { value = 0x20; w = 1 }
                 if column >= 0 {
-                    put(value, at: column, wide: w == 2)
-                    if w == 2 { put(0, at: column + 1, wide: false) }
+                    Self.put(value, style: template, column: column, row: row, width: width, leftHalf: w == 2, in: cells)
+                    if w == 2 { Self.put(0, style: template, column: column + 1, row: row, width: width, leftHalf: false, in: cells) }
                 }
                 column += w
+                if !fits { return column }
             }
             return column
         }
+    }
+
+    /// `setPacked` on a row already checked, for the run writers.
+    @inline(__always)
+    private static func put(_ code: UInt32, style template: PackedCell, column: Int, row: Int, width: Int, leftHalf: Bool,
+                            in cells: UnsafeMutableBufferPointer<PackedCell>) {
+        guard column < width else { return }
+        let index = row + column, old = cells[index].code
+        if old == 0, code != 0, column > 0 { cells[index - 1].code = 0x20 }
+        if old != 0, !leftHalf, column + 1 < width, cells[index + 1].code == 0 { cells[index + 1].code = 0x20 }
+        var cell = template
+        cell.code = code
+        cells[index] = cell
     }
 
     private mutating func encode(_ grapheme: Character) -> UInt32 {

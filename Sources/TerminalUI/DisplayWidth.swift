@@ -71,23 +71,33 @@ public enum DisplayWidth {
                     i += lead < 0x80 ? 1 : 2
                     continue
                 }
-                let value: UInt32
-                if lead < 0xE0 {
-                    value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
-                    i += 2
-                } else if lead < 0xF0 {
-                    value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
-                    i += 3
-                } else {
-                    value = UInt32(lead & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6
-                        | UInt32(bytes[i + 3] & 0x3F)
-                    i += 4
-                }
-                if mayJoin(value) { return true }
+                if mayJoin(scalarValue(in: bytes, at: &i)) { return true }
             }
             return false
         }
         return answer ?? text.unicodeScalars.contains { $0.value == 0x0D || mayJoin($0.value) }
+    }
+
+    /// The scalar whose UTF-8 encoding starts at `bytes[i]`, moving `i` past it. The bytes are
+    /// a Swift string's, so always well-formed UTF-8.
+    @inline(__always)
+    static func scalarValue(in bytes: UnsafeBufferPointer<UInt8>, at i: inout Int) -> UInt32 {
+        let lead = bytes[i]
+        if lead < 0x80 {
+            i += 1
+            return UInt32(lead)
+        }
+        if lead < 0xE0 {
+            defer { i += 2 }
+            return UInt32(lead & 0x1F) << 6 | UInt32(bytes[i + 1] & 0x3F)
+        }
+        if lead < 0xF0 {
+            defer { i += 3 }
+            return UInt32(lead & 0x0F) << 12 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
+        }
+        defer { i += 4 }
+        return UInt32(lead & 0x07) << 18 | UInt32(bytes[i + 1] & 0x3F) << 12 | UInt32(bytes[i + 2] & 0x3F) << 6
+            | UInt32(bytes[i + 3] & 0x3F)
     }
 
     /// Whether a scalar may join its neighbour into one grapheme (see `needsGraphemeBreaking`).
