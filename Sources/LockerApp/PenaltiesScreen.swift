@@ -240,52 +240,75 @@ public final class PenaltiesScreen: TabScreen {
             return
         }
         let query = search.liveQuery
-        let referee = context.localizer.t("R", context: "referee initial")
-        let judge = context.localizer.t("J", context: "judge initial")
+        let refereeInitial = context.localizer.t("R", context: "referee initial")
+        let judgeInitial = context.localizer.t("J", context: "judge initial")
         let hidden = context.glyphs.ascii ? "." : "·"
         let textWidth = rect.width - 7 - (viewModel.visible.count > rect.height ? 1 : 0)
         // Made once a frame, not once a row: each row finds its sanction among six (a
         // dictionary would hash the key for every row).
         let glyphs = Sanction.allCases.map { ($0, viewModel.glyph(of: $0, ascii: context.glyphs.ascii) + " ") }
         let key = "\(textWidth)|\(viewModel.language.rawValue)|\(context.glyphs.ascii)"
-        if key != rowTextCacheKey { rowTextCache = [:]; rowTextCacheKey = key }
+        if key != rowTextCacheKey { rowTextCache = []; rowTextCacheKey = key }
+        let visible = viewModel.visible
         ListView().render(list, into: surface, rect: rect) { index, _ in
-            let penalty = self.viewModel.visible[index]
+            // A row reads the fields it shows: a copy of the whole penalty would retain its texts
+            // and articles, for every row of every frame.
+            let sanction = visible[index].sanction, referee = visible[index].referee, judge = visible[index].judge
             let mark = query.isEmpty || !self.search.hits.contains(index) ? " " : "›"
             return [
                 Span(mark, Style(.match)),
-                Span(glyphs.first { $0.0 == penalty.sanction }?.1 ?? "? ", Style(.accent, [.bold])),
-                Span(penalty.referee ? referee : hidden, Style(penalty.referee ? .text : .muted)),
-                Span(penalty.judge ? judge : hidden, Style(penalty.judge ? .text : .muted)),
-                Span(self.rowText(penalty, width: textWidth, context: context)),
+                Span(glyphs.first { $0.0 == sanction }?.1 ?? "? ", Style(.accent, [.bold])),
+                Span(referee ? refereeInitial : hidden, Style(referee ? .text : .muted)),
+                Span(judge ? judgeInitial : hidden, Style(judge ? .text : .muted)),
+                Span(self.rowText(visible, index, width: textWidth, context: context)),
             ]
         }
     }
 
-    /// Row texts are cut to the list width once per width and language (`rowTextCacheKey`,
-    /// checked once a frame by `renderList`), not on every key.
-    private var rowTextCache: [String: String] = [:]
+    /// Row texts cut to the list width, by the penalty's place in the book: made once per width
+    /// and language (`rowTextCacheKey`, checked once a frame by `renderList`), not on every key.
+    private var rowTextCache: [String?] = []
     private var rowTextCacheKey = ""
 
-    private func rowText(_ penalty: Penalty, width: Int, context: RenderContext) -> String {
-        if let text = rowTextCache[penalty.id] { return text }
-        let text = "  " + viewModel.description(of: penalty).truncated(toWidth: width, ellipsis: context.glyphs.ellipsis)
-        rowTextCache[penalty.id] = text
+    private func rowText(_ visible: [Penalty], _ index: Int, width: Int, context: RenderContext) -> String {
+        let place = visible[index].index
+        if place < rowTextCache.count, let text = rowTextCache[place] { return text }
+        let text = "  " + viewModel.description(of: visible[index]).truncated(toWidth: width, ellipsis: context.glyphs.ellipsis)
+        if place >= rowTextCache.count { rowTextCache += Array(repeating: nil, count: place + 1 - rowTextCache.count) }
+        rowTextCache[place] = text
         return text
+    }
+
+    /// The detail pane's lines of each penalty shown (and article lit), composed once per width,
+    /// language and glyph set (`detailCacheLayout`): going back to a penalty only draws them.
+    private var detailCache: [DetailKey: [[Span]]] = [:]
+    private var detailCacheLayout = ""
+
+    private struct DetailKey: Hashable {
+        var penalty: String
+        var articleFocus: Int
     }
 
     private func renderDetail(into surface: Surface, rect: Rect, context: RenderContext) {
         guard let penalty = viewModel.selected, !rect.isEmpty else { return }
-        let l = context.localizer
-        let width = rect.width
-        var y = rect.y
-        func line(_ spans: [Span]) {
-            guard y < rect.maxY else { return }
-            surface.write(Span.truncated(spans, toWidth: width, ellipsis: context.glyphs.ellipsis), x: rect.x, y: y, clip: rect)
-            y += 1
+        let layout = "\(rect.width)|\(viewModel.language.rawValue)|\(context.glyphs.ascii)"
+        if layout != detailCacheLayout { detailCache = [:]; detailCacheLayout = layout }
+        let key = DetailKey(penalty: penalty.id, articleFocus: currentArticleFocus)
+        let lines = detailCache[key] ?? detailLines(penalty, width: rect.width, context: context)
+        detailCache[key] = lines
+        for (offset, spans) in lines.prefix(rect.height).enumerated() where !spans.isEmpty {
+            surface.write(spans, x: rect.x, y: rect.y + offset, clip: rect)
         }
+    }
+
+    /// The detail pane of `penalty`, a line of spans each, cut to `width` (an empty line is a gap).
+    private func detailLines(_ penalty: Penalty, width: Int, context: RenderContext) -> [[Span]] {
+        let l = context.localizer
+        var lines: [[Span]] = []
+        func line(_ spans: [Span]) { lines.append(Span.truncated(spans, toWidth: width, ellipsis: context.glyphs.ellipsis)) }
+        func gap() { lines.append([]) }
         for text in WordWrap.wrap(viewModel.description(of: penalty), width: width) { line([Span(text, Style(.title, [.bold]))]) }
-        y += 1
+        gap()
         // The six sanctions as chips, the one that applies lit; labels line up under a heading.
         let heading = [l.t("Sanction"), l.t("Who"), l.t("Articles")].map(\.displayWidth).max()! + 2
         var chips: [[Span]] = [[]]
@@ -338,7 +361,8 @@ public final class PenaltiesScreen: TabScreen {
         for text in WordWrap.wrap(extra.joined(separator: " · "), width: max(10, width - heading - 1)) where !extra.isEmpty {
             line([Span(String(repeating: " ", count: heading + 1)), Span(text, Style(.muted))])
         }
-        y += 1
+        gap()
         for text in WordWrap.wrap(viewModel.explanation(of: penalty.sanction), width: width) { line([Span(text, Style(.muted))]) }
+        return lines
     }
 }

@@ -64,6 +64,12 @@ final class PenaltyDataTests: XCTestCase {
         XCTAssertThrowsError(try PenaltyBook.load(from: url)) { error in
             XCTAssertTrue("\(error)".contains("duplicate id"), "\(error)")
         }
+        broken = book!
+        broken.penalties[7].index = 6
+        try JSONEncoder().encode(broken).write(to: url)
+        XCTAssertThrowsError(try PenaltyBook.load(from: url)) { error in
+            XCTAssertTrue("\(error)".contains("has index 6, not its place 7"), "\(error)")
+        }
     }
 
     func testViewModelFiltersKeepTheSelectionAndNotify() throws {

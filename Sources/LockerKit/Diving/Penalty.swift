@@ -83,8 +83,9 @@ public struct PenaltyBook: Codable, Equatable, Sendable {
         guard format == "locker-penalties", version == 1 else { throw fail("not a locker-penalties version 1 file") }
         guard sanctions.map(\.key) == Sanction.allCases else { throw fail("sanctions must be the six keys in order") }
         var seen = Set<String>()
-        for penalty in penalties {
+        for (position, penalty) in penalties.enumerated() {
             guard seen.insert(penalty.id).inserted else { throw fail("duplicate id \(penalty.id)") }
+            guard penalty.index == position else { throw fail("\(penalty.id) has index \(penalty.index), not its place \(position)") }
             guard penalty.referee || penalty.judge else { throw fail("\(penalty.id) has no owner") }
             guard !penalty.articles.isEmpty else { throw fail("\(penalty.id) has no article") }
             if let missing = penalty.description.missingLanguages.first {
