@@ -229,18 +229,57 @@ int lk_unread(int value, int is_key_code) {
 
 /* ---- output ------------------------------------------------------------------------------ */
 
-int lk_put_cell(int y, int x, const wchar_t *cluster, int count, unsigned int attrs, int pair) {
-    /* One screen cell: a spacing character followed by up to CCHARW_MAX-1 combining ones. */
-    wchar_t buffer[CCHARW_MAX + 1];
-    int n = count < CCHARW_MAX ? count : CCHARW_MAX;
-    for (int i = 0; i < n; i++) buffer[i] = cluster[i];
-    buffer[n] = L'\0';
+/* One narrow or wide character in one cell, or '?' when the locale cannot show it. */
+static int lk_put_scalar(int y, int x, const wchar_t *chars, unsigned int attrs, int pair) {
     cchar_t cell;
-    if (setcchar(&cell, buffer, (attr_t)attrs, (short)0, &pair) == ERR) {
+    if (setcchar(&cell, chars, (attr_t)attrs, (short)0, &pair) == ERR) {
         const wchar_t fallback[2] = {L'?', L'\0'};
         setcchar(&cell, fallback, (attr_t)attrs, (short)0, &pair);
     }
     return mvwadd_wch(stdscr, y, x, &cell);
+}
+
+/* Whether one ncurses cell holds `cluster` as the terminal draws it over `span` columns: a spacing
+ * character that wide, then only zero-width marks (a joiner binds the next character, so a
+ * cluster with one is not), CCHARW_MAX scalars at most. */
+static int lk_fits_one_cell(const wchar_t *cluster, int count, int span) {
+    if (count > CCHARW_MAX || wcwidth(cluster[0]) != span) return 0;
+    for (int i = 1; i < count; i++) {
+        if (cluster[i] == 0x200D || wcwidth(cluster[i]) != 0) return 0;
+    }
+    return 1;
+}
+
+static int lk_is_regional_indicator(wchar_t c) { return c >= 0x1F1E6 && c <= 0x1F1FF; }
+
+int lk_put_cell(int y, int x, const wchar_t *cluster, int count, int span, unsigned int attrs, int pair) {
+    if (count < 1) return ERR;
+    if (count == 1 || lk_fits_one_cell(cluster, count, span)) {
+        wchar_t buffer[CCHARW_MAX + 1];
+        int n = count < CCHARW_MAX ? count : CCHARW_MAX;
+        for (int i = 0; i < n; i++) buffer[i] = cluster[i];
+        buffer[n] = L'\0';
+        return lk_put_scalar(y, x, buffer, attrs, pair);
+    }
+    /* A stand-in: ncurses measures a cell by its first character, and a terminal draws what
+     * follows it its own way, so anything else would put ncurses' idea of the screen (and the
+     * cursor) off by a column or leave a cell it never clears. */
+    wchar_t first[2] = {cluster[0], L'\0'};
+    if (count == 2 && span == 2 && lk_is_regional_indicator(cluster[0]) && lk_is_regional_indicator(cluster[1])) {
+        for (int i = 0; i < 2; i++) {
+            const wchar_t letter[2] = {(wchar_t)(L'A' + (cluster[i] - 0x1F1E6)), L'\0'};
+            lk_put_scalar(y, x + i, letter, attrs, pair);
+        }
+        return OK;
+    }
+    int width = wcwidth(cluster[0]);
+    if (width < 1 || width > span) first[0] = L'?', width = 1;
+    int result = lk_put_scalar(y, x, first, attrs, pair);
+    if (width < span) {
+        const wchar_t blank[2] = {L' ', L'\0'};
+        lk_put_scalar(y, x + 1, blank, attrs, pair);
+    }
+    return result;
 }
 
 /* Cells handed to ncurses in one call at most (a run longer than this takes several). */
@@ -261,6 +300,17 @@ static int lk_put_ascii(int y, int x, const unsigned int *codes, int count, unsi
     return x + count;
 }
 
+/* Narrow cells from (y, x) in one wadd_wchnstr. Starting on a cell the window still holds as
+ * the right half of a wide character (ncurses' wadd_wch does not clear the half it orphans
+ * when a wide character is written one column off), wadd_wchnstr would blank every cell back
+ * to that half's left one, the wide character just written there included. A narrow blank
+ * copied there first (waddchnstr copies without looking) leaves it nothing to clear. */
+static void lk_put_narrow(int y, int x, const cchar_t *cells, int n) {
+    const chtype blank = ' ';
+    mvwaddchnstr(stdscr, y, x, &blank, 1);
+    mvwadd_wchnstr(stdscr, y, x, cells, n);
+}
+
 int lk_put_run(int y, int x, const unsigned int *codes, int count, unsigned int attrs, int pair) {
     int ascii = pair >= 0 && pair < 256;
     for (int i = 0; ascii && i < count; i++) ascii = codes[i] >= 0x20 && codes[i] < 0x7F;
@@ -275,15 +325,15 @@ int lk_put_run(int y, int x, const unsigned int *codes, int count, unsigned int 
         int width = scalar >= 0x20 && scalar < 0x7F ? 1 : wcwidth(scalar);
         if (width != 1) {
             /* wadd_wchnstr would not mark a wide character's second column: wadd_wch does. */
-            if (filled > 0) mvwadd_wchnstr(stdscr, y, start, cells, filled);
+            if (filled > 0) lk_put_narrow(y, start, cells, filled);
             filled = 0;
-            lk_put_cell(y, column, &scalar, 1, attrs, pair);
+            lk_put_cell(y, column, &scalar, 1, width == 2 ? 2 : 1, attrs, pair);
             column += width == 2 ? 2 : 1;
             start = column;
             continue;
         }
         if (filled == chunk) {
-            mvwadd_wchnstr(stdscr, y, start, cells, filled);
+            lk_put_narrow(y, start, cells, filled);
             filled = 0;
             start = column;
         }
@@ -292,7 +342,7 @@ int lk_put_run(int y, int x, const unsigned int *codes, int count, unsigned int 
         filled += 1;
         column += 1;
     }
-    if (filled > 0) mvwadd_wchnstr(stdscr, y, start, cells, filled);
+    if (filled > 0) lk_put_narrow(y, start, cells, filled);
     return column;
 }
 

@@ -350,13 +350,15 @@ public final class TerminalSurface: Surface {
         }
     }
 
-    /// Sends one cell that holds a grapheme of several scalars.
+    /// Sends one cell that holds a grapheme of several scalars (over two columns when the next
+    /// cell is its right half).
     private func put(_ index: Int, x: Int, y: Int) {
         setStyle(grid.packed(index).style)
         let code = grid.packed(index).code
+        let columns = x + 1 < grid.width && grid.packed(index + 1).code == 0 ? 2 : 1
         if code & CellGrid.clusterFlag == 0 {
             var scalar = wchar_t(bitPattern: code == 0 ? 0x20 : code)
-            _ = lk_put_cell(Int32(y), Int32(x), &scalar, 1, lastAttributes, lastPair)
+            _ = lk_put_cell(Int32(y), Int32(x), &scalar, 1, Int32(columns), lastAttributes, lastPair)
             return
         }
         grid.withScalars(of: index) { scalars in
@@ -364,11 +366,11 @@ public final class TerminalSurface: Surface {
             var count: Int32 = 0
             withUnsafeMutableBytes(of: &buffer) { raw in
                 let slots = raw.bindMemory(to: wchar_t.self)
-                for scalar in scalars where count < 5 {
+                for scalar in scalars where count < 6 {
                     slots[Int(count)] = wchar_t(bitPattern: scalar.value)
                     count += 1
                 }
-                _ = lk_put_cell(Int32(y), Int32(x), slots.baseAddress, count, lastAttributes, lastPair)
+                _ = lk_put_cell(Int32(y), Int32(x), slots.baseAddress, count, Int32(columns), lastAttributes, lastPair)
             }
         }
     }

@@ -77,9 +77,12 @@ void lk_set_timeout(int milliseconds);
 
 /* ---- output ----------------------------------------------------------------------------- */
 
-/** Write one cell at (y, x): `cluster` holds a spacing character and any combining ones
- *  (at most CCHARW_MAX are kept), drawn with `attrs` and colour pair `pair`. */
-int lk_put_cell(int y, int x, const wchar_t *cluster, int count, unsigned int attrs, int pair);
+/** Write one grapheme at (y, x) over `span` cells (1 or 2, as the app measured it):
+ *  `cluster` holds its `count` scalars, drawn with `attrs` and colour pair `pair`. A cluster
+ *  ncurses cannot keep in one cell as wide as that (a flag, an emoji with a skin tone or
+ *  joined to another, a character made wide by a variation selector) is drawn as a stand-in
+ *  over the same columns: a flag's two letters, else its first character. */
+int lk_put_cell(int y, int x, const wchar_t *cluster, int count, int span, unsigned int attrs, int pair);
 /** Write a run of cells in one style from (y, x), each one Unicode scalar (the column after a
  *  wide one is not in `codes`): one call instead of one per cell. Narrow scalars are copied in
  *  one wadd_wchnstr; wide ones and ones the locale cannot show go through lk_put_cell.
