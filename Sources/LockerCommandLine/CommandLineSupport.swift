@@ -49,6 +49,11 @@ public func usageError(_ message: String) -> Never {
     fail(message, status: usageStatus)
 }
 
+/// The usage error of a path option given an empty value.
+func emptyPathMessage(_ option: String) -> String {
+    localizer.t("{option} was given an empty path; give a path, or leave the option out to use the usual one.", ["option": option])
+}
+
 public func validValues<T: RawRepresentable & CaseIterable>(_ type: T.Type) -> String where T.RawValue == String {
     T.allCases.map(\.rawValue).joined(separator: ", ")
 }
@@ -110,8 +115,11 @@ public struct SharedOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(localizer.t("Folder for settings, grades, quiz history and workouts."), valueName: "dir"), completion: .directory)
     public var dataDir: String?
 
+    /// An empty `--data-dir` (a variable that was not set, `--data-dir "$DIR"`) is a usage error:
+    /// read as no option, it would write into the usual data folder instead.
     public func validate() throws {
         if let lang { _ = checkedLanguage(lang) }
+        if dataDir?.isEmpty == true { usageError(emptyPathMessage("--data-dir")) }
     }
 
     /// The data folder these options and the environment name.
@@ -127,6 +135,11 @@ public struct GamesFileOptions: ParsableArguments {
 
     @Option(name: .customLong("games-db"), help: ArgumentHelp(localizer.t("Your local games database file (default: games.sqlite in the data folder). It must be yours alone: a club shares games through a games server."), valueName: "file"), completion: .file())
     public var gamesDB: String?
+
+    /// An empty `--games-db` is a usage error, as an empty `--data-dir` is.
+    public func validate() throws {
+        if gamesDB?.isEmpty == true { usageError(emptyPathMessage("--games-db")) }
+    }
 
     public var lang: String? { common.lang }
     /// The data folder and games file these options and the environment name.

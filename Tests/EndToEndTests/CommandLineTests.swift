@@ -91,6 +91,8 @@ final class CommandLineTests: XCTestCase {
             ["games", "create", "--ground", "x", "--at", "2026-12-05T10:00", "--players", "0"],
             ["games", "create", "--ground", "x", "--at", "2026-12-05T10:00", "--players", "2", "--min", "40"],
             ["--games-server", "nonsense", "games", "today"], ["games", "list", "--postcode", "3977", "--games-server", "ftp://x"],
+            // An unset variable in `--data-dir "$DIR"` must not mean the usual data folder.
+            ["--data-dir", "", "grades"], ["--tab", "grades", "--data-dir", ""], ["--games-db", "", "games", "today"],
         ]
         for arguments in cases {
             let result = try locker(["--data-dir", data] + arguments)
