@@ -543,7 +543,9 @@ public final class WorkoutScreen: TabScreen {
         if !context.colour && current.heartRateRange != nil {
             spans.append(Span("  " + l.t("Colour is off: the chart below carries the heart rate."), Style(.muted)))
         }
-        surface.write(spans, x: row.x, y: row.y, clip: row)
+        // Too long for the row (a narrow terminal, a longer language): cut with an ellipsis, as
+        // every line that does not fit, rather than in the middle of a word.
+        surface.write(Span.truncated(spans, toWidth: row.width, ellipsis: g.ellipsis), x: row.x, y: row.y, clip: row)
     }
 
     /// The chart's title: what it plots, and why it is not the heart rate.

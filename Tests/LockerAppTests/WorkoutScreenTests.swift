@@ -65,6 +65,10 @@ final class WorkoutScreenTests: XCTestCase {
         XCTAssertTrue(render(screen, localizer, 120, 37).text.contains("Z5"))
         let mono = render(screen, localizer, 120, 37, colour: false)
         XCTAssertTrue(mono.text.contains("Colour is off"), mono.text)
+        // Too long for 80 columns: cut with an ellipsis, never in the middle of a word.
+        let narrow = render(screen, localizer, 80, 37, colour: false).text
+        let legend = try XCTUnwrap(narrow.split(separator: "\n").first { $0.contains("Colour is off") })
+        XCTAssertTrue(legend.contains("…") || legend.contains("heart rate."), String(legend))
         _ = screen.handle(.character("s"))
         let text = render(screen, localizer, 80, 21).text
         XCTAssertTrue(text.contains("Distance"), text)
