@@ -294,8 +294,13 @@ public final class PenaltiesScreen: TabScreen {
         let layout = "\(rect.width)|\(viewModel.language.rawValue)|\(context.glyphs.ascii)"
         if layout != detailCacheLayout { detailCache = [:]; detailCacheLayout = layout }
         let key = DetailKey(penalty: penalty.id, articleFocus: currentArticleFocus)
-        let lines = detailCache[key] ?? detailLines(penalty, width: rect.width, context: context)
-        detailCache[key] = lines
+        let lines: [[Span]]
+        if let cached = detailCache[key] {
+            lines = cached
+        } else {
+            lines = detailLines(penalty, width: rect.width, context: context)
+            detailCache[key] = lines
+        }
         for (offset, spans) in lines.prefix(rect.height).enumerated() where !spans.isEmpty {
             surface.write(spans, x: rect.x, y: rect.y + offset, clip: rect)
         }
