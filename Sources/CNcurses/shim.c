@@ -273,7 +273,10 @@ int lk_put_cell(int y, int x, const wchar_t *cluster, int count, int span, unsig
         return OK;
     }
     int width = wcwidth(cluster[0]);
-    if (width < 1 || width > span) first[0] = L'?', width = 1;
+    if (width < 1 || width > span) {
+        first[0] = L'?';
+        width = 1;
+    }
     int result = lk_put_scalar(y, x, first, attrs, pair);
     if (width < span) {
         const wchar_t blank[2] = {L' ', L'\0'};

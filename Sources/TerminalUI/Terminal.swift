@@ -366,6 +366,8 @@ public final class TerminalSurface: Surface {
             var count: Int32 = 0
             withUnsafeMutableBytes(of: &buffer) { raw in
                 let slots = raw.bindMemory(to: wchar_t.self)
+                // One more than ncurses keeps in a cell (CCHARW_MAX): the shim draws a longer
+                // grapheme as a stand-in, which needs only its first scalars.
                 for scalar in scalars where count < 6 {
                     slots[Int(count)] = wchar_t(bitPattern: scalar.value)
                     count += 1
