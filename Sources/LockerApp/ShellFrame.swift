@@ -140,7 +140,7 @@ extension Shell {
         guard let status = currentScreen.status(localizer) else { return StatusText() }
         let key = StatusKey(text: status, width: width, ellipsis: glyphs.ellipsis)
         if key != wrappedStatus.key {
-            wrappedStatus = (key, Banner.wrap(status, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis))
+            wrappedStatus = (key, Banner.wrapKeepingParts(status, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis))
         }
         return StatusText(lines: wrappedStatus.lines, links: true)
     }

@@ -39,6 +39,18 @@ final class OtherWidgetsTests: XCTestCase {
         XCTAssertEqual(surface.lines, [" ? help  q quit"])
     }
 
+    /// A status of parts joined by " · " breaks between parts, not inside one: the French Rules
+    /// status at 80 columns left its total alone on the second line ("… sur" / "716").
+    func testAStatusBreaksBetweenItsPartsNotInsideOne() {
+        let status = "Article 8.5.4 · 3 résultats pour « juge » · lignes 183–201 sur 716"
+        XCTAssertEqual(Banner.wrap(status, width: 62, maxRows: 2, ellipsis: "…").last, "716")
+        let lines = Banner.wrapKeepingParts(status, width: 62, maxRows: 2, ellipsis: "…")
+        XCTAssertEqual(lines, ["Article 8.5.4 · 3 résultats pour « juge » ·", "lignes 183–201 sur 716"])
+        // A part longer than a line still wraps at its spaces, and the text comes back unchanged.
+        let long = Banner.wrapKeepingParts("Article 8 · " + String(repeating: "word ", count: 20), width: 30, maxRows: 5, ellipsis: "…")
+        XCTAssertTrue(long.allSatisfy { $0.displayWidth <= 30 && !$0.contains("\u{2007}") }, "\(long)")
+    }
+
     func testBannerCarriesKindWithoutColour() {
         let surface = MemorySurface(width: 30, height: 1, glyphs: .ascii)
         Banner("Saved", kind: .success).render(into: surface, row: surface.bounds)

@@ -41,6 +41,21 @@ public struct Banner: Hashable, Sendable {
         Banner.wrap(marker(glyphs) + " " + message, width: width, maxRows: maxRows, ellipsis: glyphs.ellipsis)
     }
 
+    /// `wrap` for a status made of parts joined by " · " ("Article 8.5.4 · 3 hits · lines 1–19
+    /// of 716"): a part that fits on a line is never split over two, so a number is not left on
+    /// a line of its own; a longer part wraps at its spaces.
+    public static func wrapKeepingParts(_ text: String, width: Int, maxRows: Int, ellipsis: String) -> [String] {
+        // A figure space holds a kept part's words together: one column wide like the space it
+        // stands for, and not a place where `WordWrap` breaks.
+        let glue = "\u{2007}"
+        guard text.contains(" · "), !text.contains(glue) else { return wrap(text, width: width, maxRows: maxRows, ellipsis: ellipsis) }
+        let parts = text.components(separatedBy: " · ").map { part in
+            part.displayWidth <= width ? part.replacing(" ", with: glue) : part
+        }
+        return wrap(parts.joined(separator: " · "), width: width, maxRows: maxRows, ellipsis: ellipsis)
+            .map { $0.replacing(glue, with: " ") }
+    }
+
     /// `text` word-wrapped to `width`, at most `maxRows` lines, the last cut with `ellipsis`
     /// when the text goes on.
     public static func wrap(_ text: String, width: Int, maxRows: Int, ellipsis: String) -> [String] {
