@@ -247,8 +247,8 @@ public final class PenaltiesScreen: TabScreen {
         // Made once a frame, not once a row: each row finds its sanction among six (a
         // dictionary would hash the key for every row).
         let glyphs = Sanction.allCases.map { ($0, viewModel.glyph(of: $0, ascii: context.glyphs.ascii) + " ") }
-        let key = "\(textWidth)|\(viewModel.language.rawValue)|\(context.glyphs.ascii)"
-        if key != rowTextCacheKey { rowTextCache = []; rowTextCacheKey = key }
+        let layout = TextLayout(width: textWidth, language: viewModel.language, ascii: context.glyphs.ascii)
+        if layout != rowTextLayout { rowTextCache = []; rowTextLayout = layout }
         let visible = viewModel.visible
         ListView().render(list, into: surface, rect: rect) { index, _ in
             // A row reads the fields it shows: a copy of the whole penalty would retain its texts
@@ -265,10 +265,17 @@ public final class PenaltiesScreen: TabScreen {
         }
     }
 
-    /// Row texts cut to the list width, by the penalty's place in the book: made once per width
-    /// and language (`rowTextCacheKey`, checked once a frame by `renderList`), not on every key.
+    /// What the cached texts were made for: a change of any empties the caches.
+    private struct TextLayout: Equatable {
+        var width: Int
+        var language: Language
+        var ascii: Bool
+    }
+
+    /// Row texts cut to the list width, by the penalty's place in the book: made once per
+    /// `rowTextLayout` (checked once a frame by `renderList`), not on every key.
     private var rowTextCache: [String?] = []
-    private var rowTextCacheKey = ""
+    private var rowTextLayout: TextLayout?
 
     private func rowText(_ visible: [Penalty], _ index: Int, width: Int, context: RenderContext) -> String {
         let place = visible[index].index
@@ -279,10 +286,10 @@ public final class PenaltiesScreen: TabScreen {
         return text
     }
 
-    /// The detail pane's lines of each penalty shown (and article lit), composed once per width,
-    /// language and glyph set (`detailCacheLayout`): going back to a penalty only draws them.
+    /// The detail pane's lines of each penalty shown (and article lit), composed once per
+    /// `detailLayout`: going back to a penalty only draws them.
     private var detailCache: [DetailKey: [[Span]]] = [:]
-    private var detailCacheLayout = ""
+    private var detailLayout: TextLayout?
 
     private struct DetailKey: Hashable {
         var penalty: String
@@ -291,8 +298,8 @@ public final class PenaltiesScreen: TabScreen {
 
     private func renderDetail(into surface: Surface, rect: Rect, context: RenderContext) {
         guard let penalty = viewModel.selected, !rect.isEmpty else { return }
-        let layout = "\(rect.width)|\(viewModel.language.rawValue)|\(context.glyphs.ascii)"
-        if layout != detailCacheLayout { detailCache = [:]; detailCacheLayout = layout }
+        let layout = TextLayout(width: rect.width, language: viewModel.language, ascii: context.glyphs.ascii)
+        if layout != detailLayout { detailCache = [:]; detailLayout = layout }
         let key = DetailKey(penalty: penalty.id, articleFocus: currentArticleFocus)
         let lines: [[Span]]
         if let cached = detailCache[key] {

@@ -278,7 +278,11 @@ public struct CellGrid: Equatable, Sendable {
         }
     }
 
-    /// `setPacked` on a row already checked, for the run writers.
+    /// Sets one cell of a row already checked (`setPacked` and the run writers): `code` in the
+    /// style of `template`, repairing any wide grapheme it cuts in half. Overwriting the right half
+    /// of a wide grapheme blanks its left half; overwriting a left half with anything but another
+    /// left half (a narrow cell, or the right half of the grapheme written before it) blanks its
+    /// right half.
     @inline(__always)
     private static func put(_ code: UInt32, style template: PackedCell, column: Int, row: Int, width: Int, leftHalf: Bool,
                             in cells: UnsafeMutableBufferPointer<PackedCell>) {
@@ -312,18 +316,8 @@ public struct CellGrid: Equatable, Sendable {
 
     private mutating func setPacked(_ cell: PackedCell, x: Int, y: Int, wide: Bool = false) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
-        let index = y * width + x
-        let old = cells[index]
-        // Overwriting the right half of a wide grapheme blanks its left half.
-        if old.code == 0, cell.code != 0, x > 0 {
-            cells[index - 1].code = 0x20
-        }
-        // Overwriting the left half of a wide grapheme with a narrow cell (or another's right
-        // half) blanks its right half.
-        if old.code != 0, !wide, x + 1 < width, cells[index + 1].code == 0 {
-            cells[index + 1].code = 0x20
-        }
-        cells[index] = cell
+        let width = self.width
+        cells.withUnsafeMutableBufferPointer { Self.put(cell.code, style: cell, column: x, row: y * width, width: width, leftHalf: wide, in: $0) }
     }
 
     /// Restyles cells in a row range without changing their text (used for highlights).

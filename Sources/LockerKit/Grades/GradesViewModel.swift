@@ -528,9 +528,7 @@ public final class GradesViewModel: ViewModel {
         reindex()
         results = computeResults()
         notifyChanged()
-        guard let writer else { return fileJobEnded(.success(.keptAside(repository.keepAside(mine, now: Date())))) }
-        let file = UncheckedSendable(repository)
-        writer.request { _ in .keptAside(file.value.keepAside(mine, now: Date())) }
+        runFileJob { { .keptAside($0.keepAside(mine, now: Date())) } }
     }
 
     /// After a change of the book: the averages once, then one notification.
@@ -546,11 +544,20 @@ public final class GradesViewModel: ViewModel {
     public func savePending() {
         guard hasPendingSave, !isLoading else { return }
         hasPendingSave = false
-        guard let writer else { return fileJobEnded(Result { try Self.save(book, to: repository) }) }
-        let file = UncheckedSendable(repository)
-        writer.request(makingWhenItStarts: { [unowned self] in
+        runFileJob { [unowned self] in
             let book = book
-            return { _ in try Self.save(book, to: file.value) }
+            return { try Self.save(book, to: $0) }
+        }
+    }
+
+    /// Runs a job on grades.json, made when it starts (so it takes the book as it is then): on
+    /// the writer's thread, one at a time, when the view-model has one (the app), else at once.
+    private func runFileJob(_ make: @escaping () -> @Sendable (any Repository<GradeBook>) throws -> FileOutcome) {
+        guard let writer else { return fileJobEnded(Result { try make()(repository) }) }
+        let file = UncheckedSendable(repository)
+        writer.request(makingWhenItStarts: {
+            let job = make()
+            return { _ in try job(file.value) }
         })
     }
 
