@@ -82,7 +82,7 @@ public final class MeetBoardScreen: Screen {
         }
         // The ranking, as far as it fits.
         guard y < rect.maxY else { return }
-        surface.write(String(repeating: context.glyphs.horizontal, count: rect.width), x: rect.x, y: y, style: Style(.border), clip: rect)
+        surface.repeatGlyph(context.glyphs.horizontal, x: rect.x, y: y, count: rect.width, style: Style(.border), clip: rect)
         y += 1
         for row in meet.results.rows where y < rect.maxY {
             let place = row.dives.contains { $0.score != nil } ? String(row.place) : ""

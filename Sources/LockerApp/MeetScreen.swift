@@ -414,8 +414,7 @@ public final class MeetScreen: Screen {
             return
         }
         renderCalled(meet, into: surface, rect: Rect(x: rect.x, y: rect.y, width: rect.width, height: min(rect.height, Self.headerRows)), context)
-        let rule = String(repeating: context.glyphs.horizontal, count: max(0, rect.width))
-        surface.write(rule, x: rect.x, y: rect.y + Self.headerRows - 1, style: Style(.border), clip: rect)
+        surface.repeatGlyph(context.glyphs.horizontal, x: rect.x, y: rect.y + Self.headerRows - 1, count: rect.width, style: Style(.border), clip: rect)
         let below = Rect(x: rect.x, y: rect.y + Self.headerRows, width: rect.width, height: max(0, rect.height - Self.headerRows))
         if case .choosingFailure = mode {
             renderFailures(into: surface, rect: below, context)

@@ -179,7 +179,7 @@ public final class PenaltiesScreen: TabScreen {
         if sideBySide {
             for y in divider.y..<divider.maxY { surface.write(context.glyphs.vertical, x: divider.x, y: y, style: Style(.border)) }
         } else {
-            surface.write(String(repeating: context.glyphs.horizontal, count: divider.width), x: divider.x, y: divider.y, style: Style(.border))
+            surface.repeatGlyph(context.glyphs.horizontal, x: divider.x, y: divider.y, count: divider.width, style: Style(.border))
         }
         renderList(into: surface, rect: listRect, context: context)
         renderDetail(into: surface, rect: detailRect, context: context)

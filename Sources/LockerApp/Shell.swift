@@ -49,6 +49,7 @@ public final class Shell {
     var clipboard: String?
     /// The screen's status as last wrapped (`ShellFrame.swift`).
     var wrappedStatus: (key: StatusKey?, lines: [String]) = (nil, [])
+    var fittedTabLabels: (key: TabLabelsKey?, labels: [String]) = (nil, [])
 
     /// Where screens' slow work runs; its results are delivered here, on the UI thread, when
     /// the run loop wakes.

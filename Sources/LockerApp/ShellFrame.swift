@@ -76,10 +76,14 @@ extension Shell {
             let title = " " + pageTitle.truncated(toWidth: max(1, bounds.width - 4), ellipsis: glyphs.ellipsis) + " "
             selectedTab = 1..<surface.write(title, x: 1, y: 0, style: Style(.tabActive), clip: bounds.row(0))
         } else {
-            let titles = TabRegistry.entries.map { $0.title(localizer) }
-            selectedTab = TabBar(titles: titles, shortTitles: TabRegistry.entries.map { $0.shortTitle(localizer) },
-                                 selected: viewModel.tab.number - 1)
-                .render(into: surface, row: bounds.row(0))
+            let selected = viewModel.tab.number - 1
+            let key = TabLabelsKey(language: viewModel.language, width: bounds.width, selected: selected)
+            if key != fittedTabLabels.key {
+                let bar = TabBar(titles: TabRegistry.entries.map { $0.title(localizer) },
+                                 shortTitles: TabRegistry.entries.map { $0.shortTitle(localizer) }, selected: selected)
+                fittedTabLabels = (key, bar.fittedLabels(width: bounds.width - 1))
+            }
+            selectedTab = TabBar.render(fittedTabLabels.labels, selected: selected, into: surface, row: bounds.row(0))
         }
         if let line = frame.attention { AttentionBar.render(line, into: surface, row: bounds.row(1)) }
         surface.cursor = nil
@@ -144,6 +148,9 @@ extension Shell {
         }
         return StatusText(lines: wrappedStatus.lines, links: true)
     }
+
+    /// What the tab bar's labels were fitted for: they are fitted again when it changes.
+    struct TabLabelsKey: Equatable { var language: Language, width: Int, selected: Int }
 
     /// The screen's status as last wrapped: a frame asks for it at least once, and it seldom
     /// changes between frames.

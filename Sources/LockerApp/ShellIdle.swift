@@ -92,13 +92,14 @@ extension Shell {
 
     /// Milliseconds the run loop may wait for a key before `tick` has work (nil: forever).
     public var idleTimeout: Int? {
-        let idle = allScreens.compactMap(\.idleWork?.kind)
+        let screens = allScreens
+        let idle = screens.compactMap(\.idleWork?.kind)
         if idle.contains(.warmUp) || tabs.values.contains(where: { $0.built == nil }) { return Shell.warmUpDelay }
         if idle.contains(.save) { return Shell.saveDelay }
         if let waiting = attention.filter({ !$0.started }).map(attentionDelay).min() { return waiting }
         if viewModel.notice != nil { return 500 }
         let now = Date()
-        if let next = allScreens.compactMap(\.messageExpiry).filter({ $0 > now }).min() {
+        if let next = screens.compactMap(\.messageExpiry).filter({ $0 > now }).min() {
             return max(1, Int(next.timeIntervalSince(now) * 1000) + 1)
         }
         if viewModel.hasPendingSettings { return 1000 }

@@ -80,13 +80,26 @@ extension Surface {
         for y in rect.y..<rect.maxY { grid.write(line, x: rect.x, y: y, style: style, limit: rect.maxX) }
     }
 
+    /// Draws `glyph` `count` times from (x, y), clipped to `clip`: a rule or a bar's run, put in
+    /// the cells directly when the glyph is one plain column, without building the string.
+    public func repeatGlyph(_ glyph: String, x: Int, y: Int, count: Int, style: Style, clip: Rect? = nil) {
+        let area = clip ?? bounds
+        let lower = max(x, area.x), upper = min(x + count, area.maxX)
+        guard count > 0, y >= area.y, y < area.maxY, lower < upper else { return }
+        if glyph.count == 1, let character = glyph.first,
+           grid.fill(y: y, x: lower, end: upper, character: character, style: style) { return }
+        write(String(repeating: glyph, count: count), x: x, y: y, style: style, clip: area)
+    }
+
     /// Draws a border around `rect` with an optional title in the top edge.
     public func drawBox(_ rect: Rect, title: String? = nil, style: Style = Style(.border)) {
         guard rect.width >= 2, rect.height >= 2 else { return }
         let g = glyphs
-        let inner = String(repeating: g.horizontal, count: rect.width - 2)
-        write(g.topLeft + inner + g.topRight, x: rect.x, y: rect.y, style: style)
-        write(g.bottomLeft + inner + g.bottomRight, x: rect.x, y: rect.maxY - 1, style: style)
+        for y in [rect.y, rect.maxY - 1] {
+            write(y == rect.y ? g.topLeft : g.bottomLeft, x: rect.x, y: y, style: style)
+            repeatGlyph(g.horizontal, x: rect.x + 1, y: y, count: rect.width - 2, style: style)
+            write(y == rect.y ? g.topRight : g.bottomRight, x: rect.maxX - 1, y: y, style: style)
+        }
         for y in (rect.y + 1)..<(rect.maxY - 1) {
             write(g.vertical, x: rect.x, y: y, style: style)
             write(g.vertical, x: rect.maxX - 1, y: y, style: style)

@@ -58,7 +58,7 @@ public struct ConfirmDialog: Equatable, Sendable {
         let lines = Array(WordWrap.wrap(question, width: max(10, area.width - buttonsWidth - 4)).prefix(3))
         let rows = Rect(x: area.x, y: area.maxY - lines.count, width: area.width, height: lines.count)
         surface.fill(Rect(x: area.x, y: rows.y - 1, width: area.width, height: lines.count + 1))
-        surface.write(String(repeating: surface.glyphs.horizontal, count: area.width), x: area.x, y: rows.y - 1, style: Style(.accent))
+        surface.repeatGlyph(surface.glyphs.horizontal, x: area.x, y: rows.y - 1, count: area.width, style: Style(.accent))
         for (i, line) in lines.enumerated() {
             surface.write(line, x: rows.x + 1, y: rows.y + i, style: Style(.accent, [.bold]), clip: rows)
         }

@@ -23,21 +23,25 @@ public struct Footer {
 
     public func render(into surface: Surface, row rect: Rect) {
         surface.fill(rect.row(0), style: Style(.bar))
+        let widths = hints.map(Self.width)
         var pinned = self.pinned
-        while !pinned.isEmpty && pinned.map(Self.width).reduce(0, +) > rect.width - 1 { pinned.removeLast() }
-        var room = rect.width - pinned.map(Self.width).reduce(0, +)
-        var kept = Set<Int>()
-        for index in hints.indices.sorted(by: { (hints[$0].rank, $0) < (hints[$1].rank, $1) }) {
-            guard Self.width(hints[index]) <= room else { break }
-            kept.insert(index)
-            room -= Self.width(hints[index])
+        var pinnedWidth = pinned.reduce(0) { $0 + Self.width($1) }
+        while let last = pinned.last, pinnedWidth > rect.width - 1 {
+            pinnedWidth -= Self.width(last)
+            pinned.removeLast()
         }
-        let shown = hints.indices.filter(kept.contains).map { hints[$0] }
+        var room = rect.width - pinnedWidth
+        var kept = [Bool](repeating: false, count: hints.count)
+        for index in hints.indices.sorted(by: { (hints[$0].rank, $0) < (hints[$1].rank, $1) }) {
+            guard widths[index] <= room else { break }
+            kept[index] = true
+            room -= widths[index]
+        }
+        // The row is filled in the bar's style: each hint is its key and, one blank on, its label.
         var x = rect.x + 1
-        for hint in shown + pinned {
+        for hint in hints.indices.filter({ kept[$0] }).map({ hints[$0] }) + pinned {
             x = surface.write(hint.key, x: x, y: rect.y, style: Style(.bar, [.bold]), clip: rect)
-            x = surface.write(" " + hint.label, x: x, y: rect.y, style: Style(.bar), clip: rect)
-            x = surface.write("  ", x: x, y: rect.y, style: Style(.bar), clip: rect)
+            x = surface.write(hint.label, x: x + 1, y: rect.y, style: Style(.bar), clip: rect) + 2
         }
     }
 }

@@ -34,10 +34,7 @@ public struct Slider {
         /// `count` cells of `glyph` from column `x` of the bar.
         func run(_ glyph: String, from x: Int, count: Int, style: Style) {
             guard count > 0 else { return }
-            let cells = Rect(x: rect.x + x, y: rect.y, width: min(count, width - x), height: 1)
-            if glyph.count == 1 { surface.fill(cells, with: glyph.first!, style: style) } else {
-                surface.write(String(repeating: glyph, count: count), x: cells.x, y: rect.y, style: style, clip: rect)
-            }
+            surface.repeatGlyph(glyph, x: rect.x + x, y: rect.y, count: min(count, width - x), style: style, clip: rect)
         }
         run(g.sliderFilled, from: 0, count: filled, style: ungraded ? Style(.muted) : style)
         if part > 0, filled < width {

@@ -17,8 +17,14 @@ public struct TabBar {
     /// Draws on one row; returns the x range of the selected tab (to park the cursor there).
     @discardableResult
     public func render(into surface: Surface, row rect: Rect) -> Range<Int> {
+        Self.render(fittedLabels(width: rect.width - 1), selected: selected, into: surface, row: rect)
+    }
+
+    /// Draws labels already fitted to the row (`fittedLabels(width: rect.width - 1)`, which a
+    /// caller may keep between frames); returns the x range of the selected one.
+    @discardableResult
+    public static func render(_ labels: [String], selected: Int, into surface: Surface, row rect: Rect) -> Range<Int> {
         surface.fill(rect.row(0), style: Style(.bar))
-        let labels = fittedLabels(width: rect.width - 1)
         var x = rect.x + 1
         var selectedRange = x..<x
         for (index, label) in labels.enumerated() {
@@ -26,7 +32,7 @@ public struct TabBar {
             let start = x
             x = surface.write(label, x: x, y: rect.y, style: style, clip: rect)
             if index == selected { selectedRange = start..<x }
-            x = surface.write(" ", x: x, y: rect.y, style: Style(.bar), clip: rect)
+            x += 1  // a blank of the bar between tabs
         }
         return selectedRange
     }
