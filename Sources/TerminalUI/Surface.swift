@@ -91,6 +91,11 @@ extension Surface {
         write(String(repeating: glyph, count: count), x: x, y: y, style: style, clip: area)
     }
 
+    /// Fills every row of `rect` with `glyph` (a column of a scroll bar, a block).
+    public func fill(_ rect: Rect, withGlyph glyph: String, style: Style) {
+        for y in rect.y..<max(rect.y, rect.maxY) { repeatGlyph(glyph, x: rect.x, y: y, count: rect.width, style: style) }
+    }
+
     /// Draws a border around `rect` with an optional title in the top edge.
     public func drawBox(_ rect: Rect, title: String? = nil, style: Style = Style(.border)) {
         guard rect.width >= 2, rect.height >= 2 else { return }

@@ -117,10 +117,9 @@ public struct ScrollBar {
         let thumb = max(1, rect.height * visible / total)
         let maxOffset = max(1, total - visible)
         let start = (rect.height - thumb) * min(offset, maxOffset) / maxOffset
-        for y in 0..<rect.height {
-            let inThumb = y >= start && y < start + thumb
-            surface.write(inThumb ? surface.glyphs.scrollThumb : surface.glyphs.scrollTrack,
-                          x: rect.x, y: rect.y + y, style: Style(inThumb ? .accent : .border))
-        }
+        surface.fill(Rect(x: rect.x, y: rect.y, width: 1, height: start), withGlyph: surface.glyphs.scrollTrack, style: Style(.border))
+        surface.fill(Rect(x: rect.x, y: rect.y + start, width: 1, height: thumb), withGlyph: surface.glyphs.scrollThumb, style: Style(.accent))
+        surface.fill(Rect(x: rect.x, y: rect.y + start + thumb, width: 1, height: rect.height - start - thumb),
+                     withGlyph: surface.glyphs.scrollTrack, style: Style(.border))
     }
 }
