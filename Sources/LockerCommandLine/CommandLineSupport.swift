@@ -180,7 +180,13 @@ public struct GamesOptions: ParsableArguments {
 public enum CommandLineEntry {
     public static func parse<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) -> ParsableCommand {
         do {
-            return try Root.parseAsRoot(arguments)
+            let command = try Root.parseAsRoot(arguments)
+            if type(of: command)._commandName == "help", let topic = ParserErrorText.unknownHelpTopic(root, arguments) {
+                fputs("locker: " + localizer.t("There is no command '{command}'.", ["command": topic.name]) + "\n  "
+                      + localizer.t("See '{command}' for more information.", ["command": "\(topic.parent) --help"]) + "\n", stderr)
+                exit(usageStatus)
+            }
+            return command
         } catch {
             if Root.exitCode(for: error) == .success { Root.exit(withError: error) }
             reportUsageError(root, error)
@@ -211,11 +217,9 @@ public enum CommandLineEntry {
     }
 
     private static func reportUsageError<Root: ParsableCommand>(_ root: Root.Type, _ error: Error) -> Never {
-        var lines = Root.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if let first = lines.first {
-            lines[0] = "locker: " + (first.hasPrefix("Error: ") ? String(first.dropFirst(7)) : first)
-        }
-        fputs(lines.joined(separator: "\n") + "\n", stderr)
+        var message = Root.fullMessage(for: error)
+        if message.hasPrefix("Error: ") { message.removeFirst(7) }
+        fputs("locker: " + ParserErrorText.translate(message, localizer) + "\n", stderr)
         exit(usageStatus)
     }
 }

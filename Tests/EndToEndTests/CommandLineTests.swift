@@ -106,6 +106,26 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(french.stderr.contains("is not a postcode"), "translated: \(french.stderr)")
     }
 
+    /// The argument parser writes its usage errors in English; a French user reads them in
+    /// French, and `help` of a command that does not exist is one such error.
+    func testTheParsersUsageErrorsAreTranslatedAndHelpOfNoCommandIsOne() throws {
+        let english = ["Unknown option", "Unexpected argument", "unexpected arguments", "Missing value", "Missing expected argument",
+                       "is invalid for", "Usage:", "for more information", "Did you mean", "Please provide"]
+        let cases: [[String]] = [["--bogus"], ["--tabb", "rules"], ["no-such-command"], ["rules", "one", "two"], ["rules", "--search"],
+                                 ["dive", "dd"], ["dive", "dd", "101A", "--height", "x"], ["meet", "award", "--bogus"],
+                                 ["games", "list", "--bogus"], ["help", "bogus"], ["help", "dive", "bogus"]]
+        for arguments in cases {
+            let result = try locker(["--lang", "fr"] + arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stdout)\(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("locker: "), "\(arguments): \(result.stderr)")
+            for phrase in english { XCTAssertFalse(result.stderr.contains(phrase), "\(arguments): \(result.stderr)") }
+        }
+        let unknown = try locker(["help", "bogus"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("bogus"), unknown.stderr)
+        XCTAssertEqual(unknown.stdout, "", "no help printed for a command that does not exist")
+    }
+
     /// `locker help CMD …`, `locker CMD … --help` and `locker-games --help` print the command's
     /// real help under the name the user typed, with each default said once.
     func testNestedHelpIsTheRealHelp() throws {
