@@ -612,11 +612,21 @@ public final class GradesScreen: TabScreen {
             text += ", " + l.t("needs {mark}", ["mark": GradeFormat.needed(needed, l)])
         }
         var spans = [Span(" " + l.t("{label}: {value}", ["label": l.t("Year"), "value": ""]), Style(.title, [.bold])), Span(text, GradesStyle.style(year.status, bold: true))]
-        for block in viewModel.book.blocks {
-            let average = viewModel.blockAverage(block.id), status = viewModel.blockOutlook(block.id).status
-            spans.append(Span("  " + g.separator + " ", Style(.border)))
-            spans.append(Span(block.name + " ", Style(.text)))
-            spans.append(Span(GradesStyle.mark(average, l) + " " + GradesStyle.glyph(status, g), GradesStyle.style(status, bold: false)))
+        let blocks = viewModel.book.blocks.map { block in
+            let status = viewModel.blockOutlook(block.id).status
+            return (name: block.name, status: status,
+                    mark: GradesStyle.mark(viewModel.blockAverage(block.id), l) + " " + GradesStyle.glyph(status, g))
+        }
+        // When the line is too long, the block names are shortened (the longest first, to four
+        // columns at least) before anything is cut: each block keeps its average in view.
+        let separator = "  " + g.separator + " "
+        let fixed = spans.reduce(0) { $0 + $1.text.displayWidth } + blocks.reduce(0) { $0 + separator.displayWidth + 1 + $1.mark.displayWidth }
+        var nameLimit = blocks.map(\.name.displayWidth).max() ?? 0
+        while nameLimit > 4, fixed + blocks.reduce(0, { $0 + min($1.name.displayWidth, nameLimit) }) > rect.width { nameLimit -= 1 }
+        for block in blocks {
+            spans.append(Span(separator, Style(.border)))
+            spans.append(Span(block.name.truncated(toWidth: nameLimit, ellipsis: g.ellipsis) + " ", Style(.text)))
+            spans.append(Span(block.mark, GradesStyle.style(block.status, bold: false)))
         }
         surface.write(Span.truncated(spans, toWidth: rect.width, ellipsis: g.ellipsis), x: rect.x, y: rect.y, clip: rect)
     }

@@ -30,6 +30,17 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertEqual(screen.status(localizer), "No match for “zzqx”")
     }
 
+    /// The year line keeps every block's average when the terminal is narrow: the block names
+    /// are shortened, not the last average cut off (at 64 columns "Projet/Stage" lost its mark).
+    func testTheYearLineKeepsEveryBlocksAverageWhenNarrow() throws {
+        let (screen, localizer, _) = try makeScreen(marks: someMarks)
+        for width in [60, 64, 65, 66, 80] {
+            let line = render(screen, localizer, width, 24).lines[0]
+            XCTAssertTrue(line.range(of: #"│ [^│]+ (\d+\.\d\d|—) [^ ]+\s*$"#, options: .regularExpression) != nil, "\(width): \(line)")
+            XCTAssertEqual(line.components(separatedBy: "│").count, 3, "\(width): both blocks: \(line)")
+        }
+    }
+
     /// Issue 28, item 7: numbers follow the language — "11,00" and "il faut 9,96" in French.
     func testNumbersUseTheLanguagesDecimalSeparator() throws {
         let (screen, localizer, _) = try makeScreen(.fr, marks: ["Programmation Objets": 11])
