@@ -11,9 +11,6 @@ struct AwardDraft: Equatable {
     var correcting: Bool
     /// The awards as typed, kept to edit them again.
     var text: String
-    /// Seats that had sent nothing from their pads when the awards were filled in: an award one
-    /// of them sends before the dive is recorded takes its place.
-    var silentAtFill: Set<Int> = []
 
     init(diver: String, round: Int, attempt: Int, correcting: Bool, text: String, awards: [Int?] = [], call: RefereeCall = .none) {
         award = MeetAward(diver: diver, round: round, attempt: attempt, awards: awards, call: call)

@@ -123,8 +123,7 @@ public final class MeetScreen: Screen {
                 let text = self.viewModel.padAwards.map { sent in
                     (1...max(1, judges)).map { seat in sent[seat].map { Self.awardsText([$0], ascii: true, l) } ?? "-" }.joined(separator: " ")
                 } ?? ""
-                var draft = AwardDraft(diver: called.entrant.diver, round: called.planned.round, attempt: 1, correcting: false, text: text)
-                if let sent = self.viewModel.padAwards { draft.silentAtFill = Set((1...max(1, judges)).filter { sent[$0] == nil }) }
+                let draft = AwardDraft(diver: called.entrant.diver, round: called.planned.round, attempt: 1, correcting: false, text: text)
                 self.mode = .typingAwards(draft, field: Self.awardField(text))
                 return true
             }.disabled { self.awardsBlocked(l) },
@@ -209,15 +208,21 @@ public final class MeetScreen: Screen {
             var read = draft
             read.text = text
             read.award.awards = awards
+            // What a seat sent from its pad stands, whatever was typed in its place.
+            let kept = withPadAwards(read)
+            if let kept { read = kept.draft }
             // Awards the panel cannot score (two missing in a group) are refused here, not at Enter.
             if let planned = viewModel.calledDive?.planned, let meet = viewModel.meet {
                 do {
-                    _ = try MeetDiveScore.compute(given: awards, call: draft.award.call, difficultyTenths: planned.ddTenths, synchro: meet.state.setup.synchro)
+                    _ = try MeetDiveScore.compute(given: read.award.awards, call: draft.award.call, difficultyTenths: planned.ddTenths,
+                                                  synchro: meet.state.setup.synchro)
                 } catch let error as PanelScoreError {
                     message = error.message(l)
                     return
                 }
             }
+            // A refusal of an earlier try is over: the read-back says only what is true now.
+            message = kept.map { l.t("Sent from the pads, and kept: {awards}.", ["awards": $0.seats]) }
             mode = .readingBack(read)
         } catch PanelScoreError.badAward(let bad) {
             message = MeetError.badAward(bad).localized(l)
@@ -236,10 +241,10 @@ public final class MeetScreen: Screen {
         }
         return KeyTable(id: "meet-readback", title: l.t("Reading the awards back"), [
             KeyBinding([.enter], help: l.t("The awards count: record them in the journal"), footer: l.t("record")) {
-                // A seat silent when the awards were filled in may have sent its award since.
-                if let arrived = self.padAwardsArrived(draft) {
+                // A seat may have sent its award from its pad since the read-back began.
+                if let arrived = self.withPadAwards(draft) {
                     self.mode = .readingBack(arrived.draft)
-                    self.message = arrived.message
+                    self.message = l.t("Arrived from the pads since: {awards}. Enter records.", ["awards": arrived.seats])
                     return
                 }
                 if draft.correcting {
@@ -278,21 +283,21 @@ public final class MeetScreen: Screen {
         ])
     }
 
-    /// `draft` with the awards its silent seats have sent from their pads since it was filled in,
-    /// and a sentence naming them; nil when none has.
-    private func padAwardsArrived(_ draft: AwardDraft) -> (draft: AwardDraft, message: String)? {
-        guard !draft.silentAtFill.isEmpty, let sent = viewModel.padAwards else { return nil }
+    /// `draft` with the award each seat sent from its pad in that seat's place (a pad's award is
+    /// never typed over, 13.3.2.7), and the seats it changed ("seat 5: 9.5"); nil when it changed
+    /// none. A correction after acceptance is not on the pads.
+    private func withPadAwards(_ draft: AwardDraft) -> (draft: AwardDraft, seats: String)? {
+        guard !draft.correcting, let sent = viewModel.padAwards else { return nil }
         var updated = draft
-        var arrived: [String] = []
-        for seat in draft.silentAtFill.sorted() where seat <= draft.award.awards.count {
-            guard let award = sent[seat], draft.award.awards[seat - 1] == nil else { continue }
+        var changed: [String] = []
+        for seat in 1...max(1, draft.award.awards.count) where seat <= draft.award.awards.count {
+            guard let award = sent[seat], draft.award.awards[seat - 1] != award else { continue }
             updated.award.awards[seat - 1] = award
-            updated.silentAtFill.remove(seat)
-            arrived.append(l.t("seat {seat}: {award}", ["seat": String(seat), "award": Self.award(award, ascii: false, viewModel.localizer)]))
+            changed.append(l.t("seat {seat}: {award}", ["seat": String(seat), "award": Self.award(award, ascii: false, viewModel.localizer)]))
         }
-        guard !arrived.isEmpty else { return nil }
+        guard !changed.isEmpty else { return nil }
         updated.text = Self.awardsText(updated.award.awards, ascii: true, viewModel.localizer)
-        return (updated, viewModel.localizer.t("Arrived from the pads since: {awards}. Enter records.", ["awards": arrived.joined(separator: ", ")]))
+        return (updated, changed.joined(separator: ", "))
     }
 
     private var l: Localizer { viewModel.localizer }

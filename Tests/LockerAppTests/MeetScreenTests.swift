@@ -149,6 +149,11 @@ final class MeetScreenTests: XCTestCase {
         XCTAssertTrue(self.screen(shell).contains("“11” is not an award"), self.screen(shell))
         type(shell, "q")
         XCTAssertFalse(shell.isAskingToQuit, "q is typed, not a quit, while the awards are typed")
+        // Right at last: the read-back no longer carries the refusal of the try before.
+        key(shell, .control("u"))
+        type(shell, "7 7 7 7 7")
+        key(shell, .enter)
+        XCTAssertFalse(self.screen(shell).contains("is not an award"), self.screen(shell))
         key(shell, .escape)
         XCTAssertEqual(screen.mode, .browsing)
         XCTAssertEqual(try MeetJournal(directory: folder).read().lines.count, 2)
@@ -247,6 +252,30 @@ final class MeetScreenTests: XCTestCase {
         key(shell, .enter)
         XCTAssertTrue(work.waitUntilIdle())
         XCTAssertEqual(screen.viewModel.meet?.state.awards.first?.awards, [14, 14, 14, 14, 19])
+    }
+
+    /// A pad's award is never typed over (13.3.2.7): the read-back shows the pads' awards, and
+    /// its score is the one recorded. Typed over, it showed "J1 1" and a score the journal refused.
+    func testThePadsAwardsStandInTheReadBackOverTypedOnes() throws {
+        let journal = MeetJournal(directory: folder)
+        try journal.append(at: "t") { lines in [try MeetState(lines: lines, path: "").call(diver: "Ada", round: 1)] }
+        let dive = MeetState.CalledDive(diver: "Ada", round: 1, attempt: 1)
+        for (seat, award) in [(1, 15), (2, 13), (3, 15)] {
+            try journal.append(at: "t") { lines in try MeetState(lines: lines, path: "").judge(seat: seat, dive: dive, award: award) }
+        }
+        let (shell, screen, work) = makeShell()
+        key(shell, .enter)
+        key(shell, .control("u"))
+        for c in "1 1 1 8 8" { key(shell, .character(c)) }
+        // Seat 4 sends while the referee types its flash card.
+        try journal.append(at: "t") { lines in try MeetState(lines: lines, path: "").judge(seat: 4, dive: dive, award: 18) }
+        screen.viewModel.reload()
+        XCTAssertTrue(work.waitUntilIdle())
+        key(shell, .enter)
+        XCTAssertTrue(self.screen(shell).contains("J1 7.5  J2 6.5  J3 7.5  J4 9  J5 8"), self.screen(shell))
+        key(shell, .enter)
+        XCTAssertTrue(work.waitUntilIdle())
+        XCTAssertEqual(screen.viewModel.meet?.state.awards.first?.awards, [15, 13, 15, 18, 16])
     }
 
     func testTheConsoleFitsEverySizeFromTheMinimumUp() {
