@@ -260,10 +260,17 @@ struct MeetImportCommand: ParsableCommand {
             fail(localizer.t("{file}, line {line}: {problem}", ["file": file, "line": String(error.line), "problem": error.message(localizer)]), status: 1)
         }
         // One append for every diver, checked against the meet as it is at that moment: all or none.
+        var drawn = false
         Meet.record(directory, .entered(entrants)) { state in
+            if !state.awards.isEmpty { throw MeetError.enterAfterDiving }
             if let twice = entrants.first(where: { state.entrant($0.diver) != nil }) { throw MeetError.alreadyEntered(twice.diver) }
+            drawn = state.seed != nil
         }
         print(localizer.n("{count} diver entered.", "{count} divers entered.", count: entrants.count))
+        if drawn, !entrants.isEmpty {
+            Meet.warn(localizer.t("The running order was drawn before: draw it again (locker meet draw {path}) to give the divers entered now a place by lot.",
+                             ["path": TerminalText.inert(directory)]))
+        }
     }
 }
 

@@ -109,6 +109,27 @@ final class MeetCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: journal), before, "nobody entered")
     }
 
+    /// The running order is drawn among the divers entered (2.1.1): once a dive has its awards
+    /// nobody more is entered, and a diver entered after the draw is told to draw again.
+    func testNoDiverIsEnteredOnceTheEventHasBegunAndOneEnteredAfterTheDrawIsToldToDrawAgain() throws {
+        try makeMeet(divers: 2, rounds: 1)
+        XCTAssertEqual(try locker(["meet", "draw", meet, "--seed", "3"]).status, 0)
+        let late = folder.appendingPathComponent("late.csv")
+        try "diver,club,round,code,height\nLate One,C,1,105B,3\n".write(to: late, atomically: true, encoding: .utf8)
+        let afterDraw = try locker(["meet", "import", meet, late.path])
+        XCTAssertEqual(afterDraw.status, 0, afterDraw.stderr)
+        XCTAssertTrue(afterDraw.stderr.contains("locker meet draw"), "told to draw again: \(afterDraw.stderr)")
+        XCTAssertEqual(try locker(["meet", "award", meet, "--diver", "Diver 1", "--round", "1", "--awards", "7 7 7 7 7"]).status, 0)
+        let journal = folder.appendingPathComponent("meet/journal.jsonl")
+        let before = try Data(contentsOf: journal)
+        let later = folder.appendingPathComponent("later.csv")
+        try "diver,club,round,code,height\nLater One,C,1,105B,3\n".write(to: later, atomically: true, encoding: .utf8)
+        let begun = try locker(["meet", "import", meet, later.path])
+        XCTAssertEqual(begun.status, 1, begun.stderr)
+        XCTAssertTrue(begun.stderr.hasPrefix("locker: ") && begun.stderr.contains("has begun"), begun.stderr)
+        XCTAssertEqual(try Data(contentsOf: journal), before, "nobody entered")
+    }
+
     func testWhatTheWalkthroughBrokeStaysFixed() throws {
         try makeMeet(divers: 2, rounds: 1)
         let journal = folder.appendingPathComponent("meet/journal.jsonl")

@@ -35,6 +35,7 @@ extension MeetError {
         case .nothingToCorrect(let diver, let round, let attempt):
             return localizer.t("Attempt {attempt} of {diver}'s round {round} has no awards to correct; record them with locker meet award.",
                                ["diver": TerminalText.inert(diver), "round": String(round), "attempt": String(attempt)])
+        case .enterAfterDiving: return localizer.t("The event has begun (a dive has its awards): no diver can be entered now.")
         case .drawAfterDiving: return localizer.t("The event has begun (a dive has its awards): the running order can no longer be drawn.")
         case .reasonMissing: return localizer.t("Say why: the protocol shows every correction, change and withdrawal with its reason.")
         case .withdrawn(let diver): return localizer.t("{diver} has withdrawn: no further dive is recorded for them.", ["diver": TerminalText.inert(diver)])

@@ -13,6 +13,8 @@ public enum MeetError: Error, Equatable, Sendable {
     case badAward(String)
     case nothingToCorrect(diver: String, round: Int, attempt: Int)
     case drawAfterDiving
+    /// The running order is drawn among the divers entered before the first dive.
+    case enterAfterDiving
     case reasonMissing
     /// A withdrawn diver has no further dive.
     case withdrawn(String)
