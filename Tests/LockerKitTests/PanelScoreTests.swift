@@ -87,6 +87,9 @@ final class PanelScoreTests: XCTestCase {
         XCTAssertEqual(try PanelScore.parseAwards("8,7.5,7.5,7.5,7"), [8, 7.5, 7.5, 7.5, 7])
         XCTAssertEqual(try PanelScore.parseAwards("8  7.5 - 7 x"), [8, 7.5, nil, 7, nil])
         XCTAssertEqual(try PanelScore.parseAwards("8,,7"), [8, nil, 7])
+        // Nothing typed is no award at all (it was read as one missing: "5 awards (1 given)").
+        XCTAssertEqual(try PanelScore.parseAwards(""), [])
+        XCTAssertEqual(try PanelScore.parseAwards("   "), [])
         XCTAssertEqual(try PanelScore.parseAwards("8;7.5;7"), [8, 7.5, 7])
         // Issue 28, item 7: a decimal comma, as fr, es and it write awards.
         XCTAssertEqual(try PanelScore.parseAwards("8 7,5 7,5 7,5 7"), [8, 7.5, 7.5, 7.5, 7])

@@ -119,6 +119,7 @@ public struct PanelScore: Equatable, Sendable {
     public static func parseAwards(_ text: String) throws -> [Double?] {
         let text = Self.spellingOutHalves(text)
         let words = text.split(whereSeparator: \.isWhitespace)
+        if words.isEmpty { return [] }
         let items: [Substring]
         if text.contains(";") {
             // Semicolons part the awards; a comma inside one is a decimal comma ("7,5; 8").
