@@ -228,6 +228,12 @@ final class MeetJournalTests: XCTestCase {
         let results = try withdrawn.results()
         XCTAssertEqual(results.rows.first { $0.diver == "Ada" }?.totalHundredths, 5040)
         XCTAssertEqual(results.rows.first { $0.diver == "Ada" }?.withdrawn, true)
+        // Behind Bea now, she is not told what she needs for 1st: she dives no more.
+        try award(journal, "Bea", 1, [18, 18, 18, 18, 18])
+        let later = try state(journal).results()
+        let ada = try XCTUnwrap(later.rows.first { $0.diver == "Ada" })
+        XCTAssertEqual(ada.place, 2)
+        XCTAssertEqual(later.needs(ada), MeetResults.Needs(first: nil, third: nil, cut: nil))
     }
 
     func testALateChangeReplacesTheDiveUntilItHasAwards() throws {

@@ -407,7 +407,7 @@ public struct MeetResults: Equatable, Sendable {
 
     /// What a diver needs to reach a place: the points (hundredths) between their total and the
     /// total now at that place (equal totals share a place, so reaching it is enough); nil when
-    /// they hold it already, or no one does yet.
+    /// they hold it already, no one does yet, or they have withdrawn.
     public struct Needs: Equatable, Sendable {
         public var first: Int?
         public var third: Int?
@@ -417,7 +417,8 @@ public struct MeetResults: Equatable, Sendable {
     /// What `row` needs for first, third and the cut.
     public func needs(_ row: Row) -> Needs {
         func gap(to place: Int?) -> Int? {
-            guard let place, place >= 1, place <= rows.count, row.place > place else { return nil }
+            // A withdrawn diver dives no more: there is nothing to need.
+            guard !row.withdrawn, let place, place >= 1, place <= rows.count, row.place > place else { return nil }
             return rows[place - 1].totalHundredths - row.totalHundredths
         }
         return Needs(first: gap(to: 1), third: gap(to: 3), cut: gap(to: cut))
