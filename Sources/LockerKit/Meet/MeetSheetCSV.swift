@@ -72,6 +72,8 @@ public enum MeetSheetCSV {
             index[column] = at
         }
         var entrants: [MeetEntrant] = []
+        // Where each diver is in `entrants`, by lower-cased name (rows of one diver are found at once).
+        var places: [String: Int] = [:]
         for record in records.dropFirst() {
             func field(_ name: String) -> String {
                 let at = index[name]!
@@ -97,12 +99,13 @@ public enum MeetSheetCSV {
                 throw Problem(line: record.line, reason: .notADive(code: code.uppercased(), height: height.rawValue, error))
             }
             let planned = PlannedDive(round: round, code: dive.text, height: height.rawValue, ddTenths: dd)
-            if let at = entrants.firstIndex(where: { $0.diver.lowercased() == diver.lowercased() }) {
+            if let at = places[diver.lowercased()] {
                 guard !entrants[at].dives.contains(where: { $0.round == round }) else {
                     throw Problem(line: record.line, reason: .roundTwice(diver: entrants[at].diver, round: round))
                 }
                 entrants[at].dives.append(planned)
             } else {
+                places[diver.lowercased()] = entrants.count
                 entrants.append(MeetEntrant(diver: diver, club: club, dives: [planned]))
             }
         }

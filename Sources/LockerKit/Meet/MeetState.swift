@@ -50,7 +50,10 @@ public enum MeetError: Error, Equatable, Sendable {
 /// process that reads the same journal sees the same meet.
 public struct MeetState: Equatable, Sendable {
     public var setup: MeetSetup
-    public var entrants: [MeetEntrant] = []
+    public private(set) var entrants: [MeetEntrant] = []
+    /// Where each entrant is in `entrants`, by lower-cased name: a name is found without
+    /// lower-casing every entrant's (a meet of 2,000 divers took a second a command).
+    private var entrantPlaces: [String: Int] = [:]
     public var order: [String] = []
     public var seed: UInt64?
     /// Every award recorded, in journal order, each as last corrected.
@@ -124,12 +127,13 @@ public struct MeetState: Equatable, Sendable {
         case .withdrawn(let diver, let reason):
             withdrawals.append(Withdrawal(diver: entrant(diver)?.diver ?? diver, reason: reason))
         case .changed(let diver, let dive, let reason):
-            guard let index = entrants.firstIndex(where: { $0.diver.lowercased() == diver.lowercased() }),
+            guard let index = entrantPlace(diver),
                   let at = entrants[index].dives.firstIndex(where: { $0.round == dive.round }) else { break }
             changes.append(MeetChange(diver: entrants[index].diver, before: entrants[index].dives[at], after: dive, reason: reason))
             entrants[index].dives[at] = dive
         case .entered(let added):
             entrants += added
+            indexEntrants()
             order += added.map(\.diver)
         case .drawn(let seed, let order): self.seed = seed; self.order = order
         case .awarded(var award):
@@ -146,12 +150,23 @@ public struct MeetState: Equatable, Sendable {
     }
 
     public func entrant(_ name: String) -> MeetEntrant? {
-        entrants.first { $0.diver.lowercased() == name.lowercased() }
+        entrantPlace(name).map { entrants[$0] }
+    }
+
+    private func entrantPlace(_ name: String) -> Int? { entrantPlaces[name.lowercased()] }
+
+    /// Indexes the entrants (the first of two names that differ only in case is the one found).
+    private mutating func indexEntrants() {
+        entrantPlaces = [:]
+        for (place, entrant) in entrants.enumerated() where entrantPlaces[entrant.diver.lowercased()] == nil {
+            entrantPlaces[entrant.diver.lowercased()] = place
+        }
     }
 
     /// Why `diver` withdrew, when they did.
     public func withdrawal(of diver: String) -> String? {
-        withdrawals.first { $0.diver.lowercased() == diver.lowercased() }?.reason
+        guard !withdrawals.isEmpty else { return nil }
+        return withdrawals.first { $0.diver.lowercased() == diver.lowercased() }?.reason
     }
 
     /// The awards that count for `diver`'s `round` (the latest attempt), if any.
