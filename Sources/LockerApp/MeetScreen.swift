@@ -257,11 +257,14 @@ public final class MeetScreen: Screen {
             KeyBinding([.character("r")], help: l.t("Re-start: 2 points off every award, never below 0 (6.5.1, 6.5.2)"), footer: l.t("re-start"),
                        perform: toggle { $0.restart.toggle() }),
             KeyBinding([.character("p")], help: l.t("Position other than announced: awards above 2 count as 2 (6.4.13)"),
-                       perform: toggle { $0.capHalfPoints = $0.capHalfPoints == 4 ? nil : 4 }),
+                       footer: l.t("position", context: "referee call"), perform: toggle { $0.capHalfPoints = $0.capHalfPoints == 4 ? nil : 4 })
+                .ranked(200),
             KeyBinding([.character("a")], help: l.t("Arms at entry: awards above 4½ count as 4½ (6.5.8)"),
-                       perform: toggle { $0.capHalfPoints = $0.capHalfPoints == 9 ? nil : 9 }),
+                       footer: l.t("arms", context: "referee call"), perform: toggle { $0.capHalfPoints = $0.capHalfPoints == 9 ? nil : 9 })
+                .ranked(210),
             KeyBinding([.character("s")], help: l.t("Unsafe dive, by the judges' majority: awards above 2 count as 2 (8.5.4)"),
-                       perform: toggle { $0.unsafe.toggle() }),
+                       footer: l.t("unsafe", context: "referee call"), perform: toggle { $0.unsafe.toggle() })
+                .ranked(220),
             KeyBinding([.character("f")], help: l.t("Failed dive: choose the article from the penalties"), footer: l.t("failed", context: "failed dive")) {
                 if draft.award.call.failedArticle != nil {
                     var edited = draft
@@ -271,11 +274,11 @@ public final class MeetScreen: Screen {
                     self.mode = .choosingFailure(draft, selected: 0)
                 }
             },
-            KeyBinding([.character("0")], help: l.t("Clear the referee's call")) {
+            KeyBinding([.character("0")], help: l.t("Clear the referee's call"), footer: l.t("no call", context: "referee call")) {
                 var edited = draft
                 edited.award.call = .none
                 self.mode = .readingBack(edited)
-            },
+            }.ranked(230),
             KeyBinding([.backspace, .character("e")], help: l.t("Edit the awards"), footer: l.t("edit")) {
                 self.mode = .typingAwards(draft, field: Self.awardField(draft.text))
             },

@@ -278,6 +278,18 @@ final class MeetScreenTests: XCTestCase {
         XCTAssertEqual(screen.viewModel.meet?.state.awards.first?.awards, [15, 13, 15, 18, 16])
     }
 
+    /// The referee's calls are keys of the read-back: where the footer has room, it shows them.
+    func testTheReadBacksFooterShowsTheRefereesCallsWhereThereIsRoom() throws {
+        let (shell, _, _) = makeShell()
+        key(shell, .enter)
+        type(shell, "7 7 7 7 7")
+        key(shell, .enter)
+        let footer = screen(shell, 200, 40).split(separator: "\n").last.map(String.init) ?? ""
+        for hint in ["p position", "a arms", "s unsafe", "0 no call", "Esc cancel"] { XCTAssertTrue(footer.contains(hint), footer) }
+        let narrow = screen(shell).split(separator: "\n").last.map(String.init) ?? ""
+        XCTAssertTrue(narrow.contains("Enter record") && narrow.contains("r re-start"), "the calls give way first: \(narrow)")
+    }
+
     func testTheConsoleFitsEverySizeFromTheMinimumUp() {
         let (shell, _, _) = makeShell(.fr)
         for (width, height) in [(60, 20), (80, 24), (200, 60)] {
