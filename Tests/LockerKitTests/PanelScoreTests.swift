@@ -120,6 +120,16 @@ final class DiveCalculatorTests: XCTestCase {
         ])
     }
 
+    /// A plain dive is named as each language says it: "Plongeon retourné", not "Retourné plongeon".
+    func testAPlainDiveIsNamedInEachLanguagesOrder() throws {
+        let localization = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Localization")
+        let expected: [Language: String] = [.en: "Inward dive, pike", .fr: "Plongeon retourné, carpé", .es: "Salto adentro, carpado", .it: "Tuffo ritornato, carpiato"]
+        for (language, name) in expected {
+            XCTAssertEqual(try DiveCode(parsing: "401B").name(Localizer(directory: localization, language: language)), name)
+        }
+    }
+
     func testArmstandIsPlatformOnly() {
         XCTAssertThrowsError(try DegreeOfDifficulty.compute(DiveCode(parsing: "626C"), height: .m3)) {
             XCTAssertEqual($0 as? DiveCodeError, .armstandOnSpringboard)

@@ -15,13 +15,17 @@ extension DiveCode {
         default: direction = l.t("Inward")
         }
         if flying { direction = l.t("{direction} flying", ["direction": direction]) }
-        let flight: String
+        var parts: [String]
         switch halfSomersaults {
-        case 0, 1: flight = l.t("dive", context: "dive name")
-        case 2: flight = l.t("1 somersault")
-        default: flight = l.t("{count} somersaults", ["count": Self.halves(halfSomersaults)])
+        case 0, 1:
+            // "Inward dive", and "Plongeon retourné", "Salto inverso", "Tuffo rovesciato": the
+            // language puts the direction before or after, lower-cased, and the name begins
+            // with a capital.
+            let named = l.t("{direction} dive", context: "dive name", ["direction": direction.lowercased()])
+            parts = [named.prefix(1).uppercased() + named.dropFirst()]
+        case 2: parts = [direction + " " + l.t("1 somersault")]
+        default: parts = [direction + " " + l.t("{count} somersaults", ["count": Self.halves(halfSomersaults)])]
         }
-        var parts = [direction + " " + flight]
         switch halfTwists {
         case 0: break
         case 1: parts.append(l.t("½ twist"))
