@@ -105,10 +105,17 @@ public final class JudgePadScreen: Screen {
         line(l.t("Seat {seat}", ["seat": String(viewModel.seat)]) + (viewModel.event.map { " · " + TerminalText.inert($0) } ?? ""), Style(.muted))
         // The dive accepted last, on the bottom row: every award and the score, never a ranking.
         if let last = viewModel.lastAccepted, last.diver != viewModel.called?.dive.diver || last.round != viewModel.called?.dive.round {
-            var text = l.t("Last: {diver}, round {round}:", ["diver": TerminalText.inert(last.diver), "round": String(last.round)]) + " "
-                + last.awards.map { MeetScreen.award($0, ascii: context.glyphs.ascii, l) }.joined(separator: " ")
-            if let score = last.scoreHundredths { text += " = " + MeetScreen.points(score, l) }
-            surface.write(text.truncated(toWidth: max(1, rect.width - 2), ellipsis: context.glyphs.ellipsis), x: rect.x + 1, y: rect.maxY - 1,
+            var awards = last.awards.map { MeetScreen.award($0, ascii: context.glyphs.ascii, l) }.joined(separator: " ")
+            if let score = last.scoreHundredths { awards += " = " + MeetScreen.points(score, l) }
+            let width = max(1, rect.width - 2), diver = TerminalText.inert(last.diver)
+            var text = l.t("Last: {diver}, round {round}:", ["diver": diver, "round": String(last.round)]) + " " + awards
+            if text.displayWidth > width {
+                // Narrow (a pad of 40 columns): the awards and the score stay whole, the name gives way.
+                let round = " " + l.t("R{n}", ["n": String(last.round)]) + ": "
+                let room = width - round.displayWidth - awards.displayWidth
+                text = (room >= 3 ? diver.truncated(toWidth: room, ellipsis: context.glyphs.ellipsis) + round : "") + awards
+            }
+            surface.write(text.truncated(toWidth: width, ellipsis: context.glyphs.ellipsis), x: rect.x + 1, y: rect.maxY - 1,
                           style: Style(.muted), clip: rect)
         }
         guard let called = viewModel.called else {

@@ -278,6 +278,25 @@ final class MeetScreenTests: XCTestCase {
         XCTAssertEqual(screen.viewModel.meet?.state.awards.first?.awards, [15, 13, 15, 18, 16])
     }
 
+    /// A pad at its smallest (40 columns) shows every award and the score of the dive accepted
+    /// last; a long name gives way (it cut the awards off: "Last: Zoë Ñúñez-Łukasiewicz 李, t…").
+    func testAPadAtFortyColumnsShowsTheLastDivesAwardsWhole() throws {
+        let journal = MeetJournal(directory: folder)
+        let name = "Zoë Ñúñez-Łukasiewicz 李"
+        try journal.append(.entered(try MeetSheetCSV.read("diver,club,round,code,height\n\(name),Z,1,105B,3", eventHeight: "3")), at: "t")
+        try journal.append(.awarded(MeetAward(diver: name, round: 1, attempt: 1, awards: [15, 13, 15, 18, 14], call: .none)), at: "t")
+        let localizer = Localizer(directory: Self.root.appendingPathComponent("Localization"), language: .fr)
+        let work = BackgroundWork()
+        let pad = MeetPadViewModel(directory: folder, seat: 1, localizer: localizer, work: work)
+        pad.start()
+        XCTAssertTrue(work.waitUntilIdle())
+        let surface = MemorySurface(width: 40, height: 12)
+        JudgePadScreen(viewModel: pad).render(into: surface, rect: surface.bounds, context: RenderContext(localizer: localizer, glyphs: .unicode))
+        let bottom = surface.lines[11]
+        XCTAssertTrue(bottom.hasSuffix("7,5 6,5 7,5 9 7 = 52,80"), bottom)
+        XCTAssertTrue(bottom.contains("Zoë"), "as much of the name as fits: \(bottom)")
+    }
+
     /// The referee's calls are keys of the read-back: where the footer has room, it shows them.
     func testTheReadBacksFooterShowsTheRefereesCallsWhereThereIsRoom() throws {
         let (shell, _, _) = makeShell()
