@@ -498,15 +498,15 @@ public final class MeetScreen: Screen {
             TextField(placeholder: "5253B 3").render(field, into: surface, rect: Rect(x: start, y: row3.y, width: max(1, row3.maxX - start), height: 1), focused: true)
             switch MeetDiveEntry.parse(field.text, eventHeight: meet.state.setup.height) {
             case .success(let entry):
-                var text = "\(entry.code.text)  \(entry.code.name(l)) · \(entry.height.label(l)) · " + l.t("DD {dd}", ["dd": DegreeOfDifficulty.format(tenths: entry.ddTenths, l)])
+                // What the changed sheet would break and a DD the sheet claims wrongly, said first
+                // (a narrow screen cuts the end of the line), then the dive.
+                var warnings = brokenRules(entry, round: round, meet: meet, l)
                 if entry.claimMismatch, let claimed = entry.claimedTenths {
-                    text += " · " + l.t("the sheet claims {dd}: the formula's DD counts", ["dd": DegreeOfDifficulty.format(tenths: claimed, l)])
+                    warnings.append(l.t("the sheet claims {dd}: the formula's DD counts", ["dd": DegreeOfDifficulty.format(tenths: claimed, l)]))
                 }
-                // What the changed sheet would break, said before it is recorded.
-                let broken = brokenRules(entry, round: round, meet: meet, l)
-                if let first = broken.first { text = first + " · " + text }
-                surface.write(text.truncated(toWidth: row4.width, ellipsis: context.glyphs.ellipsis), x: row4.x, y: row4.y,
-                              style: Style(entry.claimMismatch || !broken.isEmpty ? .warn : .good), clip: row4)
+                let dive = "\(entry.code.text)  \(entry.code.name(l)) · \(entry.height.label(l)) · " + l.t("DD {dd}", ["dd": DegreeOfDifficulty.format(tenths: entry.ddTenths, l)])
+                surface.write((warnings + [dive]).joined(separator: " · ").truncated(toWidth: row4.width, ellipsis: context.glyphs.ellipsis),
+                              x: row4.x, y: row4.y, style: Style(warnings.isEmpty ? .good : .warn), clip: row4)
             case .failure(let problem):
                 surface.write(problem.message(l), x: row4.x, y: row4.y, style: Style(.muted), clip: row4)
             }
@@ -521,7 +521,13 @@ public final class MeetScreen: Screen {
             let start = surface.write(label + " ", x: row3.x, y: row3.y, style: Style(.accent, [.bold]), clip: row3)
             TextField().render(field, into: surface, rect: Rect(x: start, y: row3.y, width: max(1, row3.maxX - start), height: 1),
                                focused: mode.capturesText)
-            surface.write(l.t("The protocol shows it beside the decision."), x: row4.x, y: row4.y, style: Style(.muted), clip: row4)
+            // A change that breaks a rule of the pack says so again, where the reason is typed.
+            if case .change(_, let dive) = purpose, case .success(let entry) = MeetDiveEntry.parse("\(dive.code) \(dive.height)", eventHeight: nil),
+               let broken = brokenRules(entry, round: dive.round, meet: meet, l).first {
+                surface.write(broken.truncated(toWidth: row4.width, ellipsis: context.glyphs.ellipsis), x: row4.x, y: row4.y, style: Style(.warn), clip: row4)
+            } else {
+                surface.write(l.t("The protocol shows it beside the decision."), x: row4.x, y: row4.y, style: Style(.muted), clip: row4)
+            }
         default:
             guard let latest = called.latest else {
                 if let sent = viewModel.padAwards {

@@ -297,6 +297,22 @@ final class MeetScreenTests: XCTestCase {
         XCTAssertTrue(bottom.contains("Zoë"), "as much of the name as fits: \(bottom)")
     }
 
+    /// A late change that breaks a rule of the pack says so first on its line (a narrow screen
+    /// cut it), and again where the reason is typed, before Enter records it.
+    func testALateChangeThatBreaksARuleSaysSoUntilItIsRecorded() throws {
+        let journal = MeetJournal(directory: folder)
+        let sheet = "diver,club,round,code,height\nCat,C,1,105B,3\nCat,C,2,203C,3\nCat,C,3,305C,3\nCat,C,4,403B,3\nCat,C,5,5132D,3"
+        try journal.append(.entered(try MeetSheetCSV.read(sheet, eventHeight: "3")), at: "t")
+        try journal.append(.drawn(seed: 1, order: ["Cat", "Ada", "Bea"]), at: "t")
+        let (shell, _, _) = makeShell()
+        key(shell, .character("e"))
+        type(shell, "5253B 3 3.2")
+        XCTAssertTrue(self.screen(shell).contains(" On springboard, the 5 dives come from 5 different groups. (3.4.1)"), self.screen(shell))
+        key(shell, .enter)
+        XCTAssertTrue(self.screen(shell).contains("Why the change to 5253B:"), self.screen(shell))
+        XCTAssertTrue(self.screen(shell).contains("(3.4.1)"), "said again before it is recorded: \(self.screen(shell))")
+    }
+
     /// The referee's calls are keys of the read-back: where the footer has room, it shows them.
     func testTheReadBacksFooterShowsTheRefereesCallsWhereThereIsRoom() throws {
         let (shell, _, _) = makeShell()
