@@ -29,7 +29,7 @@ public struct MeetDiveEntry: Equatable, Sendable {
             case .empty: return l.t("Type the dive number and height, e.g. 5253B 3 (a claimed DD may follow).")
             case .noHeight: return l.t("Add the height after the dive number, e.g. 5253B 3.")
             case .badHeight(let text): return l.t("“{value}” is not a height: 1, 3, 5, 7.5 or 10.", ["value": TerminalText.inert(text)])
-            case .badClaim(let text): return l.t("“{value}” is not a DD: write it as 3.2.", ["value": TerminalText.inert(text)])
+            case .badClaim(let text): return l.t("“{value}” is not a DD: a DD goes from 1.0 to 5.0, written as 3.2.", ["value": TerminalText.inert(text)])
             case .extra(let text):
                 return l.t("“{value}” is left over: type the dive number, its height and, when the sheet claims one, its DD.", ["value": TerminalText.inert(text)])
             case .notADive(let code, let height, let error): return error.message(l, code: code, height: height)
