@@ -130,6 +130,18 @@ final class MeetCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: journal), before, "nobody entered")
     }
 
+    /// A meet folder that cannot be made says why: a file in its place is not "permission denied".
+    func testAMeetFolderThatCannotBeMadeSaysWhy() throws {
+        let file = folder.appendingPathComponent("a-file")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        for path in [file.path, file.appendingPathComponent("meet").path] {
+            let result = try locker(["meet", "new", path, "--event", "E", "--pack", "wa2024-individual-women", "--judges", "5", "--height", "3"])
+            XCTAssertEqual(result.status, 1, result.stderr)
+            XCTAssertTrue(result.stderr.contains("where a folder should be"), result.stderr)
+        }
+    }
+
     func testWhatTheWalkthroughBrokeStaysFixed() throws {
         try makeMeet(divers: 2, rounds: 1)
         let journal = folder.appendingPathComponent("meet/journal.jsonl")

@@ -255,10 +255,15 @@ public struct MeetJournal: Sendable {
     /// that already holds one.
     public func create(_ setup: MeetSetup, at time: String) throws {
         if FileManager.default.fileExists(atPath: url.path) { throw MeetJournalError.alreadyAMeet(path: directory.path) }
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory {
+            throw MeetJournalError.cannotWrite(path: directory.path, code: ENOTDIR)
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw MeetJournalError.cannotWrite(path: directory.path, code: EACCES)
+            // The failed mkdir's own reason (no such folder, not a folder, permission …).
+            throw MeetJournalError.cannotWrite(path: directory.path, code: errno == 0 ? EACCES : errno)
         }
         _ = try append(.created(setup), at: time)
     }

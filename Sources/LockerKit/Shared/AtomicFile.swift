@@ -35,6 +35,8 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
         case EACCES, EPERM: return l.t("permission denied")
         case EROFS: return l.t("the disk is read-only")
         case EIO: return l.t("the disk reported an input/output error")
+        case ENOTDIR: return l.t("a file is there, or on the way, where a folder should be")
+        case ENOENT: return l.t("a folder on the way does not exist")
         default: return AtomicFile.describe(code)
         }
     }
