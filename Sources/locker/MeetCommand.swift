@@ -196,9 +196,9 @@ struct MeetNewCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The event's name."), valueName: "name")) var event: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The rule pack, e.g. wa2024-individual-women."), valueName: "pack")) var pack: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Judges on the panel: 5 or 7; synchronised 9 or 11."), valueName: "n")) var judges: Int
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Judges on the panel: 5 or 7; synchronised 9 or 11."), valueName: "n")) var judges: Int
     @Option(name: .long, help: ArgumentHelp(localizer.t("The event's height in metres: 1, 3, 5, 7.5 or 10."), valueName: "h")) var height: String?
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The last place that goes through to the next phase (12 for a semi-final): the console shows what each diver needs for it."), valueName: "place")) var cut: Int?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("The last place that goes through to the next phase (12 for a semi-final): the console shows what each diver needs for it."), valueName: "place")) var cut: Int?
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
@@ -355,7 +355,7 @@ struct MeetDrawCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "draw", abstract: localizer.t("Draw the running order (art. 2.1.1); the seed is kept in the journal."))
 
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The draw's seed, to draw the same order again."), valueName: "n")) var seed: UInt64?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("The draw's seed, to draw the same order again."), valueName: "n")) var seed: UInt64?
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
@@ -375,10 +375,10 @@ struct MeetDrawCommand: ParsableCommand {
 /// One dive's awards and the referee's call, as `award` and `correct` both take them.
 struct DiveAwardOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
     @Option(name: .long, help: ArgumentHelp(localizer.t("The awards in judge order, separated by commas or spaces; x for a missing one (or -, then write --awards=LIST)."), valueName: "list")) var awards: String
     @OptionGroup var referee: RefereeCallOptions
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The attempt (2 for a void dive done again)."), valueName: "n")) var attempt = 1
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("The attempt (2 for a void dive done again)."), valueName: "n")) var attempt = 1
 
     /// The award the options describe, or exit 64 naming the value that is not one.
     func award() -> MeetAward {
@@ -485,7 +485,7 @@ struct MeetChangeCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
     @Option(name: .long, help: ArgumentHelp(localizer.t("The new dive: number and height, e.g. \"5253B 3\"."), valueName: "dive")) var dive: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("Why the dive is changed."), valueName: "text")) var reason: String
     @OptionGroup var shared: SharedOptions
@@ -557,9 +557,9 @@ struct MeetPhaseCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp(localizer.t("The meet folder of the phase that ended."), valueName: "dir")) var directory: String
     @Argument(help: ArgumentHelp(localizer.t("The new meet folder."), valueName: "new-dir")) var next: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("How many go through: 12 for a semi-final or a final."), valueName: "n")) var top: Int
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("How many go through: 12 for a semi-final or a final."), valueName: "n")) var top: Int
     @Option(name: .long, help: ArgumentHelp(localizer.t("The new phase's name."), valueName: "name")) var event: String?
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The draw's seed for tied divers, to draw the same order again."), valueName: "n")) var seed: UInt64?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("The draw's seed for tied divers, to draw the same order again."), valueName: "n")) var seed: UInt64?
     @OptionGroup var shared: SharedOptions
 
     func run() throws {

@@ -17,7 +17,7 @@ struct MeetCallCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
     @Option(name: .long, help: ArgumentHelp(localizer.t("The diver (a synchronised pair as \"A / B\")."), valueName: "name")) var diver: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("The round."), valueName: "n")) var round: Int
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Call a dive that has its awards again: the redo of a void attempt (6.4.6, 6.4.10)."))) var redo = false
     @OptionGroup var shared: SharedOptions
 
@@ -81,7 +81,7 @@ struct MeetJudgeCommand: ParsableCommand {
         discussion: localizer.t("Meant to be the command an SSH server runs for a judge's account (see the README). One process per seat: a second one is refused."))
 
     @Argument(help: ArgumentHelp(localizer.t("The meet folder."), valueName: "dir")) var directory: String
-    @Option(name: .long, help: ArgumentHelp(localizer.t("Your seat on the panel, from 1."), valueName: "n")) var seat: Int
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(localizer.t("Your seat on the panel, from 1."), valueName: "n")) var seat: Int
     @ParentCommand var root: Locker
     @OptionGroup var shared: SharedOptions
 

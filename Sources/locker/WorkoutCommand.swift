@@ -35,7 +35,7 @@ struct WorkoutSummaryCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp(localizer.t("A .gpx, .tcx, .fit or .json workout file."), valueName: "file")) var file: String
     @Flag(name: .long, help: ArgumentHelp(localizer.t("Print JSON instead of text."))) var json = false
-    @Option(name: .customLong("max-hr"), help: ArgumentHelp(localizer.t("Maximum heart rate for the zones (default: settings, else the workout's maximum)."), valueName: "bpm")) var maxHR: Int?
+    @Option(name: .customLong("max-hr"), parsing: .unconditional, help: ArgumentHelp(localizer.t("Maximum heart rate for the zones (default: settings, else the workout's maximum)."), valueName: "bpm")) var maxHR: Int?
     @OptionGroup var shared: SharedOptions
 
     /// Unknown values are written as null, not left out.

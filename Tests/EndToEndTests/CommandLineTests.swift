@@ -120,6 +120,11 @@ final class CommandLineTests: XCTestCase {
             XCTAssertTrue(result.stderr.hasPrefix("locker: "), "\(arguments): \(result.stderr)")
             for phrase in english { XCTAssertFalse(result.stderr.contains(phrase), "\(arguments): \(result.stderr)") }
         }
+        // A negative number is the option's value, said wrong as a value ("-1" is no option).
+        let negative = try locker(["--data-dir", FileManager.default.temporaryDirectory.path, "meet", "new", "/nonexistent-\(UUID().uuidString)",
+                                   "--event", "E", "--pack", "wa2024-individual-women", "--judges", "5", "--cut", "-1"])
+        XCTAssertEqual(negative.status, 64)
+        XCTAssertTrue(negative.stderr.contains("--cut is a place"), negative.stderr)
         let unknown = try locker(["help", "bogus"])
         XCTAssertEqual(unknown.status, 64)
         XCTAssertTrue(unknown.stderr.contains("bogus"), unknown.stderr)
