@@ -122,7 +122,7 @@ final class CommandLineTests: XCTestCase {
         }
         // A negative number is the option's value, said wrong as a value ("-1" is no option).
         let negative = try locker(["--data-dir", FileManager.default.temporaryDirectory.path, "meet", "new", "/nonexistent-\(UUID().uuidString)",
-                                   "--event", "E", "--pack", "wa2024-individual-women", "--judges", "5", "--cut", "-1"])
+                                   "--event", "E", "--pack", "wa2024-individual-women", "--judges", "5", "--height", "3", "--cut", "-1"])
         XCTAssertEqual(negative.status, 64)
         XCTAssertTrue(negative.stderr.contains("--cut is a place"), negative.stderr)
         let unknown = try locker(["help", "bogus"])
