@@ -47,8 +47,8 @@ public final class Shell {
 
     /// Text a screen asked to copy, until the app takes it.
     var clipboard: String?
-    /// The screen's status as last wrapped (`ShellFrame.swift`).
-    var wrappedStatus: (key: StatusKey?, lines: [String]) = (nil, [])
+    /// The screens' statuses as wrapped lately, by text and width (`ShellFrame.swift`).
+    var wrappedStatuses: [StatusKey: [String]] = [:]
     var fittedTabLabels: (key: TabLabelsKey?, labels: [String]) = (nil, [])
 
     /// Where screens' slow work runs; its results are delivered here, on the UI thread, when

@@ -143,18 +143,20 @@ extension Shell {
         }
         guard let status = currentScreen.status(localizer) else { return StatusText() }
         let key = StatusKey(text: status, width: width, ellipsis: glyphs.ellipsis)
-        if key != wrappedStatus.key {
-            wrappedStatus = (key, Banner.wrapKeepingParts(status, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis))
-        }
-        return StatusText(lines: wrappedStatus.lines, links: true)
+        if let lines = wrappedStatuses[key] { return StatusText(lines: lines, links: true) }
+        // A few at a time: one per tab the keys go back and forth between, not every one ever shown.
+        if wrappedStatuses.count >= 16 { wrappedStatuses.removeAll(keepingCapacity: true) }
+        let lines = Banner.wrapKeepingParts(status, width: width, maxRows: Shell.maxStatusRows, ellipsis: glyphs.ellipsis)
+        wrappedStatuses[key] = lines
+        return StatusText(lines: lines, links: true)
     }
 
     /// What the tab bar's labels were fitted for: they are fitted again when it changes.
     struct TabLabelsKey: Equatable { var language: Language, width: Int, selected: Int }
 
-    /// The screen's status as last wrapped: a frame asks for it at least once, and it seldom
-    /// changes between frames.
-    struct StatusKey: Equatable { var text: String, width: Int, ellipsis: String }
+    /// A status as wrapped: a frame asks for it at least once, and it seldom changes between
+    /// frames, or goes back to one of a few (switching tabs back and forth).
+    struct StatusKey: Hashable { var text: String, width: Int, ellipsis: String }
 
     func renderStatus(_ status: StatusText, into surface: Surface, rows: Rect) {
         let right = statusLanguage
