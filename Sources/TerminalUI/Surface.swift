@@ -93,7 +93,12 @@ extension Surface {
 
     /// Fills every row of `rect` with `glyph` (a column of a scroll bar, a block).
     public func fill(_ rect: Rect, withGlyph glyph: String, style: Style) {
-        for y in rect.y..<max(rect.y, rect.maxY) { repeatGlyph(glyph, x: rect.x, y: y, count: rect.width, style: style) }
+        guard rect.width > 0, rect.height > 0 else { return }
+        if glyph.count == 1, let character = glyph.first {
+            fill(rect, with: character, style: style)
+            return
+        }
+        for y in rect.y..<rect.maxY { repeatGlyph(glyph, x: rect.x, y: y, count: rect.width, style: style) }
     }
 
     /// Draws a border around `rect` with an optional title in the top edge.
