@@ -293,9 +293,10 @@ public final class MeetScreen: Screen {
         guard !draft.correcting, let sent = viewModel.padAwards else { return nil }
         var updated = draft
         var changed: [String] = []
-        for seat in 1...max(1, draft.award.awards.count) where seat <= draft.award.awards.count {
-            guard let award = sent[seat], draft.award.awards[seat - 1] != award else { continue }
-            updated.award.awards[seat - 1] = award
+        for (index, typed) in draft.award.awards.enumerated() {
+            let seat = index + 1
+            guard let award = sent[seat], typed != award else { continue }
+            updated.award.awards[index] = award
             changed.append(l.t("seat {seat}: {award}", ["seat": String(seat), "award": Self.award(award, ascii: false, viewModel.localizer)]))
         }
         guard !changed.isEmpty else { return nil }

@@ -49,6 +49,7 @@ public final class Shell {
     var clipboard: String?
     /// The screens' statuses as wrapped lately, by text and width (`ShellFrame.swift`).
     var wrappedStatuses: [StatusKey: [String]] = [:]
+    /// The tab bar's labels as fitted for a language, width and tab (`ShellFrame.swift`).
     var fittedTabLabels: (key: TabLabelsKey?, labels: [String]) = (nil, [])
 
     /// Where screens' slow work runs; its results are delivered here, on the UI thread, when
