@@ -134,15 +134,24 @@ struct MeetFeedCommand: ParsableCommand {
     @OptionGroup var shared: SharedOptions
 
     func run() throws {
-        var printed = 0
-        var size = -1
+        var printed = 0, lastPrintedHash = ""
+        var stamp: [Int]? = [-1]
         while true {
-            let now = JournalWatcher.size(Meet.journal(directory).url.path)
-            if now != size {
-                size = now
+            let now = JournalWatcher.stamp(Meet.journal(directory).url.path)
+            if now != stamp {
+                stamp = now
+                // Read and verified whole: an altered line ends the feed with why.
                 let (contents, _) = Meet.read(directory)
+                // The lines the feed went through must still be there: a journal cut back or
+                // replaced (an old copy restored) is another history, which a scoreboard fed from
+                // this one must not take as its sequel.
+                if printed > 0, contents.lines.count < printed || contents.lines[printed - 1].hash != lastPrintedHash {
+                    fail(localizer.t("The journal was rewritten while it was followed: its line {line} is no longer the one read. Start the feed again.",
+                                     ["line": String(printed)]), status: 1)
+                }
                 for line in MeetFeed.lines(contents.lines, after: printed) { printJSONLine(line) }
                 printed = contents.lines.count
+                lastPrintedHash = contents.lines.last?.hash ?? ""
                 fflush(stdout)
             }
             guard follow else { return }

@@ -130,6 +130,37 @@ final class MeetCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: journal), before, "nobody entered")
     }
 
+    /// A follower of the feed stops, saying why, when the journal it follows is cut back (an old
+    /// copy restored): it went on from the shorter journal, mixing two histories.
+    func testAFollowedFeedStopsWhenTheJournalIsRewritten() throws {
+        try makeMeet(divers: 2, rounds: 2)
+        guard let binary = LockerBinary.url else { throw XCTSkip("locker binary not built") }
+        XCTAssertEqual(try locker(["meet", "award", meet, "--diver", "Diver 1", "--round", "1", "--awards", "7 7 7 7 7"]).status, 0)
+        let journal = folder.appendingPathComponent("meet/journal.jsonl")
+        let before = try Data(contentsOf: journal)
+        XCTAssertEqual(try locker(["meet", "award", meet, "--diver", "Diver 2", "--round", "1", "--awards", "6 6 6 6 6"]).status, 0)
+        let follower = Process()
+        follower.executableURL = binary
+        follower.arguments = ["meet", "feed", meet, "--follow"]
+        follower.environment = ["LANG": "C.UTF-8"]
+        let out = Pipe(), err = Pipe()
+        follower.standardOutput = out
+        follower.standardError = err
+        try follower.run()
+        defer { if follower.isRunning { follower.terminate() } }
+        Thread.sleep(forTimeInterval: 0.5)
+        try before.write(to: journal)                       // the journal as it was one award ago
+        XCTAssertEqual(try locker(["meet", "award", meet, "--diver", "Diver 2", "--round", "1", "--awards", "5 5 5 5 5"]).status, 0)
+        let deadline = Date().addingTimeInterval(10)
+        while follower.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        guard !follower.isRunning else { return XCTFail("the follower went on with the other history") }
+        XCTAssertEqual(follower.terminationStatus, 1)
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(said.hasPrefix("locker: ") && said.contains("rewritten"), said)
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(printed.split(separator: "\n").count, 2, "the two awards of the first history, nothing of the second: \(printed)")
+    }
+
     /// A meet folder that cannot be made says why: a file in its place is not "permission denied".
     func testAMeetFolderThatCannotBeMadeSaysWhy() throws {
         let file = folder.appendingPathComponent("a-file")

@@ -51,4 +51,12 @@ public final class JournalWatcher: @unchecked Sendable {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : -1
     }
+
+    /// The file's size and time of last change (nanoseconds): it changes when a line is appended,
+    /// and when the file is edited in place without changing its size. Nil when there is no file.
+    public static func stamp(_ path: String) -> [Int]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec), Int(info.st_ino)]
+    }
 }
