@@ -53,6 +53,24 @@ public final class GamesScreen: TabScreen {
         }
     }
 
+    /// Quitting asks first while a form holds what was typed: a name and password on the account
+    /// form (whose first line lets `q` quit), a game being made or changed, a reason, a postcode.
+    public func unsavedWork(_ l: Localizer) -> String? {
+        func holdsTyping(_ mode: GamesMode) -> Bool {
+            switch mode {
+            case .account(let form):
+                return (0..<form.state.rows.count).contains { row in
+                    if case .text(let field) = form.state.cell(row).input { return !field.text.isEmpty }
+                    return false
+                }
+            case .create, .change, .reason, .postcode: return true
+            case .confirm(_, _, let over), .roster(let over): return holdsTyping(over)
+            case .list, .details, .awaitingServer: return false
+            }
+        }
+        return holdsTyping(mode) ? unsavedChanges(l) : nil
+    }
+
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {
         viewModel.observe(callback)
     }

@@ -166,6 +166,26 @@ final class GamesScreenTests: XCTestCase {
         XCTAssertTrue(linked.lines[link.y].contains(link.url))
     }
 
+    /// Tab from the password goes back to the account form's first line, where `q` is a quit:
+    /// with a name and password typed, it asks first (it quit at once, and they were lost).
+    func testQuittingFromTheAccountFormsFirstLineAsksWhenSomethingIsTyped() {
+        let games = GamesViewModel(localizer: .english, client: CannedGamesClient(), work: BackgroundWork())
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shell-quit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shellModel = ShellViewModel(localizer: .english, repository: JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json")),
+                                        choices: StartupChoices(language: .en), writable: true)
+        let shell = Shell(viewModel: shellModel, screens: BlankScreen.filling([GamesScreen(viewModel: games, exportDirectory: "/tmp")]), glyphs: .unicode)
+        shellModel.select(.games)
+        let size = Size(width: 80, height: 24)
+        XCTAssertEqual(shell.handle(.character("q"), size: size), .quit, "nothing typed: q quits")
+        let again = Shell(viewModel: shellModel, screens: BlankScreen.filling([GamesScreen(viewModel: games, exportDirectory: "/tmp")]), glyphs: .unicode)
+        for key in [Key.enter] + "newplayer".map(Key.character) + [.tab] + "my secret quiz".map(Key.character) + [.tab] {
+            _ = again.handle(key, size: size)
+        }
+        XCTAssertNotEqual(again.handle(.character("q"), size: size), .quit)
+        XCTAssertTrue(again.isAskingToQuit, "typed name and password: q asks first")
+    }
+
     func testTheShellStartsTheGamesSoonerOnTheirOwnTab() {
         let games = GamesViewModel(localizer: .english, client: CannedGamesClient(), work: BackgroundWork())
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shell-start-\(UUID().uuidString)")
