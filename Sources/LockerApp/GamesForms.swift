@@ -12,7 +12,7 @@ enum GamesForms {
     static func account() -> Form {
         var state = FormState(rows: [
             [FormCell(.choice(selected: 0, count: 2))],
-            [FormCell(.text(TextFieldState("", maxLength: 32)))],
+            [FormCell(.text(TextFieldState("", maxLength: GamesLimits.usernameLength.upperBound)))],
             [FormCell(.text(password()))],
             [FormCell(.text(password()))],
         ])
@@ -20,7 +20,7 @@ enum GamesForms {
         return Form(state)
     }
 
-    static func password() -> TextFieldState { TextFieldState("", masked: true, maxLength: 128) }
+    static func password() -> TextFieldState { TextFieldState("", masked: true, maxLength: GamesLimits.passwordLength.upperBound) }
 
     static func signingUp(_ form: Form) -> Bool { form.state.choice(AccountRow.choice) == 1 }
 
@@ -58,7 +58,7 @@ enum GamesForms {
             [FormCell(.text(number("1")), width: 4)],
             [FormCell(.text(number("22")), width: 4)],
             [FormCell(.text(number("")), width: 4, placeholder: "—")],
-            [FormCell(.text(TextFieldState("", maxLength: 200)))],
+            [FormCell(.text(TextFieldState("", maxLength: GamesLimits.noteLength)))],
         ]))
     }
 
@@ -117,7 +117,7 @@ enum GamesForms {
         return Form(FormState(rows: [
             [FormCell(.dateTime(picker(start)))],
             [FormCell(.text(number(String(game.capacity))), width: 4)],
-            [FormCell(.text(TextFieldState(game.note ?? "", maxLength: 500)))],
+            [FormCell(.text(TextFieldState(game.note ?? "", maxLength: GamesLimits.noteLength)))],
         ]))
     }
 

@@ -294,7 +294,7 @@ public final class GamesScreen: TabScreen {
             },
             key("x", l.t("Call off a game you organise, with a reason the players see"), footer: details ? l.t("call off") : nil, sends: false,
                 unless: organisesOnly) {
-                self.mode = .reason($0, TextFieldState("", maxLength: 200), over: self.mode)
+                self.mode = .reason($0, TextFieldState("", maxLength: GamesLimits.reasonLength), over: self.mode)
             },
             key("e", l.t("Change the time, capacity or note of a game you organise"), footer: details ? l.t("change") : nil, sends: false,
                 unless: organisesOnly) {
