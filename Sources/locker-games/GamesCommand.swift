@@ -58,12 +58,16 @@ enum GamesContext {
         return token
     }
 
-    /// Runs a games call; a `GamesError` is one translated line and exit 1.
+    /// Runs a games call; a `GamesError` is one translated line and exit 1, or 64 when it is a
+    /// server address the options cannot take (not one, or plain http:// without the flag).
     static func run<T>(_ body: () async throws -> T) async -> T {
         do {
             return try await body()
         } catch let error as GamesError {
-            fail(error.message(localizer), status: 1)
+            switch error {
+            case .badServerAddress, .insecureServer: fail(error.message(localizer), status: usageStatus)
+            default: fail(error.message(localizer), status: 1)
+            }
         } catch {
             fail("\(error)", status: 1)
         }

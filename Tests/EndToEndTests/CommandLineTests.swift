@@ -93,6 +93,9 @@ final class CommandLineTests: XCTestCase {
             ["--games-server", "nonsense", "games", "today"], ["games", "list", "--postcode", "3977", "--games-server", "ftp://x"],
             // An unset variable in `--data-dir "$DIR"` must not mean the usual data folder.
             ["--data-dir", "", "grades"], ["--tab", "grades", "--data-dir", ""], ["--games-db", "", "games", "today"],
+            // A server address no option can take, given as the argument of `games server` or over plain http.
+            ["games", "server", "notaurl"], ["games", "server", "http://10.1.1.1:80"],
+            ["--games-server", "http://10.1.1.1:80", "games", "list", "--postcode", "3977"],
         ]
         for arguments in cases {
             let result = try locker(["--data-dir", data] + arguments)
