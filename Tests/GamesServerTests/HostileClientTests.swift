@@ -159,6 +159,20 @@ final class ConnectionLimitTests: XCTestCase {
         let (text, _) = socket.receive(seconds: 1)
         XCTAssertTrue(text.hasPrefix("HTTP/1.1 400"), text)
         XCTAssertTrue(text.contains("application/problem+json") && text.contains("\"bad_request\""), text)
+        // As every object of the API, with its keys sorted (the guard's own answers were not).
+        let body = String(text[(text.range(of: "\r\n\r\n")?.upperBound ?? text.endIndex)...])
+        let keys = body.matches(of: #/"([A-Za-z_]+)":/#).map { String($0.1) }
+        XCTAssertFalse(keys.isEmpty, body)
+        XCTAssertEqual(keys, keys.sorted(), body)
+    }
+
+    /// The live feed's events are objects of the API too: their keys come sorted, not in a
+    /// different order for each request.
+    func testTheLiveFeedsEventsHaveTheirKeysSorted() throws {
+        let change = GamesChange(sequence: 4895, kind: .unbooked, game: 22, ground: "casey-fields")
+        let text = String(decoding: try XCTUnwrap(GamesServer.sortedJSON(change)), as: UTF8.self)
+        let keys = text.matches(of: #/"([A-Za-z_]+)":/#).map { String($0.1) }
+        XCTAssertEqual(keys, keys.sorted(), text)
     }
 }
 

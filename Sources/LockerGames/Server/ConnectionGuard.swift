@@ -277,7 +277,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         refusing = true
         deadline?.cancel()
         deadline = nil
-        let body = (try? JSONEncoder().encode(problem)) ?? Data()
+        let body = GamesServer.sortedJSON(problem) ?? Data()
         var fields: HTTPFields = [.contentType: "application/problem+json", .contentLength: String(body.count), .connection: "close"]
         if let seconds = problem.retryAfter { fields[.retryAfter] = String(seconds) }
         let head = HTTPResponse(status: .init(code: problem.status), headerFields: fields)

@@ -65,6 +65,14 @@ public struct GamesRequestContext: RequestContext {
 /// The games server: the `/v1` HTTP JSON API (docs/games-api.yaml) on Hummingbird 2, over a
 /// `GamesService`. Refusals are `application/problem+json` documents.
 public enum GamesServer {
+    /// `value` as the API writes every JSON object: its keys sorted (the responses, the problems,
+    /// the live feed's events), so equal values are equal bytes.
+    static func sortedJSON<T: Encodable>(_ value: T) -> Data? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try? encoder.encode(value)
+    }
+
     /// Why the server could not listen on its address, when the system said so.
     public enum ListenProblem: Equatable, Sendable {
         /// Another program holds the port.
@@ -432,9 +440,7 @@ struct GamesRoutes: Sendable {
     // MARK: Writing responses
 
     static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        let data = GamesServer.sortedJSON(value) ?? Data("{}".utf8)
         return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
@@ -459,7 +465,7 @@ struct GamesRoutes: Sendable {
                         if change.kind == .reload {
                             send("id: \(change.sequence)\nevent: reload\ndata: {}\n\n")
                         } else {
-                            let data = (try? JSONEncoder().encode(change)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                            let data = GamesServer.sortedJSON(change).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
                             send("id: \(change.sequence)\nevent: change\ndata: \(data)\n\n")
                         }
                     }
@@ -605,9 +611,7 @@ struct ProblemMiddleware: RouterMiddleware {
     }
 
     static func response(_ problem: Problem) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let data = (try? encoder.encode(problem)) ?? Data()
+        let data = GamesServer.sortedJSON(problem) ?? Data()
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if let seconds = problem.retryAfter { headers[.retryAfter] = String(seconds) }
         return Response(status: .init(code: problem.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
