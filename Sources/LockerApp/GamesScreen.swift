@@ -259,12 +259,15 @@ public final class GamesScreen: TabScreen {
         let game = { details ? self.detailGame : self.selectedGame }
         // Keys that send a request wait for the one on its way: a question opened meanwhile
         // would be answered into nothing.
-        func key(_ c: Character, _ help: String, footer: String? = nil, sends: Bool = true,
+        // In the list, the keys of the organiser's own game come after the list's own keys and
+        // give way first; in the details they are the box's keys.
+        func key(_ c: Character, _ help: String, footer: String? = nil, organisers: Bool = false, sends: Bool = true,
                  unless refusal: @escaping (GameListing) -> String? = { _ in nil },
                  _ act: @escaping (GameListing) -> Void) -> KeyBinding {
-            KeyBinding([.character(c)], help: help, footer: footer) {
+            let binding = KeyBinding([.character(c)], help: help, footer: footer) {
                 if let shown = game() { act(shown) }
             }.disabled { game().map { (sends ? self.viewModel.waitingReason : nil) ?? refusal($0) } ?? l.t("No game is selected.") }
+            return organisers && !details ? binding.ranked(300) : binding
         }
         let organisesOnly = { (game: GameListing) in
             calledOff(game) ?? (game.myStatus == .organiser ? nil : GamesError.notOrganiser.message(l))
@@ -292,19 +295,19 @@ public final class GamesScreen: TabScreen {
                 // waitlist does not.
                 if $0.myStatus == .going { self.ask(.giveUp($0), l) } else { self.viewModel.cancel($0) }
             },
-            key("x", l.t("Call off a game you organise, with a reason the players see"), footer: details ? l.t("call off") : nil, sends: false,
+            key("x", l.t("Call off a game you organise, with a reason the players see"), footer: l.t("call off"), organisers: true, sends: false,
                 unless: organisesOnly) {
                 self.mode = .reason($0, TextFieldState("", maxLength: GamesLimits.reasonLength), over: self.mode)
             },
-            key("e", l.t("Change the time, capacity or note of a game you organise"), footer: details ? l.t("change") : nil, sends: false,
+            key("e", l.t("Change the time, capacity or note of a game you organise"), footer: l.t("change"), organisers: true, sends: false,
                 unless: organisesOnly) {
                 self.mode = .change(GamesForms.change($0), game: $0, over: self.mode)
             },
-            key("w", l.t("Who is going and who is waitlisted, for a game you organise"), footer: details ? l.t("who is going") : nil,
+            key("w", l.t("Who is going and who is waitlisted, for a game you organise"), footer: l.t("who is going"), organisers: true,
                 unless: { $0.myStatus == .organiser ? nil : l.t("Only the organiser sees who is going.") }) {
                 self.viewModel.showRoster($0)
             },
-            key("i", l.t("Write the selected game as an .ics file in the data folder"), footer: details ? l.t(".ics") : nil) {
+            key("i", l.t("Write the selected game as an .ics file in the data folder"), footer: l.t(".ics"), organisers: true) {
                 self.viewModel.exportCalendar($0, directory: self.exportDirectory)
             },
         ]

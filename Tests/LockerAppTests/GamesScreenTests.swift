@@ -273,6 +273,12 @@ final class GamesScreenTests: XCTestCase {
         let (organising, _, _) = screen(.organiser, [])
         XCTAssertEqual(organising.activeKeys(.english).disabledReason(for: .character("b")), "You organise this game; your place is already counted.")
         XCTAssertFalse(organising.activeKeys(.english).footerHints.contains { $0.key == "b" })
+        // In the list too, the keys of the game you organise are in the footer where there is
+        // room (it showed them only in the details); they give way first.
+        let hints = organising.activeKeys(.english).footerHints
+        for key in ["e", "x", "w", "i"] { XCTAssertTrue(hints.contains { $0.key == key }, "\(key): \(hints)") }
+        let listsOwn = hints.filter { ["Enter", "p", "n"].contains($0.key) }.map(\.rank).max() ?? 0
+        XCTAssertTrue(hints.filter { ["e", "x", "w", "i"].contains($0.key) }.allSatisfy { $0.rank > listsOwn }, "\(hints)")
         _ = games
     }
 
