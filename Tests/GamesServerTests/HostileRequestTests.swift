@@ -43,6 +43,14 @@ extension GamesContractTests {
             let (status, _, _) = try await raw(.GET, path)
             XCTAssertTrue([404, 422].contains(status), "\(path): \(status)")
         }
+        // One URL per game: a sign or a leading zero is no spelling of its number.
+        for path in ["/v1/games/+\(game.id)", "/v1/games/0\(game.id)"] {
+            let (status, answer, _) = try await raw(.GET, path)
+            XCTAssertEqual(status, 422, "\(path): \(answer)")
+            XCTAssertTrue(answer.contains(#""field":"id""#), answer)
+        }
+        let (plain, _, _) = try await raw(.GET, "/v1/games/\(game.id)")
+        XCTAssertEqual(plain, 200)
         // 24:00 is the end of a day on some clocks, and no time a game starts at.
         let midnight = #"{"ground": "casey-fields", "startsAt": "2027-02-01T24:00:00Z", "players": 1}"#
         let (status, answer, _) = try await raw(.POST, "/v1/games", body: midnight, headers: headers)

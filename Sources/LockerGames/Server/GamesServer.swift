@@ -315,8 +315,11 @@ struct GamesRoutes: Sendable {
 
     static func idempotencyKey(_ request: Request) -> String? { request.headers[idempotencyHeader] }
 
+    /// The game's number in the path: decimal digits, no sign and no leading zero (one URL per
+    /// game: `/v1/games/+1` and `/v1/games/01` are not game 1).
     static func gameID(_ context: GamesRequestContext) throws -> Int64 {
-        guard let id = context.parameters.get("id", as: Int64.self), id > 0 else { throw GamesError.invalid(field: "id") }
+        guard let text = context.parameters.get("id"), text.first != "0",
+              let id = try sequence(text, field: "id"), id > 0 else { throw GamesError.invalid(field: "id") }
         return id
     }
 
