@@ -348,14 +348,14 @@ extension GamesTodayCommand {
         deadline.cancel()
         let now = GamesContext.now
         let day = LocalTime.dayRange(containing: now)
-        for game in games where GameTimeText.isToday(game, now: now, userDay: day) {
+        for game in games where day.contains(game.start) {
             let minutes = Int(((game.start - now) / 60).rounded(.up))
             let when: String
             if game.status == .cancelled { when = localizer.t("cancelled", context: "game status") }
             else if minutes <= 0 { when = localizer.t("started") }
             else if minutes <= 60 { when = "⚠ " + localizer.n("in {count} minute", "in {count} minutes", count: minutes) }
             else if GameTimeText.differsFromUser(game) {
-                // "today" and the hour are the ground's, so it names its clock.
+                // "today" is the user's day; the hour is the ground's, so it names its clock.
                 when = localizer.t("at {time}", ["time": localizer.t("{time} ({zone} time)", ["time": GameTimeText.clock(game), "zone": GameTimeText.zoneName(game.timeZone)])])
             } else { when = localizer.t("at {time}", ["time": GameTimeText.clock(game)]) }
             print(localizer.t("Cricket today {when}: {ground}, {suburb} ({going}/{capacity})",

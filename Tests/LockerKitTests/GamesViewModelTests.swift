@@ -352,30 +352,4 @@ final class GamesViewModelTests: XCTestCase {
         XCTAssertEqual(GameTimeText.when(client.games[0], relative: "in 17 days", .english), "2026-11-21 21:15 (Melbourne time, in 17 days)")
         XCTAssertEqual(GameTimeText.when(client.games[0], relative: "in 17 days", .english, userOffset: { _ in 39_600 }), "2026-11-21 21:15 (in 17 days)")
     }
-
-    /// "Cricket today at 10:00 (Melbourne time)" is today in Melbourne: a game tomorrow morning
-    /// there is not today's for a user whose own day (UTC) it still falls in.
-    func testTodayIsTheDayOnTheClockTheTimeIsShownOn() throws {
-        setenv("TZ", "UTC", 1); tzset()
-        let game = GameListing(id: 9, ground: "sweeney", groundName: "Sweeney Reserve", suburb: "Narre Warren", startsAt: "2026-11-28T23:00:00Z",
-                               timeZone: "Australia/Melbourne", localStart: "2026-11-29T10:00:00+11:00", capacity: 22, players: 1,
-                               going: 1, waitlisted: 0, status: .open, myStatus: .going, organiser: "org", note: nil, cancelReason: nil, map: "")
-        let evening = try XCTUnwrap(FastTime.parse(string: "2026-11-28T09:45:00Z"))     // 20:45 in Melbourne
-        let client = FakeGamesClient()
-        client.user = "alice"
-        client.games = [game]
-        let before = model(client, now: evening)
-        before.start()
-        XCTAssertTrue(work.waitUntilIdle())
-        XCTAssertNil(before.attention(), "tomorrow in Melbourne: no reminder yet")
-        let midnight = try XCTUnwrap(FastTime.parse(string: "2026-11-28T13:30:00Z"))    // 00:30 in Melbourne
-        let after = model(client, now: midnight)
-        after.start()
-        XCTAssertTrue(work.waitUntilIdle())
-        XCTAssertEqual(after.attention()?.text, "Cricket today: 10:00 Sweeney Reserve (Melbourne time, in 9 hours)")
-        // Without the ground's clock, the user's own day.
-        var plain = game
-        plain.localStart = ""
-        XCTAssertTrue(GameTimeText.isToday(plain, now: evening, userDay: LocalTime.dayRange(containing: evening)))
-    }
 }

@@ -121,15 +121,6 @@ public enum GameTimeText {
         return ground.minutes + " " + String(game.localStart.suffix(6)) + " (" + game.timeZone + ")"
     }
 
-    /// Whether `game` is on today's date: on the ground's clock when the game names it (its time
-    /// is shown on that clock: "today at 10:00 (Melbourne time)" must be today in Melbourne),
-    /// else within `userDay`, the user's own day.
-    public static func isToday(_ game: GameListing, now: Double, userDay: Range<Double>) -> Bool {
-        guard let offset = groundOffset(game) else { return userDay.contains(game.start) }
-        func day(_ seconds: Double) -> Double { ((seconds + Double(offset)) / 86_400).rounded(.down) }
-        return day(game.start) == day(now)
-    }
-
     /// The ground's offset from UTC at the game's start, in seconds (nil when unknown).
     public static func groundOffset(_ game: GameListing) -> Int? { groundClock(game)?.offset }
 

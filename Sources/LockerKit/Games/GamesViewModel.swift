@@ -302,14 +302,14 @@ public final class GamesViewModel: ViewModel, AttentionSource {
     /// Local midnight to midnight, as last worked out (`todaysGames`).
     private var today: Range<Double>?
 
-    /// The user's games that start today (on the ground's clock, `GameTimeText.isToday`), not cancelled.
+    /// The user's games that start today (local time), not cancelled.
     public func todaysGames() -> [GameListing] {
         guard !upcoming.isEmpty else { return [] }
         let current = now()
         // Every frame asks: mktime re-reads the time zone each call, so today is kept until it ends.
         let day = today.flatMap { $0.contains(current) ? $0 : nil } ?? LocalTime.dayRange(containing: current)
         today = day
-        return upcoming.filter { GameTimeText.isToday($0, now: current, userDay: day) && $0.status != .cancelled && $0.start > current - 3 * 3600 }
+        return upcoming.filter { day.contains($0.start) && $0.status != .cancelled && $0.start > current - 3 * 3600 }
     }
 
     /// A game today that starts within the next 60 minutes.
