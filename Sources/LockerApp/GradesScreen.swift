@@ -621,8 +621,9 @@ public final class GradesScreen: TabScreen {
         // columns at least) before anything is cut: each block keeps its average in view.
         let separator = "  " + g.separator + " "
         let fixed = spans.reduce(0) { $0 + $1.text.displayWidth } + blocks.reduce(0) { $0 + separator.displayWidth + 1 + $1.mark.displayWidth }
-        var nameLimit = blocks.map(\.name.displayWidth).max() ?? 0
-        while nameLimit > 4, fixed + blocks.reduce(0, { $0 + min($1.name.displayWidth, nameLimit) }) > rect.width { nameLimit -= 1 }
+        let nameWidths = blocks.map(\.name.displayWidth)
+        var nameLimit = nameWidths.max() ?? 0
+        while nameLimit > 4, fixed + nameWidths.reduce(0, { $0 + min($1, nameLimit) }) > rect.width { nameLimit -= 1 }
         for block in blocks {
             spans.append(Span(separator, Style(.border)))
             spans.append(Span(block.name.truncated(toWidth: nameLimit, ellipsis: g.ellipsis) + " ", Style(.text)))

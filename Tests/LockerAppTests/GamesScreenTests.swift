@@ -166,14 +166,19 @@ final class GamesScreenTests: XCTestCase {
         XCTAssertTrue(linked.lines[link.y].contains(link.url))
     }
 
+    /// A shell view-model whose settings live in a new temporary folder (removed by the caller).
+    func temporaryShellModel() -> (ShellViewModel, URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("games-shell-\(UUID().uuidString)")
+        return (ShellViewModel(localizer: .english, repository: JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json")),
+                               choices: StartupChoices(language: .en), writable: true), dir)
+    }
+
     /// Tab from the password goes back to the account form's first line, where `q` is a quit:
     /// with a name and password typed, it asks first (it quit at once, and they were lost).
     func testQuittingFromTheAccountFormsFirstLineAsksWhenSomethingIsTyped() {
         let games = GamesViewModel(localizer: .english, client: CannedGamesClient(), work: BackgroundWork())
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shell-quit-\(UUID().uuidString)")
+        let (shellModel, dir) = temporaryShellModel()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let shellModel = ShellViewModel(localizer: .english, repository: JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json")),
-                                        choices: StartupChoices(language: .en), writable: true)
         let shell = Shell(viewModel: shellModel, screens: BlankScreen.filling([GamesScreen(viewModel: games, exportDirectory: "/tmp")]), glyphs: .unicode)
         shellModel.select(.games)
         let size = Size(width: 80, height: 24)
@@ -188,10 +193,8 @@ final class GamesScreenTests: XCTestCase {
 
     func testTheShellStartsTheGamesSoonerOnTheirOwnTab() {
         let games = GamesViewModel(localizer: .english, client: CannedGamesClient(), work: BackgroundWork())
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("shell-start-\(UUID().uuidString)")
+        let (shellModel, dir) = temporaryShellModel()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let shellModel = ShellViewModel(localizer: .english, repository: JSONRepository<Settings>(url: dir.appendingPathComponent("settings.json")),
-                                        choices: StartupChoices(language: .en), writable: true)
         let shell = Shell(viewModel: shellModel, screens: BlankScreen.filling([]), attention: [games], glyphs: .unicode)
         shellModel.select(.games)
         XCTAssertEqual(shell.idleTimeout, 250, "a quarter second on the tab itself, not a full one")
