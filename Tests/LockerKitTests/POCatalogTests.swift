@@ -45,6 +45,18 @@ final class POCatalogTests: XCTestCase {
         XCTAssertEqual(catalog.translation("Line one\nLine \"two\"\t\\ end"), "AAA\nnext")
     }
 
+    func testAccentedTextAndEscapesThatNameCharactersByNumber() throws {
+        let text = #"""
+        msgid "Quit"
+        msgstr "Quitter l’épreuve « ici »\xe9\351 \x4a\\"
+        """#
+        let catalog = try POCatalog(parsing: text)
+        XCTAssertEqual(catalog.translation("Quit"), "Quitter l’épreuve « ici »éé J\\")
+        XCTAssertThrowsError(try POCatalog(parsing: "msgid \"a\\é\"\nmsgstr \"b\"")) { error in
+            XCTAssertEqual((error as? POParseError)?.message, "unknown escape \\é")
+        }
+    }
+
     func testFuzzyEmptyAndObsoleteEntriesAreNotTranslations() throws {
         let text = """
         #, fuzzy

@@ -112,18 +112,21 @@ public struct POCatalog: Equatable, Sendable {
 
             while index < lines.count {
                 let lineNumber = index + 1
-                let line = lines[index].trimmingSpaces
+                let line = lines[index].trimmedSpaces
                 index += 1
-                if line.isEmpty { continue }
-                if line.hasPrefix("#") {
-                    if line.hasPrefix("#~") { continue }
+                // The marks that start a line are ASCII: compared as bytes, not as characters.
+                let bytes = line.utf8
+                guard let mark = bytes.first else { continue }
+                if mark == UInt8(ascii: "#") {
+                    let second = bytes.dropFirst().first
+                    if second == UInt8(ascii: "~") { continue }
                     // A comment after msgstr starts the next entry.
                     if current.hasStr { try finish() }
-                    if line.hasPrefix("#,") && line.contains("fuzzy") { current.fuzzy = true }
+                    if second == UInt8(ascii: ","), line.contains("fuzzy") { current.fuzzy = true }
                     if current.line == 0 { current.line = lineNumber }
                     continue
                 }
-                if line.hasPrefix("\"") {
+                if mark == UInt8(ascii: "\"") {
                     guard let field else { throw POParseError(line: lineNumber, message: "string outside of an entry") }
                     let value = try unquote(line, line: lineNumber)
                     append(value, to: field, in: &current)
@@ -165,9 +168,9 @@ public struct POCatalog: Equatable, Sendable {
             return result
         }
 
-        private func split(_ line: String) -> (String, String) {
-            guard let space = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else { return (line, "") }
-            return (String(line[..<space]), line[space...].trimmingSpaces)
+        private func split(_ line: Substring) -> (Substring, Substring) {
+            guard let space = line.utf8.firstIndex(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return (line, "") }
+            return (line[..<space], line[space...].trimmedSpaces)
         }
 
         private func append(_ value: String, to field: Field, in draft: inout Draft) {
@@ -179,56 +182,78 @@ public struct POCatalog: Equatable, Sendable {
             }
         }
 
-        /// Reads a C-style quoted string, resolving escapes.
-        private func unquote(_ text: String, line: Int) throws -> String {
-            let scalars = Array(text.unicodeScalars)
-            guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else {
+        /// Reads a C-style quoted string, resolving escapes. It works on the UTF-8 bytes and
+        /// copies the text between escapes in runs: a catalogue is read at start-up.
+        private func unquote(_ text: Substring, line: Int) throws -> String {
+            var text = text
+            return try text.withUTF8 { try Parser.unquote($0, line: line) }
+        }
+
+        private static func unquote(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws -> String {
+            let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+            guard bytes.count >= 2, bytes.first == quote, bytes.last == quote else {
                 throw POParseError(line: line, message: "expected a quoted string")
             }
-            var result = String.UnicodeScalarView()
-            var i = 1
-            let end = scalars.count - 1
+            let end = bytes.count - 1
+            guard let firstEscape = bytes[1..<end].firstIndex(where: { $0 == backslash || $0 == quote }) else {
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[1..<end]), as: UTF8.self)
+            }
+            var result: [UInt8] = []
+            result.reserveCapacity(end)
+            var copied = 1
+            var i = firstEscape
             while i < end {
-                let c = scalars[i]
-                if c == "\"" { throw POParseError(line: line, message: "unescaped quote inside a string") }
-                guard c == "\\" else { result.append(c); i += 1; continue }
+                let c = bytes[i]
+                if c == quote { throw POParseError(line: line, message: "unescaped quote inside a string") }
+                guard c == backslash else { i += 1; continue }
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<i]))
                 i += 1
                 guard i < end else { throw POParseError(line: line, message: "string ends with a backslash") }
-                let e = scalars[i]
+                let e = bytes[i]
                 i += 1
                 switch e {
-                case "n": result.append("\n")
-                case "t": result.append("\t")
-                case "r": result.append("\r")
-                case "a": result.append("\u{7}")
-                case "b": result.append("\u{8}")
-                case "f": result.append("\u{C}")
-                case "v": result.append("\u{B}")
-                case "\\": result.append("\\")
-                case "\"": result.append("\"")
-                case "'": result.append("'")
-                case "?": result.append("?")
-                case "x":
+                case UInt8(ascii: "n"): result.append(0x0A)
+                case UInt8(ascii: "t"): result.append(0x09)
+                case UInt8(ascii: "r"): result.append(0x0D)
+                case UInt8(ascii: "a"): result.append(0x07)
+                case UInt8(ascii: "b"): result.append(0x08)
+                case UInt8(ascii: "f"): result.append(0x0C)
+                case UInt8(ascii: "v"): result.append(0x0B)
+                case backslash, quote, UInt8(ascii: "'"), UInt8(ascii: "?"): result.append(e)
+                case UInt8(ascii: "x"):
                     var value: UInt32 = 0, digits = 0
-                    while i < end, digits < 2, let d = Int(String(scalars[i]), radix: 16) {
-                        value = value * 16 + UInt32(d); i += 1; digits += 1
+                    while i < end, digits < 2, let d = hexValue(bytes[i]) {
+                        value = value * 16 + d; i += 1; digits += 1
                     }
                     guard digits > 0, let scalar = Unicode.Scalar(value) else {
                         throw POParseError(line: line, message: "bad \\x escape")
                     }
-                    result.append(scalar)
-                case "0"..."7":
-                    var value = UInt32(String(e))!
+                    result.append(contentsOf: String(Character(scalar)).utf8)
+                case UInt8(ascii: "0")...UInt8(ascii: "7"):
+                    var value = UInt32(e - UInt8(ascii: "0"))
                     var digits = 1
-                    while i < end, digits < 3, let d = UInt32(String(scalars[i])), d < 8 {
-                        value = value * 8 + d; i += 1; digits += 1
+                    while i < end, digits < 3, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(bytes[i]) {
+                        value = value * 8 + UInt32(bytes[i] - UInt8(ascii: "0")); i += 1; digits += 1
                     }
-                    result.append(Unicode.Scalar(value)!)
+                    result.append(contentsOf: String(Character(Unicode.Scalar(value)!)).utf8)
                 default:
-                    throw POParseError(line: line, message: "unknown escape \\\(e)")
+                    // Name the whole character after the backslash, not its first byte.
+                    let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[(i - 1)..<end]), as: UTF8.self)
+                    throw POParseError(line: line, message: "unknown escape \\\(rest.unicodeScalars.first ?? "?")")
                 }
+                copied = i
             }
-            return String(result)
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<end]))
+            return String(decoding: result, as: UTF8.self)
+        }
+
+        private static func hexValue(_ byte: UInt8) -> UInt32? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
         }
     }
 
@@ -244,11 +269,22 @@ public struct POCatalog: Equatable, Sendable {
     }
 }
 
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
+extension Substring {
+    /// The text without leading and trailing spaces and tabs. It looks at the UTF-8 bytes (both
+    /// are ASCII), not at characters: catalogues and data files are trimmed line by line at
+    /// start-up.
+    var trimmingSpaces: String { String(trimmedSpaces) }
+
+    /// The same part of the text, not copied.
+    var trimmedSpaces: Substring {
+        let bytes = utf8
+        let isSpace: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first..<bytes.index(after: last)]
     }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingSpaces: String { self[...].trimmingSpaces }
 }
