@@ -19,8 +19,14 @@ let staticExecutableFlags = ["-static-executable", "-Xlinker", "-ltinfo",
 /// binary's code pages are most of the peak RSS, and `-Osize` keeps fewer of them resident
 /// (0.2 MiB less at 80×24, 0.3 MiB at 200×60) for the same CPU per key (docs/PERFORMANCE.md).
 /// Every function gets a section of its own (the compiler gives one only to those other files
-/// can call), so that the link can place each one (`linkOrderFlags`).
-let sizeReleaseSettings: [SwiftSetting] = [.unsafeFlags(["-Osize", "-Xfrontend", "-function-sections"], .when(configuration: .release))]
+/// can call), so that the link can place each one (`linkOrderFlags`). A concrete generic type
+/// (`[Tab: TabSlot]`, `Set<UInt8>`) is made by calling its metadata accessor, not by demangling
+/// its name: demangling looks its conformances up (`Hashable`) in every conformance record of the
+/// binary, about 300,000 instructions for each type the first time, 28 % of a start-up's main
+/// thread before its first frame (docs/PERFORMANCE.md, First frame).
+let sizeReleaseSettings: [SwiftSetting] = [.unsafeFlags(["-Osize", "-Xfrontend", "-function-sections",
+                                                         "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+                                                        .when(configuration: .release))]
 
 /// The release link of `locker` places the functions a session runs first, side by side, in
 /// the order of Sources/locker/link-order.txt (written by scripts/link-order). The kernel maps

@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 public let environment = ProcessInfo.processInfo.environment
-public let resources = Resources.locate()
+public let resources = Resources.locate(environment: environment)
 
 /// The language for this run: `--lang` when it names a shipped language, else the environment.
 /// (The saved setting is applied later by the shell, which knows the data directory.)
