@@ -296,16 +296,21 @@ public final class PenaltiesScreen: TabScreen {
         var articleFocus: Int
     }
 
+    /// The context the detail pane was last drawn in, to compose the neighbours' panes while
+    /// keys pause (`idleWork`).
+    private var detailContext: RenderContext?
+
     private func renderDetail(into surface: Surface, rect: Rect, context: RenderContext) {
         guard let penalty = viewModel.selected, !rect.isEmpty else { return }
         let layout = TextLayout(width: rect.width, language: viewModel.language, ascii: context.glyphs.ascii)
         if layout != detailLayout { detailCache = [:]; detailLayout = layout }
+        detailContext = context
         let key = DetailKey(penalty: penalty.id, articleFocus: currentArticleFocus)
         let lines: [[Span]]
         if let cached = detailCache[key] {
             lines = cached
         } else {
-            lines = detailLines(penalty, width: rect.width, context: context)
+            lines = detailLines(penalty, focus: key.articleFocus, width: rect.width, context: context)
             detailCache[key] = lines
         }
         for (offset, spans) in lines.prefix(rect.height).enumerated() where !spans.isEmpty {
@@ -313,8 +318,30 @@ public final class PenaltiesScreen: TabScreen {
         }
     }
 
-    /// The detail pane of `penalty`, a line of spans each, cut to `width` (an empty line is a gap).
-    private func detailLines(_ penalty: Penalty, width: Int, context: RenderContext) -> [[Span]] {
+    /// While keys pause, the detail panes of the penalties above and below the selected one are
+    /// composed, so that a move (and holding an arrow key) only draws: composing one wraps its
+    /// texts, a third of a move's own work at 80×24.
+    public var idleWork: IdleWork? {
+        guard let neighbour = uncomposedNeighbour, let context = detailContext, let width = detailLayout?.width else { return nil }
+        return IdleWork(.warmUp) { [weak self] in
+            guard let self else { return }
+            // A new penalty's pane opens on its first article.
+            self.detailCache[DetailKey(penalty: neighbour.id, articleFocus: 0)] =
+                self.detailLines(neighbour, focus: 0, width: width, context: context)
+        }
+    }
+
+    /// The penalty below the selected one, else the one above, whose pane is not composed yet.
+    private var uncomposedNeighbour: Penalty? {
+        guard detailLayout?.language == viewModel.language else { return nil }
+        let visible = viewModel.visible, index = viewModel.selectedIndex
+        return [index + 1, index - 1].lazy.filter { visible.indices.contains($0) }.map { visible[$0] }
+            .first { self.detailCache[DetailKey(penalty: $0.id, articleFocus: 0)] == nil }
+    }
+
+    /// The detail pane of `penalty` with its article `focus` lit, a line of spans each, cut to
+    /// `width` (an empty line is a gap).
+    private func detailLines(_ penalty: Penalty, focus: Int, width: Int, context: RenderContext) -> [[Span]] {
         let l = context.localizer
         var lines: [[Span]] = []
         func line(_ spans: [Span]) { lines.append(Span.truncated(spans, toWidth: width, ellipsis: context.glyphs.ellipsis)) }
@@ -360,7 +387,7 @@ public final class PenaltiesScreen: TabScreen {
         }
         // The 2024 articles as links (the one Enter opens is lit), then summary and 2017 numbers.
         var links: [Span] = [Span((l.t("Articles")).padded(toWidth: heading), Style(.muted))]
-        let focused = currentArticleFocus
+        let focused = focus
         for (i, number) in penalty.articles.enumerated() {
             links.append(Span(" " + number + " ", i == focused ? Style(.accent, [.bold, .underline]) : Style(.accent)))
         }

@@ -35,6 +35,28 @@ final class PenaltiesScreenTests: XCTestCase {
         }
     }
 
+    /// While keys pause, the panes next to the selected penalty are composed: the next move
+    /// draws what was composed then, the same as composing it on the key would.
+    func testNeighboursPanesAreComposedWhileKeysPauseAndDrawTheSame() throws {
+        let (screen, localizer) = try makeScreen(.en)
+        XCTAssertNil(screen.idleWork, "nothing is composed before the pane is first drawn")
+        _ = render(screen, localizer, 80, 21)
+        var rounds = 0
+        while let work = screen.idleWork {
+            XCTAssertEqual(work.kind, .warmUp)
+            work.run()
+            rounds += 1
+        }
+        XCTAssertEqual(rounds, 1, "the first penalty has one neighbour, below it")
+        _ = screen.handle(.down)
+        let composedAhead = render(screen, localizer, 80, 21).text
+        XCTAssertNotNil(screen.idleWork, "the penalty below the second one is not composed yet")
+
+        let (fresh, freshLocalizer) = try makeScreen(.en)
+        _ = fresh.handle(.down)
+        XCTAssertEqual(render(fresh, freshLocalizer, 80, 21).text, composedAhead)
+    }
+
     /// Issue 27, item 6: in plain text (no colour, ASCII) the sanction that applies is marked,
     /// and the list's R/J column is explained on screen.
     func testTheSanctionThatAppliesReadsWithoutColour() throws {
