@@ -42,6 +42,9 @@ final class GradesEditForm {
     /// Whether a field is being typed into (every key then goes to it).
     var isTyping: Bool { form.state.isTyping }
 
+    /// Whether a field holds typing not kept yet (Enter keeps it): quitting would lose it.
+    var holdsTyping: Bool { form.state.typedTextDiffers }
+
     /// The form's keys; `close` runs once the unit is saved or discarded. While the delete
     /// question is open, its keys only.
     func keys(_ l: Localizer, close: @escaping () -> Void) -> KeyTable {

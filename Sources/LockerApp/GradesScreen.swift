@@ -118,7 +118,7 @@ public final class GradesScreen: TabScreen {
         }
     }
     public func unsavedWork(_ l: Localizer) -> String? {
-        viewModel.editor.hasChanges || blockForm?.hasChanges == true ? unsavedChanges(l) : nil
+        viewModel.editor.hasChanges || editForm?.holdsTyping == true || blockForm?.hasChanges == true ? unsavedChanges(l) : nil
     }
 
     public func observeChanges(_ callback: @escaping () -> Void) -> ObservationToken? {

@@ -191,11 +191,16 @@ extension Shell {
         var text = localizer.t("Locker needs a terminal of at least {min}. This one is {size}. Please enlarge it, or press q to quit.",
                                ["min": "\(minimumSize.width)×\(minimumSize.height)",
                                 "size": "\(size.width)×\(size.height)"])
+        var short = localizer.t("Terminal too small ({size}). q quits.", ["size": "\(size.width)×\(size.height)"])
         // q asked first: the question is what shows, with its answers.
         if let dialog = quitDialog {
-            text = dialog.title + " " + dialog.message + " " + dialog.footerHints(choose: "").prefix(2).map { "\($0.key) \($0.label)" }.joined(separator: " · ")
+            let answers = dialog.footerHints(choose: "").prefix(2).map { "\($0.key) \($0.label)" }.joined(separator: " · ")
+            text = dialog.title + " " + dialog.message + " " + answers
+            short = dialog.title + " " + answers
         }
-        let lines = WordWrap.wrap(text, width: max(1, size.width - 2))
+        // Where the whole text does not fit, the short one: the key that works must show.
+        var lines = WordWrap.wrap(text, width: max(1, size.width - 2))
+        if lines.count > size.height { lines = WordWrap.wrap(short, width: max(1, size.width - 2)) }
         let top = max(0, (size.height - lines.count) / 2)
         for (i, line) in lines.enumerated() where top + i < size.height {
             let x = max(0, (size.width - line.displayWidth) / 2)

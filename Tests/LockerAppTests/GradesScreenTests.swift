@@ -283,6 +283,21 @@ final class GradesScreenTests: XCTestCase {
         XCTAssertFalse(folded.contains("UE1 Génie Logiciel") && folded.lines.firstIndex { $0.contains("UE1") }! < folded.lines.firstIndex { $0.contains("Projet/Stage") && $0.contains("▾") }!)
     }
 
+    /// Text typed into a field and not kept yet with Enter is work quitting would lose: the
+    /// shell's quit question (asked from the "please enlarge" screen too, where `q` quits) names it.
+    func testTypingNotKeptYetIsUnsavedWork() throws {
+        let (screen, localizer, _) = try makeScreen()
+        _ = screen.handle(.down)
+        _ = screen.handle(.character("e"))
+        XCTAssertNil(screen.unsavedWork(localizer), "the form is open, nothing typed")
+        _ = screen.handle(.character("i"))
+        XCTAssertNil(screen.unsavedWork(localizer), "typing has begun, the text is unchanged")
+        for c in "abc" { _ = screen.handle(.character(c)) }
+        XCTAssertEqual(screen.unsavedWork(localizer), "You have unsaved changes.")
+        _ = screen.handle(.escape)   // undo the typing
+        XCTAssertNil(screen.unsavedWork(localizer))
+    }
+
     func testEditFormValidatesAndEscDiscards() throws {
         let (screen, localizer, repository) = try makeScreen()
         _ = screen.handle(.down)

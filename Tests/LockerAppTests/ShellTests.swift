@@ -64,6 +64,14 @@ final class ShellTests: XCTestCase {
         XCTAssertTrue(surface.text.contains("50×15"))
     }
 
+    /// At 20×5 the whole sentence does not fit: a short one says which key works.
+    func testATinyTerminalStillSaysThatQQuits() {
+        let shell = makeShell()
+        let text = render(shell, 20, 5).text
+        XCTAssertTrue(text.contains("q quits."), text)
+        XCTAssertTrue(text.contains("20×5"), text)
+    }
+
     /// The shell enumerates the registry: its tabs are `Tab`'s, in the same order.
     func testTheRegistryHoldsEveryTabInOrder() {
         XCTAssertEqual(TabRegistry.entries.map(\.tab), Tab.allCases)

@@ -177,6 +177,12 @@ public struct FormState: Equatable, Sendable {
 
     /// Stops typing and forgets what was typed.
     public mutating func undoEditing() { editing = nil }
+
+    /// Whether the text being typed differs from its cell's: stopping now would lose it.
+    public var typedTextDiffers: Bool {
+        guard let editing, case .text(let field) = rows[row][column].input else { return false }
+        return editing.text != field.text
+    }
 }
 
 /// The translated words of a form's keys, for the footer and the help.
