@@ -36,8 +36,15 @@ public func prepareProcess() {
 
 /// Prints one translated sentence to standard error and exits with `status`.
 public func fail(_ message: String, status: Int32) -> Never {
-    fputs("locker: " + message + "\n", stderr)
+    warn(message)
     exit(status)
+}
+
+/// Prints one translated sentence to standard error, after "locker: ". What it quotes (a file
+/// name, a search, an option someone typed) cannot reach the terminal as control characters:
+/// they show as replacement marks, as in the app.
+public func warn(_ message: String) {
+    fputs("locker: " + TerminalText.inertKeepingLines(message) + "\n", stderr)
 }
 
 /// The exit status of every usage error (EX_USAGE of sysexits.h): an unknown command or
@@ -182,8 +189,8 @@ public enum CommandLineEntry {
         do {
             let command = try Root.parseAsRoot(arguments)
             if type(of: command)._commandName == "help", let topic = ParserErrorText.unknownHelpTopic(root, arguments) {
-                fputs("locker: " + localizer.t("There is no command '{command}'.", ["command": topic.name]) + "\n  "
-                      + localizer.t("See '{command}' for more information.", ["command": "\(topic.parent) --help"]) + "\n", stderr)
+                warn(localizer.t("There is no command '{command}'.", ["command": topic.name]) + "\n  "
+                      + localizer.t("See '{command}' for more information.", ["command": "\(topic.parent) --help"]))
                 exit(usageStatus)
             }
             return command
@@ -227,7 +234,7 @@ public enum CommandLineEntry {
     private static func reportUsageError<Root: ParsableCommand>(_ root: Root.Type, _ error: Error) -> Never {
         var message = Root.fullMessage(for: error)
         if message.hasPrefix("Error: ") { message.removeFirst(7) }
-        fputs("locker: " + ParserErrorText.translate(message, localizer) + "\n", stderr)
+        warn(ParserErrorText.translate(message, localizer))
         exit(usageStatus)
     }
 }

@@ -199,10 +199,10 @@ struct GradesImportCommand: ParsableCommand {
             imported = try GradesCSV.importing(text, into: current, localizer)
         } catch let error as GradesCSV.ImportError {
             for problem in error.problems.prefix(20) {
-                fputs("locker: " + localizer.t("{file}, line {line}: {problem}", ["file": file, "line": String(problem.line), "problem": problem.message]) + "\n", stderr)
+                warn(localizer.t("{file}, line {line}: {problem}", ["file": file, "line": String(problem.line), "problem": problem.message]))
             }
             if error.problems.count > 20 {
-                fputs("locker: " + localizer.n("… and {count} more problem.", "… and {count} more problems.", count: error.problems.count - 20) + "\n", stderr)
+                warn(localizer.n("… and {count} more problem.", "… and {count} more problems.", count: error.problems.count - 20))
             }
             fail(localizer.t("Nothing was imported; grades.json is unchanged."), status: 1)
         }

@@ -181,10 +181,6 @@ enum Meet {
         }
     }
 
-    static func warn(_ text: String) {
-        fputs("locker: " + text + "\n", stderr)
-    }
-
     static func message(_ error: MeetJournalError) -> String { error.localized(localizer) }
 
     static func message(_ error: MeetError) -> String { error.localized(localizer) }
@@ -268,7 +264,7 @@ struct MeetImportCommand: ParsableCommand {
         }
         print(localizer.n("{count} diver entered.", "{count} divers entered.", count: entrants.count))
         if drawn, !entrants.isEmpty {
-            Meet.warn(localizer.t("The running order was drawn before: draw it again (locker meet draw {path}) to give the divers entered now a place by lot.",
+            warn(localizer.t("The running order was drawn before: draw it again (locker meet draw {path}) to give the divers entered now a place by lot.",
                              ["path": TerminalText.inert(directory)]))
         }
     }
@@ -502,7 +498,7 @@ struct MeetChangeCommand: ParsableCommand {
         let planned = PlannedDive(round: round, code: entry.code.text, height: entry.height.rawValue,
                                   ddTenths: pack.ddTenths(round: round, formula: entry.ddTenths))
         if entry.claimMismatch, let claimed = entry.claimedTenths {
-            Meet.warn(localizer.t("The sheet claims DD {claimed} for {code}; the formula gives {dd}, which counts.",
+            warn(localizer.t("The sheet claims DD {claimed} for {code}; the formula gives {dd}, which counts.",
                                   ["claimed": DegreeOfDifficulty.format(tenths: claimed, localizer), "code": entry.code.text,
                                    "dd": DegreeOfDifficulty.format(tenths: entry.ddTenths, localizer)]))
         }
@@ -517,7 +513,7 @@ struct MeetChangeCommand: ParsableCommand {
             return changed
         } ?? MeetEntrant(diver: diver, club: "", dives: []), height: state.setup.height, language: localizer.language) {
             let round = problem.round.map { ", " + localizer.t("round {round}", ["round": String($0)]) } ?? ""
-            Meet.warn("\(TerminalText.inert(problem.diver))\(round): \(problem.foundText(localizer)) — \(problem.says) (\(problem.article))")
+            warn("\(TerminalText.inert(problem.diver))\(round): \(problem.foundText(localizer)) — \(problem.says) (\(problem.article))")
         }
     }
 }

@@ -53,6 +53,22 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(french.stderr.contains("Onglet inconnu"), french.stderr)
     }
 
+    /// A file name, a search or an option someone typed is quoted in the message, never sent to
+    /// the terminal as control characters (a name holding "ESC [2J" cleared the screen).
+    func testMessagesQuoteTypedTextWithoutItsControlCharacters() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("locker-inert-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let escape = "\u{1B}[2J\u{1B}[31m"
+        for arguments in [["workout", "evil\(escape).gpx"], ["rules", "--search", escape + "X"], ["--tab", escape],
+                          ["grades", "import", "no-such-\(escape).csv"]] {
+            let result = try locker(arguments + ["--data-dir", data.path])
+            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertFalse(result.stderr.isEmpty, "\(arguments)")
+            XCTAssertFalse(result.stderr.contains("\u{1B}") || result.stdout.contains("\u{1B}"), "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("\u{FFFD}[2J"), "\(arguments): the name is still shown: \(result.stderr)")
+        }
+    }
+
     func testWithoutATerminalItSaysSoAndExitsOne() throws {
         let result = try locker([])
         XCTAssertEqual(result.status, 1, "not a usage error: the same command works in a terminal")
