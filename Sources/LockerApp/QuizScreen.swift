@@ -342,16 +342,6 @@ public final class QuizScreen: TabScreen {
 
     }
 
-    private func kindName(_ kind: QuizKind, _ l: Localizer) -> String {
-        switch kind {
-        case .penalties: return l.t("Penalties: sanction and who gives it")
-        case .choice: return l.t("Multiple choice on the rules")
-        case .trueFalse: return l.t("True or false on the rules")
-        case .mixed: return l.t("Mixed")
-        case .weak: return l.t("My weak questions")
-        }
-    }
-
     private func renderStart(into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
         var y = rect.y + 1
@@ -368,7 +358,7 @@ public final class QuizScreen: TabScreen {
             let selected = kind == viewModel.kind
             let marker = selected ? context.glyphs.pointer : " "
             let count = viewModel.available(kind)
-            let label = "\(marker) \(kindName(kind, l))  (" + (kind == .weak ? l.n("{count} due", "{count} due", count: count) : String(count)) + ")"
+            let label = "\(marker) \(kind.name(l))  (" + (kind == .weak ? l.n("{count} due", "{count} due", count: count) : String(count)) + ")"
             surface.write(label, x: rect.x + 16, y: y, style: selected ? Style(.active, [.bold]) : Style(.text), clip: rect)
             y += 1
         }
@@ -536,7 +526,7 @@ public final class QuizScreen: TabScreen {
                               x: rect.x, y: y, style: Style(.title, [.bold]), clip: rect)
         surface.write(verdict, x: x, y: y, style: record.passed ? Style(.good, [.bold]) : Style(.bad, [.bold]), clip: rect)
         y += 1
-        surface.write(LocalTime.minutes(record.date) + " · " + kindName(record.kind, l), x: rect.x, y: y, style: Style(.muted), clip: rect)
+        surface.write(LocalTime.minutes(record.date) + " · " + record.kind.name(l), x: rect.x, y: y, style: Style(.muted), clip: rect)
         y += 2
         surface.write(l.t("Review: Enter opens an answer beside the right one"), x: rect.x, y: y, style: Style(.muted), clip: rect)
         let listRect = Self.reviewListRect(rect)
@@ -687,7 +677,7 @@ public final class QuizScreen: TabScreen {
             let score = "\(record.points)/\(record.maxPoints)  \(record.percent) %  "
             let room = listRect.width - 1 - result.text.displayWidth - lead.displayWidth - score.displayWidth - (quizzes.count > listRect.height ? 1 : 0)
             return [result, Span(lead), Span(score, Style(.text, [.bold])),
-                    Span((questions + " · " + self.kindName(record.kind, l)).truncated(toWidth: max(1, room), ellipsis: context.glyphs.ellipsis), Style(.muted))]
+                    Span((questions + " · " + record.kind.name(l)).truncated(toWidth: max(1, room), ellipsis: context.glyphs.ellipsis), Style(.muted))]
         }
     }
 }

@@ -560,7 +560,7 @@ public final class WorkoutScreen: TabScreen {
     private func renderChart(_ current: WorkoutAnalysis, into surface: Surface, rect: Rect, context: RenderContext) {
         let l = context.localizer
         guard rect.height >= 3, rect.width >= 10, let series = current.chart else { return }
-        let title = chartTitle(series, l) + (current.hasRoute ? "" : " · " + l.t("no positions"))
+        let title = chartTitle(series, l) + (current.hasRoute ? "" : " · " + (current.summary.positions == 1 ? l.t("one position") : l.t("no positions")))
         surface.drawBox(rect, title: title.truncated(toWidth: max(1, rect.width - 6), ellipsis: context.glyphs.ellipsis),
                         style: Style(activeFocus == .chart && drawn.map ? .accent : .border))
         let inner = rect.inset(dx: 1, dy: 1)

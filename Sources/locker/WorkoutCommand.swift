@@ -118,11 +118,17 @@ struct WorkoutImportCommand: ParsableCommand {
         }
         do {
             let stored = try WorkoutLibrary(directory: paths.workoutsDirectory).importFile(at: URL(fileURLWithPath: file))
-            let analysis = WorkoutAnalysis(workout)
-            print(localizer.t("Imported {file} ({points} points, {distance}) into {folder}.",
-                              ["file": stored.lastPathComponent, "points": String(workout.count),
-                               "distance": WorkoutSummaryText.distance(analysis.summary, localizer),
-                               "folder": paths.workoutsDirectory.path]))
+            // What the tab and `locker workout` will show: the file's activities, one by one.
+            let activities = WorkoutActivities.split(workout)
+            let points = localizer.n("{count} point", "{count} points", count: workout.count)
+            var values = ["file": TerminalText.inert(stored.lastPathComponent), "points": points, "folder": paths.workoutsDirectory.path]
+            if activities.count == 1 {
+                values["distance"] = WorkoutSummaryText.distance(WorkoutAnalysis(activities[0]).summary, localizer)
+                print(localizer.t("Imported {file} ({points}, {distance}) into {folder}.", values))
+            } else {
+                print(localizer.n("Imported {file} ({count} activity, {points}) into {folder}.",
+                                  "Imported {file} ({count} activities, {points}) into {folder}.", count: activities.count, values))
+            }
         } catch {
             fail(localizer.t("{file} could not be copied: {reason}", ["file": file, "reason": "\(error)"]), status: 1)
         }

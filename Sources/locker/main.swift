@@ -286,7 +286,7 @@ struct QuizHistoryCommand: ParsableCommand {
         if rows.isEmpty { print(localizer.t("No finished quiz yet.")); return }
         for (record, row) in zip(history.quizzes, rows) {
             let verdict = row.passed ? localizer.t("Passed") : localizer.t("Failed")
-            print("\(LocalTime.minutes(record.date))  \(row.kind)  \(row.questions)  \(row.points)/\(row.maxPoints)  \(row.percent) %  \(verdict)")
+            print("\(LocalTime.minutes(record.date))  \(record.kind.name(localizer))  \(row.questions)  \(row.points)/\(row.maxPoints)  \(row.percent) %  \(verdict)")
         }
     }
 }

@@ -558,6 +558,10 @@ final class QuizEndToEndTests: XCTestCase {
         for field in ["date", "kind", "questions", "points", "maxPoints", "percent", "passed"] { XCTAssertNotNil(rows[0][field], field) }
         XCTAssertEqual(rows[0]["questions"] as? Int, 5)
         XCTAssertEqual(rows[0]["maxPoints"] as? Int, 50)
+        XCTAssertEqual(rows[0]["kind"] as? String, "penalties", "JSON keeps the kind's code")
+        // The text names the kind in the user's language, as the tab does.
+        let french = try runProcess([binary.path, "--data-dir", data.path, "--lang", "fr", "quiz", "history"], environment: ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        XCTAssertTrue(french.stdout.contains("  Pénalités\u{202F}: sanction et qui la donne  5  "), french.stdout)
     }
 
     func testAbandonedQuizIsNotCounted() throws {

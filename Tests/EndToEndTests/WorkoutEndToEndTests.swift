@@ -29,6 +29,21 @@ final class WorkoutEndToEndTests: XCTestCase {
         XCTAssertEqual(object["title"] as? String, "Tempo by the lake")
         let imported = try runProcess([binary.path, "--data-dir", data.path, "workout", "import", workout.path], environment: env)
         XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertTrue(imported.stdout.hasPrefix("Imported tempo.json (3 points, 253 m (from the positions))"), imported.stdout)
+        // One position: one point, and a distance that needs two (not "no positions"). (Into
+        // another folder: the tab below lists the first one's.)
+        let other = data.appendingPathComponent("other")
+        let single = data.appendingPathComponent("single.json")
+        try #"{"points": [{"lat": 10, "lon": 10, "time": "2024-05-01T06:30:00Z", "hr": 120}]}"#.write(to: single, atomically: true, encoding: .utf8)
+        let one = try runProcess([binary.path, "--data-dir", other.path, "workout", "import", single.path], environment: env)
+        XCTAssertTrue(one.stdout.hasPrefix("Imported single.json (1 point, unknown (one position: a distance needs two))"), one.stdout)
+        // Two activities months apart: the import says so, as `locker workout` shows them, and
+        // gives no distance that neither of them has.
+        let two = data.appendingPathComponent("two.json")
+        try #"{"points": [{"lat": 10, "lon": 10, "time": "2024-01-01T06:30:00Z"}, {"lat": 10.1, "lon": 10, "time": "2024-03-01T06:30:00Z"}]}"#
+            .write(to: two, atomically: true, encoding: .utf8)
+        let split = try runProcess([binary.path, "--data-dir", other.path, "workout", "import", two.path], environment: env)
+        XCTAssertTrue(split.stdout.hasPrefix("Imported two.json (2 activities, 2 points) into "), split.stdout)
         let bad = data.appendingPathComponent("broken.gpx")
         try "<gpx><trk><trkseg><trkpt lat=\"200\" lon=\"1\"/></trkseg></trk></gpx>".write(to: bad, atomically: true, encoding: .utf8)
         let refused = try runProcess([binary.path, "--data-dir", data.path, "workout", "import", bad.path], environment: env)

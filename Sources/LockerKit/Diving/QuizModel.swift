@@ -13,6 +13,17 @@ public enum QuizKind: String, Codable, CaseIterable, Sendable {
     /// Questions of any kind answered wrongly or partly and not learnt since (Leitner boxes 1
     /// and 2), lowest box first.
     case weak
+
+    /// The kind as the Quiz tab and `locker quiz history` name it.
+    public func name(_ l: Localizer) -> String {
+        switch self {
+        case .penalties: return l.t("Penalties: sanction and who gives it")
+        case .choice: return l.t("Multiple choice on the rules")
+        case .trueFalse: return l.t("True or false on the rules")
+        case .mixed: return l.t("Mixed")
+        case .weak: return l.t("My weak questions")
+        }
+    }
 }
 
 /// A question of the bundled bank (Data/diving/questions.json).

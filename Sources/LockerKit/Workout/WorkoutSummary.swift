@@ -58,6 +58,8 @@ public struct WorkoutSummary: Equatable, Sendable {
     /// Positions left out of the distance and the map: 0°, 0° (no fix) and jumps no one could
     /// have made (faster than 360 km/h, or 20 km between two points without times).
     public var droppedPositions: Int = 0
+    /// Points with a position (those left out excepted): a distance needs two.
+    public var positions: Int = 0
     /// Set when the timestamps are broken; the figures they would give are then nil.
     public var clockProblem: ClockProblem?
     /// Metres climbed: the device's own count when the file has one, else rises in the
@@ -138,7 +140,7 @@ public struct WorkoutAnalysis: Sendable {
         var cumulative = [Float](repeating: 0, count: n)
         var breaks = [Bool](repeating: false, count: n)
         var distance = 0.0
-        var positionedPairs = 0
+        var positionedPairs = 0, positioned = 0
         var lastPositioned = -1
         var hrMin = Double.infinity, hrMax = -Double.infinity, hrSum = 0.0, hrCount = 0
         var ascent = 0.0, hasElevation = false, reference = Double.nan
@@ -148,6 +150,7 @@ public struct WorkoutAnalysis: Sendable {
         for i in 0..<n {
             if i > 0 && seg[i] != seg[i - 1] { breaks[i] = true }
             if !lat[i].isNaN && !lon[i].isNaN {
+                positioned += 1
                 if lastPositioned >= 0 && seg[lastPositioned] == seg[i] && !jumps.contains(i) {
                     distance += GreatCircle.meters(lat[lastPositioned], lon[lastPositioned], lat[i], lon[i])
                     positionedPairs += 1
@@ -281,6 +284,7 @@ public struct WorkoutAnalysis: Sendable {
             distanceMeters: source == .none ? nil : distance,
             distanceSource: source,
             droppedPositions: dropped,
+            positions: positioned,
             clockProblem: clock,
             ascentMeters: workout.declaredAscent ?? (hasElevation ? ascent : nil),
             ascentFromDevice: workout.declaredAscent != nil,

@@ -46,7 +46,9 @@ public enum WorkoutSummaryText {
     /// The distance with where it comes from: the device's own total or count, or the
     /// positions (saying how many impossible ones were left out).
     public static func distance(_ s: WorkoutSummary, _ l: Localizer) -> String {
-        guard let meters = s.distanceMeters else { return l.t("unknown (no positions or distances in the file)") }
+        guard let meters = s.distanceMeters else {
+            return s.positions == 1 ? l.t("unknown (one position: a distance needs two)") : l.t("unknown (no positions or distances in the file)")
+        }
         let value = MeasureText.distance(meters, l)
         switch s.distanceSource {
         case .none: return value
