@@ -83,6 +83,14 @@ final class WorkoutReaderTests: XCTestCase {
         XCTAssertEqual(w.title(fileName: "run.tcx"), "run")
     }
 
+    /// JSON writes a character beyond U+FFFF as two escapes (a surrogate pair): "🎉" is one
+    /// character again, and half of a pair alone is a replacement mark, not nothing.
+    func testJSONEscapedSurrogatePairsAreOneCharacter() throws {
+        let point = #"{"lat": 10, "lon": 10, "time": "2024-05-01T06:30:00Z"}"#
+        XCTAssertEqual(try read(#"{"title": "run \ud83c\udf89 caf\u00e9", "points": [\#(point)]}"#, name: "a.json").name, "run 🎉 café")
+        XCTAssertEqual(try read(#"{"title": "a\ud83c b \udf89 c", "points": [\#(point)]}"#, name: "b.json").name, "a\u{FFFD} b \u{FFFD} c")
+    }
+
     func testJSONFormats() throws {
         let triples = try read("[[-38.03, 145.34, 120], [-38.031, 145.34, 0],\n [-38.032, 145.34, 130]]", name: "app.json")
         XCTAssertEqual(triples.format, .triples)

@@ -120,9 +120,23 @@ final class JSONTokenizer {
             case "r": result += "\r"
             case "b", "f": break
             case "u":
-                var hex = ""
-                for _ in 0..<4 { if let h = iterator.next() { hex.unicodeScalars.append(h) } }
-                if let v = UInt32(hex, radix: 16), let s = Unicode.Scalar(v) { result.unicodeScalars.append(s) }
+                func hexValue(_ iterator: inout String.UnicodeScalarView.Iterator) -> UInt32? {
+                    var hex = ""
+                    for _ in 0..<4 { if let h = iterator.next() { hex.unicodeScalars.append(h) } }
+                    return UInt32(hex, radix: 16)
+                }
+                guard let v = hexValue(&iterator) else { continue }
+                if let s = Unicode.Scalar(v) { result.unicodeScalars.append(s); continue }
+                // A character beyond U+FFFF is written as two escapes (a surrogate pair, "🎉"
+                // as \ud83c\udf89); a half of one alone is no character.
+                var ahead = iterator
+                if (0xD800...0xDBFF).contains(v), ahead.next() == "\\", ahead.next() == "u", let low = hexValue(&ahead),
+                   (0xDC00...0xDFFF).contains(low), let s = Unicode.Scalar(0x10000 + (v - 0xD800) << 10 + (low - 0xDC00)) {
+                    result.unicodeScalars.append(s)
+                    iterator = ahead
+                } else {
+                    result.unicodeScalars.append("\u{FFFD}")
+                }
             default: result.unicodeScalars.append(e)
             }
         }
