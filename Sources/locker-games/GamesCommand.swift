@@ -370,7 +370,7 @@ extension GamesICSCommand {
         let connection = await shared.connection()
         let found = await GamesContext.run { try await connection.api.game(game, token: connection.session.read()) }
         do {
-            try AtomicFile.write(Data(GameCalendar.ics(found, store: connection.storeTag, now: GamesContext.now).utf8), to: URL(fileURLWithPath: out))
+            try AtomicFile.write(Data(GameCalendar.ics(found, store: connection.storeTag, now: GamesContext.now).utf8), to: URL(fileURLWithPath: out), creatingFolders: false)
         } catch {
             fail(localizer.t("{file} could not be written: {reason}", ["file": out, "reason": StorageError.explain(error, localizer)]), status: 1)
         }

@@ -163,14 +163,18 @@ struct GradesExportCommand: ParsableCommand {
         abstract: localizer.t("Write the grades as a CSV file (one row per course) for a spreadsheet."))
 
     @OptionGroup var source: GradesSource
-    @Option(name: .long, help: ArgumentHelp(localizer.t("The CSV file to write."), valueName: "file")) var csv: String
+    @Option(name: .long, help: ArgumentHelp(localizer.t("The CSV file to write (- writes it to standard output)."), valueName: "file")) var csv: String
 
     func run() throws {
         let book = source.load()
+        if csv == "-" {
+            print(GradesCSV.export(book), terminator: "")
+            return
+        }
         do {
-            try AtomicFile.write(Data(GradesCSV.export(book).utf8), to: URL(fileURLWithPath: csv))
+            try AtomicFile.write(Data(GradesCSV.export(book).utf8), to: URL(fileURLWithPath: csv), creatingFolders: false)
         } catch {
-            fail(localizer.t("{file} could not be written: {reason}", ["file": csv, "reason": "\(error)"]), status: 1)
+            fail(localizer.t("{file} could not be written: {reason}", ["file": csv, "reason": StorageError.explain(error, localizer)]), status: 1)
         }
         let courses = book.units.reduce(0) { $0 + $1.courses.count }
         print(localizer.n("Wrote {count} course to {file}.", "Wrote {count} courses to {file}.", count: courses, ["file": csv]))

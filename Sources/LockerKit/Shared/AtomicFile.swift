@@ -51,12 +51,17 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
 /// the old content or the new one, never a mix: temp file in the same directory, write, fsync,
 /// rename over the target, fsync the directory.
 public enum AtomicFile {
-    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws {
+    /// Writes `data` to `url`. The folders on the way are made when `creatingFolders` (Locker's
+    /// own files); a path the user typed (an export) is not: a typo there fails, it does not
+    /// make folders somewhere.
+    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644, creatingFolders: Bool = true) throws {
         let directory = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StorageError.cannotCreateDirectory(path: directory.path, code: errno)
+        if creatingFolders {
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw StorageError.cannotCreateDirectory(path: directory.path, code: errno)
+            }
         }
         let temp = directory.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
