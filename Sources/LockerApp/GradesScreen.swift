@@ -343,6 +343,8 @@ public final class GradesScreen: TabScreen {
                     self.mode = .searching
                 } else if let hit = self.search.step(forward: key == .character("n")) {
                     self.list.select(hit)
+                } else {
+                    self.$message.confirm(SearchState.nothingToRepeat(l))
                 }
                 return true
             },

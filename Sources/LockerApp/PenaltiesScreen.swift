@@ -94,6 +94,7 @@ public final class PenaltiesScreen: TabScreen {
             },
             KeyBinding([.character("n"), .character("N")], help: l.t("Next / previous match")) { key in
                 if let hit = self.search.step(forward: key == .character("n")) { self.viewModel.select(hit) }
+                else { self.oneTimeMessage = SearchState.nothingToRepeat(l) }
                 return true
             },
             KeyBinding([.tab, .backTab], help: l.t("Choose which of the penalty's articles Enter opens")) { key in

@@ -118,6 +118,10 @@ public final class RulesScreen: TabScreen {
                 self.mode = .searching
             },
             KeyBinding([.character("n"), .character("N")], help: l.t("Next / previous match")) { key in
+                guard !self.text.search.hits.isEmpty else {
+                    self.$message.confirm(SearchState.nothingToRepeat(l))
+                    return true
+                }
                 self.text.stepSearch(forward: key == .character("n"), height: self.textHeight)
                 self.followText()
                 return true
@@ -178,7 +182,9 @@ public final class RulesScreen: TabScreen {
                 var number = field.text
                 while number.hasSuffix(".") { number.removeLast() }
                 self.mode = .reading
-                if !number.isEmpty && !self.viewModel.open(number) {
+                if number.isEmpty {
+                    self.message = self.viewModel.localizer.t("Type an article's number after g, e.g. 8.5.4.")
+                } else if !self.viewModel.open(number) {
                     self.message = self.viewModel.localizer.t("There is no article {number} in the digest.", ["number": number])
                 }
             },

@@ -33,6 +33,10 @@ extension KeyTable {
 }
 
 extension SearchState {
+    /// What `n` and `N` say when there is no search to step through (none was typed, or the
+    /// last one found nothing and was dropped), as vim says "Pattern not found".
+    static func nothingToRepeat(_ l: Localizer) -> String { l.t("No search to repeat: / starts one.") }
+
     /// The status line's words for the search in force: which hit is current and how many there
     /// are ("3 of 32 matches for “judge”"), or that there is none; nil without a search.
     /// While a search is typed, it speaks of what is typed (the hits follow each key).

@@ -113,6 +113,23 @@ final class RulesScreenTests: XCTestCase {
         // A number ending with a full stop, as written in a sentence, is the article.
         goTo("8.5.4.", on: screen)
         XCTAssertEqual(screen.viewModel.selected?.number, "8.5.4")
+        // Letters are not typed into the number: Enter on nothing says what g wants.
+        goTo("ab", on: screen)
+        XCTAssertEqual(screen.status(localizer), "Type an article's number after g, e.g. 8.5.4.")
+    }
+
+    /// `n` with no search kept (none typed, or one that found nothing) says so, as vim does.
+    func testNextMatchWithoutASearchSaysSo() {
+        let (screen, localizer) = makeScreen(.en)
+        _ = render(screen, localizer, 80, 21)
+        _ = screen.handle(.character("n"))
+        XCTAssertEqual(screen.status(localizer), "No search to repeat: / starts one.")
+        _ = screen.handle(.character("/"))
+        for c in "zzqx" { _ = screen.handle(.character(c)) }
+        _ = screen.handle(.enter)
+        XCTAssertEqual(screen.status(localizer), "No match for “zzqx”")
+        _ = screen.handle(.character("N"))
+        XCTAssertEqual(screen.status(localizer), "No search to repeat: / starts one.")
     }
 
     func testCorruptOfficialTextIsReported() throws {
