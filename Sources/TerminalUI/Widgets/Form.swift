@@ -368,9 +368,11 @@ public struct Form: Equatable, Sendable {
                          frame: frame, into: surface)
             }
             if let note = look.notes[row], let last = frames.last {
-                // A date leaves room after it; other cells take the row, so the note sits on their end.
-                let x = min(last.maxX + 2, rect.maxX - note.displayWidth)
-                surface.write(note, x: max(last.x, x), y: y, style: Style(.bad, [.bold]), clip: rect)
+                // A date leaves room after it; other cells take the row, so the note sits on their
+                // end, a blank before it so that it does not run on from what was typed.
+                let text = last.maxX + 2 + note.displayWidth <= rect.maxX ? note : " " + note
+                let x = min(last.maxX + 2, rect.maxX - text.displayWidth)
+                surface.write(text, x: max(last.x, x), y: y, style: Style(.bad, [.bold]), clip: rect)
             }
         }
     }
