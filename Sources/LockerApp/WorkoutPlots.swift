@@ -12,8 +12,9 @@ import Glibc
 final class RouteMapPlot {
     private var cacheKey = ""
     private var canvas = BrailleCanvas(columns: 0, rows: 0)
-    /// Projection of the cached canvas: dot = (x − originX) × scale.
-    private var originX = 0.0, originY = 0.0, scale = 1.0, cosLatitude = 1.0
+    /// Projection of the cached canvas, on the projected offsets: dot = (x − left) × scale.
+    private var left: Float = 0, top: Float = 0, scale: Float = 1
+    private var cosLatitude = 1.0
     /// Per workout: each point projected once, as offsets from the south-west corner (Float is
     /// then precise to millimetres). Colour levels come from the view-model, cached there.
     private var projectedVersion = -1
@@ -58,17 +59,15 @@ final class RouteMapPlot {
         }
         // Braille dots are about square in a terminal cell of 1 × 2.
         let fitScale = min(Double(canvas.dotWidth - 2) / spanX, Double(canvas.dotHeight - 2) / spanY)
-        scale = fitScale * model.zoom
+        let zoomed = fitScale * model.zoom
         let centreX = spanX / 2 + model.pan.x * spanX
         let centreY = spanY / 2 - model.pan.y * spanY
-        let left = centreX - Double(canvas.dotWidth) / 2 / scale
-        let top = centreY + Double(canvas.dotHeight) / 2 / scale
-        originX = left + minX
-        originY = top + minY
+        left = Float(centreX - Double(canvas.dotWidth) / 2 / zoomed)
+        top = Float(centreY + Double(canvas.dotHeight) / 2 / zoomed)
+        scale = Float(zoomed)
         let breaks = analysis.breakBefore
         let levels = model.pointLevels
-        let s = Float(scale), ox = Float(left), oy = Float(top)
-        let limit: Float = 1e6
+        let s = scale, ox = left, oy = top
         projectedX.withUnsafeBufferPointer { xs in
             projectedY.withUnsafeBufferPointer { ys in
                 levels.withUnsafeBufferPointer { lv in
@@ -77,8 +76,7 @@ final class RouteMapPlot {
                         for i in 0..<xs.count {
                             let fx = xs[i]
                             guard !fx.isNaN else { continue }
-                            let x = Int(max(-limit, min(limit, (fx - ox) * s)).rounded(.down))
-                            let y = Int(max(-limit, min(limit, (oy - ys[i]) * s)).rounded(.down))
+                            let (x, y) = Self.dot(fx, ys[i], left: ox, top: oy, scale: s)
                             // No heart rate: no levels, the plain colour.
                             let level = i < lv.count ? Int(lv[i]) : -1
                             if previousX != Int.min && !br[i] {
@@ -98,11 +96,18 @@ final class RouteMapPlot {
         return canvas
     }
 
-    /// The dot of a position in the cached projection (may be outside the canvas).
-    func dot(latitude: Double, longitude: Double) -> (x: Int, y: Int) {
-        let x = (longitude * cosLatitude - originX) * scale
-        let y = (originY - latitude) * scale
-        return (Int(max(-1e6, min(1e6, x)).rounded(.down)), Int(max(-1e6, min(1e6, y)).rounded(.down)))
+    /// The dot of point `index` in the cached canvas (may be outside it), nil without a
+    /// position. The same computation as the route's own dots, in the same precision: a marker
+    /// sits on its line, not a cell beside it.
+    func dot(ofPoint index: Int) -> (x: Int, y: Int)? {
+        guard projectedX.indices.contains(index), !projectedX[index].isNaN else { return nil }
+        return Self.dot(projectedX[index], projectedY[index], left: left, top: top, scale: scale)
+    }
+
+    @inline(__always)
+    private static func dot(_ x: Float, _ y: Float, left: Float, top: Float, scale: Float) -> (x: Int, y: Int) {
+        let limit: Float = 1e6
+        return (Int(max(-limit, min(limit, (x - left) * scale)).rounded(.down)), Int(max(-limit, min(limit, (top - y) * scale)).rounded(.down)))
     }
 }
 

@@ -176,6 +176,32 @@ final class WorkoutScreenTests: XCTestCase {
         XCTAssertNotNil(screen.viewModel.current)
     }
 
+    /// The start and finish markers go in the cells the route's own dots are in: they were
+    /// projected by a computation of their own, and in the release build a route going due north
+    /// had them a column left of its line (80×24). Now one function places both.
+    func testTheMarkersSitOnTheRouteTheyMark() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("north-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let points = (0..<600).map { i in
+            #"{"lat": \#(10 + Double(i) * 0.00002), "lon": 10, "time": "\#(Date(timeIntervalSince1970: 1_714_543_200 + Double(i)).formatted(.iso8601))"}"#
+        }
+        try Data(#"{"title": "due north", "points": [\#(points.joined(separator: ","))]}"#.utf8).write(to: folder.appendingPathComponent("north.json"))
+        let (screen, _) = try makeScreen(folder: folder)
+        press(screen, .enter)
+        let analysis = try XCTUnwrap(screen.viewModel.current)
+        let plot = RouteMapPlot()
+        for columns in stride(from: 20, through: 120, by: 1) {
+          for rows in 5...50 {
+            let canvas = plot.canvas(for: screen.viewModel, analysis: analysis, columns: columns, rows: rows)
+            for point in [0, 599, 300] {
+                let dot = try XCTUnwrap(plot.dot(ofPoint: point))
+                XCTAssertTrue(canvas.hasDots(column: dot.x / 2, row: dot.y / 4), "\(columns)×\(rows), point \(point) at dot \(dot)")
+            }
+          }
+        }
+    }
+
     func testNoRouteIsSaidAndTheChartStillWorks() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
