@@ -118,12 +118,8 @@ public final class RulesScreen: TabScreen {
                 self.mode = .searching
             },
             KeyBinding([.character("n"), .character("N")], help: l.t("Next / previous match")) { key in
-                guard !self.text.search.hits.isEmpty else {
-                    self.$message.confirm(SearchState.nothingToRepeat(l))
-                    return true
-                }
-                self.text.stepSearch(forward: key == .character("n"), height: self.textHeight)
-                self.followText()
+                if self.text.stepSearch(forward: key == .character("n"), height: self.textHeight) { self.followText() }
+                else { self.$message.confirm(SearchState.nothingToRepeat(l)) }
                 return true
             },
             KeyBinding([.character("c")], help: l.t("Open the dive calculator: DD of a dive number, and the score of a panel's awards"),

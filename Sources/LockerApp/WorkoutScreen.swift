@@ -491,14 +491,14 @@ public final class WorkoutScreen: TabScreen {
         var canvas = map.canvas(for: viewModel, analysis: current, columns: canvasRect.width, rows: canvasRect.height)
         // Start, finish and the chart cursor on top of the route.
         let g = context.glyphs
-        if let first = (0..<w.count).first(where: w.hasPosition), let last = (0..<w.count).last(where: w.hasPosition),
+        let first = (0..<w.count).first(where: w.hasPosition)
+        if let first, let last = (0..<w.count).last(where: w.hasPosition),
            let s = map.dot(ofPoint: first), let f = map.dot(ofPoint: last) {
             canvas.label(g.ascii ? "F" : "■", x: f.x, y: f.y, style: Style(.bad, [.bold]))
             canvas.label(g.ascii ? "S" : "▶", x: s.x, y: s.y, style: Style(.good, [.bold]))
         }
         // The cursor hides no marker: on the first point (as the workout opens) the start shows.
-        let cursorPoint = nearestPositioned(w, viewModel.cursor)
-        if let i = cursorPoint, i != (0..<w.count).first(where: w.hasPosition), let c = map.dot(ofPoint: i) {
+        if let i = nearestPositioned(w, viewModel.cursor), i != first, let c = map.dot(ofPoint: i) {
             canvas.label(g.ascii ? "@" : "◆", x: c.x, y: c.y, style: Style(.accent, [.bold, .reverse]))
         }
         canvas.render(into: surface, at: Point(x: canvasRect.x, y: canvasRect.y)) { level in heatStyle(level) }

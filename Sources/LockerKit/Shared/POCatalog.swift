@@ -222,20 +222,20 @@ public struct POCatalog: Equatable, Sendable {
                 case backslash, quote, UInt8(ascii: "'"), UInt8(ascii: "?"): result.append(e)
                 case UInt8(ascii: "x"):
                     var value: UInt32 = 0, digits = 0
-                    while i < end, digits < 2, let d = hexValue(bytes[i]) {
-                        value = value * 16 + d; i += 1; digits += 1
+                    while i < end, digits < 2, let d = Character(Unicode.Scalar(bytes[i])).hexDigitValue {
+                        value = value * 16 + UInt32(d); i += 1; digits += 1
                     }
                     guard digits > 0, let scalar = Unicode.Scalar(value) else {
                         throw POParseError(line: line, message: "bad \\x escape")
                     }
-                    result.append(contentsOf: String(Character(scalar)).utf8)
+                    result.append(contentsOf: scalar.utf8)
                 case UInt8(ascii: "0")...UInt8(ascii: "7"):
                     var value = UInt32(e - UInt8(ascii: "0"))
                     var digits = 1
                     while i < end, digits < 3, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(bytes[i]) {
                         value = value * 8 + UInt32(bytes[i] - UInt8(ascii: "0")); i += 1; digits += 1
                     }
-                    result.append(contentsOf: String(Character(Unicode.Scalar(value)!)).utf8)
+                    result.append(contentsOf: Unicode.Scalar(value)!.utf8)
                 default:
                     // Name the whole character after the backslash, not its first byte.
                     let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[(i - 1)..<end]), as: UTF8.self)
@@ -245,15 +245,6 @@ public struct POCatalog: Equatable, Sendable {
             }
             result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<end]))
             return String(decoding: result, as: UTF8.self)
-        }
-
-        private static func hexValue(_ byte: UInt8) -> UInt32? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
-            default: return nil
-            }
         }
     }
 

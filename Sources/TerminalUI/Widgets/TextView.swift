@@ -406,9 +406,12 @@ public struct TextViewState: Equatable, Sendable {
         }
     }
 
-    /// n / N: next or previous hit, scrolling it into view.
-    public mutating func stepSearch(forward: Bool, height: Int) {
-        if let hit = search.step(forward: forward) { reveal(hit, height: height) }
+    /// n / N: next or previous hit, scrolling it into view; false when there is none to go to.
+    @discardableResult
+    public mutating func stepSearch(forward: Bool, height: Int) -> Bool {
+        guard let hit = search.step(forward: forward) else { return false }
+        reveal(hit, height: height)
+        return true
     }
 
     /// Scrolls a hit into view (a third down from the top when it was out of view); the reading
